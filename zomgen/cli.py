@@ -1,0 +1,114 @@
+"""Command line: `zomgen build`, `zomgen ir`, `zomgen validate`.
+
+Only argument handling and exit codes live here. Exit codes: 0 success (valid), 1 stale
+package (`--check`) or invalid store (`validate`), 2 unusable input. Bad input is reported as
+one `file:pointer: message` line per problem on stderr, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from zomgen import __version__
+from zomgen.errors import CompileError, InputProblem
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"zomgen: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="zomgen", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--version", action="version", version=f"zomgen {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    build = sub.add_parser("build", help="compile a convention schema into a typed package")
+    build.add_argument("schema", type=Path, help="the convention schema (JSON or YAML)")
+    build.add_argument("-o", "--out", type=Path, required=True, help="package folder to write")
+    build.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR", help="more folders of schemas that $ref may name (repeatable)")
+    build.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if the package is stale")
+
+    show = sub.add_parser("ir", help="print the intermediate representation as JSON")
+    show.add_argument("schema", type=Path)
+    show.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
+
+    validate = sub.add_parser("validate", help="check a store against a convention schema")
+    validate.add_argument("store", help="a path, a zip file or an fsspec URL")
+    validate.add_argument("--schema", type=Path, required=True)
+    validate.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
+    validate.add_argument("--path", default="", help="node path inside the store (default: root)")
+    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument("--no-consolidated", action="store_true", help="walk the store even if it has consolidated metadata")
+    return parser
+
+
+def _report(problems: Sequence[InputProblem]) -> int:
+    for problem in problems:
+        print(f"zomgen: {problem}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _package_name(out: Path) -> str | None:
+    name = out.resolve().name
+    return name if name.isidentifier() else None
+
+
+def _build(args: argparse.Namespace) -> int:
+    from zomgen.compile import Options, generate
+    from zomgen.write import stale, write_package
+
+    name = _package_name(args.out)
+    if name is None:
+        return _report([InputProblem(str(args.out), "", "the folder's name is the package's import name, so it must be a Python identifier")])
+    files = generate(Options(schema=args.schema, include_dirs=tuple(args.include), package=name))
+    if args.check:
+        diffs = stale(files, args.out)
+        if diffs:
+            sys.stdout.write("".join(diffs))
+            print(f"zomgen: {args.out} is stale: run `zomgen build {args.schema} -o {args.out}`", file=sys.stderr)
+            return EXIT_FAILED
+        return EXIT_OK
+    written = write_package(files, args.out)
+    print(f"zomgen: {args.out}: {len(written)} of {len(files)} files written")
+    return EXIT_OK
+
+
+def _ir(args: argparse.Namespace) -> int:
+    from zomgen import ir
+    from zomgen.compile import Options, build_ir, load
+
+    hierarchy = build_ir(load(Options(schema=args.schema, include_dirs=tuple(args.include))))
+    print(json.dumps(ir.to_json(hierarchy), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from zomgen.validate_command import run
+
+    return run(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    handlers = {"build": _build, "ir": _ir, "validate": _validate}
+    try:
+        return handlers[args.command](args)
+    except CompileError as exc:
+        return _report(exc.problems)
+    except RecursionError:
+        return _report([InputProblem(str(getattr(args, "schema", "")), "", "the schema nests too deeply to compile")])
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""The whole pipeline as one pure function: schema file -> {relative path: file content}.
+
+Nothing here writes files or knows about the command line (see `write.py` and `cli.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from zomgen import ir
+from zomgen.format import format_python
+from zomgen.render import render
+from zomgen.resources import runtime_dir, templates_dir
+from zomgen.schema.bundle import bundle
+from zomgen.schema.load import SchemaSet, load_schema_set
+from zomgen.schema.parse import Builder
+from zomgen.targets.python import PythonTarget
+from zomgen.targets.typescript import typescript_files
+
+
+@dataclass(frozen=True)
+class Options:
+    schema: Path
+    include_dirs: tuple[Path, ...] = ()
+    package: str = "convention"
+
+
+def load(options: Options) -> SchemaSet:
+    return load_schema_set(options.schema, list(options.include_dirs))
+
+
+def build_ir(schema_set: SchemaSet) -> ir.Hierarchy:
+    return Builder(schema_set).build()
+
+
+def generate(options: Options) -> dict[str, str]:
+    schema_set = load(options)
+    hierarchy = build_ir(schema_set)
+    bundled = bundle(schema_set)
+    files: dict[str, str] = {}
+    view = PythonTarget(hierarchy).package()
+    for template, name in (
+        ("python/models.py.j2", "models.py"),
+        ("python/documents.py.j2", "documents.py"),
+        ("python/_tables.py.j2", "_tables.py"),
+        ("python/__init__.py.j2", "__init__.py"),
+    ):
+        files[name] = format_python(render(template, p=view, package=options.package))
+    files["_convert.py"] = format_python((templates_dir() / "python" / "_convert.py").read_text("utf-8"))
+    files["README.md"] = render("python/README.md.j2", p=view, package=options.package)
+    files["schema.json"] = json.dumps(bundled, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    files["py.typed"] = ""
+    files.update(typescript_files(hierarchy, bundled))
+    for source in sorted(runtime_dir().glob("*.py")):
+        files[f"_runtime/{source.name}"] = source.read_text("utf-8")
+    return files

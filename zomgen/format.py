@@ -1,0 +1,32 @@
+"""Last step for generated Python: ruff removes unused imports and formats, then the text is
+parsed once more as a sanity check. Ruff runs isolated from any user configuration, so the
+output depends only on zomgen (and the pinned ruff minor version)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+
+from ruff.__main__ import find_ruff_bin
+
+_COMMON = ["--isolated", "--line-length", "100", "--target-version", "py311"]
+
+
+def _ruff(args: list[str], text: str) -> str:
+    result = subprocess.run(
+        [find_ruff_bin(), *args, *_COMMON, "--stdin-filename", "generated.py", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"ruff failed on generated code (a zomgen bug): {result.stderr}")
+    return result.stdout
+
+
+def format_python(text: str) -> str:
+    text = _ruff(["check", "--fix", "--select", "F401,I001", "--exit-zero", "--quiet"], text)
+    text = _ruff(["format", "--quiet"], text)
+    ast.parse(text)
+    return text

@@ -1,0 +1,223 @@
+"""The language-neutral intermediate representation: the contract between the schema front end
+and the Python and TypeScript targets.
+
+Everything here is frozen plain data with no spelling of any target language. Type names are
+already final (PascalCase, unique); JSON keys are kept exactly as the schema writes them, and each
+target decides how to spell them. `to_json` dumps the IR for `zomgen ir`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal as TLiteral
+from typing import Union
+
+JsonScalar = Union[str, int, float, bool, None]
+PrimitiveName = TLiteral["string", "integer", "number", "boolean", "null"]
+NodeKind = TLiteral["group", "array"]
+
+
+# --- type forms -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """A JSON scalar type (`type: string` ...)."""
+
+    name: PrimitiveName
+    form: TLiteral["primitive"] = "primitive"
+
+
+@dataclass(frozen=True)
+class Literal:
+    """`const` or `enum` of scalars: the value must be one of `values`."""
+
+    values: tuple[JsonScalar, ...]
+    form: TLiteral["literal"] = "literal"
+
+
+@dataclass(frozen=True)
+class Json:
+    """Any JSON value (a schema that constrains nothing a static type can say)."""
+
+    form: TLiteral["json"] = "json"
+
+
+@dataclass(frozen=True)
+class JsonObject:
+    """Any JSON object (`type: object` with no properties)."""
+
+    form: TLiteral["json_object"] = "json_object"
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """A JSON array whose items all have one type."""
+
+    item: TypeRef
+    form: TLiteral["list"] = "list"
+
+
+@dataclass(frozen=True)
+class TupleOf:
+    """A JSON array with positional item types (`prefixItems`, or `minItems == maxItems`).
+
+    `rest` types the items after the positional ones; `None` means there are none.
+    """
+
+    items: tuple[TypeRef, ...]
+    rest: TypeRef | None = None
+    form: TLiteral["tuple"] = "tuple"
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """A JSON object with arbitrary keys and one value type (`additionalProperties: {...}`)."""
+
+    value: TypeRef
+    form: TLiteral["map"] = "map"
+
+
+@dataclass(frozen=True)
+class UnionOf:
+    """One of several types (`anyOf`, `oneOf`, `type: [...]`).
+
+    `discriminator` names a property that holds a distinct literal in every object option.
+    """
+
+    options: tuple[TypeRef, ...]
+    discriminator: str | None = None
+    form: TLiteral["union"] = "union"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a named type of the hierarchy (an object, node or alias)."""
+
+    name: str
+    form: TLiteral["ref"] = "ref"
+
+
+@dataclass(frozen=True)
+class BaseNode:
+    """An unrefined base ZOM node: a `GroupSpec`/`ArraySpec` of the given Zarr version with
+    arbitrary attributes and (for groups) arbitrary members."""
+
+    kind: NodeKind
+    zarr_format: int
+    form: TLiteral["base_node"] = "base_node"
+
+
+TypeRef = Union[Primitive, Literal, Json, JsonObject, ListOf, TupleOf, MapOf, UnionOf, Ref, BaseNode]
+
+
+# --- named types ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """One property of an object, or one named member of a group.
+
+    `key` is the exact JSON key. `nullable` says whether JSON `null` is a valid value, which
+    targets need to tell "absent" from "null" for optional fields.
+    """
+
+    key: str
+    type: TypeRef
+    required: bool
+    nullable: bool = False
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class ObjectType:
+    """A JSON object with known properties (an attribute object or one of its parts).
+
+    `extra` types the keys that are not listed: `None` when the object is closed
+    (`additionalProperties: false`), `Json()` when it is open and unconstrained.
+    """
+
+    name: str
+    fields: tuple[Field, ...]
+    extra: TypeRef | None
+    description: str | None
+    pointer: str
+    kind: TLiteral["object"] = "object"
+
+
+@dataclass(frozen=True)
+class Members:
+    """The `members` of a group node: named members, the type of all other members (`None`
+    when the group is closed), and `patternProperties` patterns with their member types."""
+
+    named: tuple[Field, ...]
+    other: TypeRef | None
+    patterns: tuple[tuple[str, TypeRef], ...] = ()
+
+
+@dataclass(frozen=True)
+class NodeType:
+    """A group or array node type of the convention.
+
+    `metadata` lists the node-level metadata fields the convention narrows beyond the base
+    node (for instance `data_type` fixed to an enum, `dimension_names` required); the others
+    keep the base node's types. `members` is set for groups only.
+    """
+
+    name: str
+    node_kind: NodeKind
+    zarr_format: int
+    attributes: TypeRef
+    members: Members | None
+    metadata: tuple[Field, ...]
+    description: str | None
+    pointer: str
+    kind: TLiteral["node"] = "node"
+
+
+@dataclass(frozen=True)
+class AliasType:
+    """A named type that is not an object: an enum, a union, a list... (`$defs` entries)."""
+
+    name: str
+    target: TypeRef
+    description: str | None
+    pointer: str
+    kind: TLiteral["alias"] = "alias"
+
+
+NamedType = Union[ObjectType, NodeType, AliasType]
+
+
+@dataclass(frozen=True)
+class RuntimeCheck:
+    """A keyword that no static type can express; it is enforced at run time by validating
+    against the bundled schema, and listed in the package's docs."""
+
+    pointer: str
+    keyword: str
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """A whole compiled convention: its root type, every named type in a deterministic order,
+    the Zarr versions it uses, and the keywords only checked at run time."""
+
+    source: str
+    root: str
+    types: tuple[NamedType, ...]
+    zarr_formats: tuple[int, ...]
+    runtime_checks: tuple[RuntimeCheck, ...]
+    description: str | None
+
+    def type_named(self, name: str) -> NamedType:
+        for named in self.types:
+            if named.name == name:
+                return named
+        raise KeyError(name)
+
+
+def to_json(hierarchy: Hierarchy) -> object:
+    """The IR as plain JSON data, for `zomgen ir`."""
+    return dataclasses.asdict(hierarchy)

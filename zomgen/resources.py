@@ -1,0 +1,31 @@
+"""Where zomgen's own data lives: the jinja2 templates and the bundled base ZOM schemas.
+
+In a wheel they are shipped as `zomgen/_data/...` (see pyproject's force-include); in a source
+checkout or editable install they are read from the project root, where the layout keeps them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _data_dir(*parts: str) -> Path:
+    shipped = _PACKAGE.joinpath("_data", *parts)
+    if shipped.is_dir():
+        return shipped
+    return _PACKAGE.parent.joinpath(*parts)
+
+
+def templates_dir() -> Path:
+    return _data_dir("templates")
+
+
+def base_schemas_dir() -> Path:
+    return _data_dir("schemas", "zom")
+
+
+def runtime_dir() -> Path:
+    """The run-time loader, copied verbatim into every generated package."""
+    return _PACKAGE / "runtime"

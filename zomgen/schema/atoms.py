@@ -1,0 +1,222 @@
+"""`$ref` and `allOf` flattened into conjunctions of atoms.
+
+Refinement means intersection (input-language §4): a subschema, the schemas its `$ref` points
+to and all its `allOf` branches hold at once. A `Conj` is that set, each member an `Atom` (one
+schema object plus the resolver its own references resolve with). Atoms are identified by the
+identity of their schema object, which makes intersection idempotent (a schema met twice counts
+once) and lets two routes to the same schema compare equal: base `ArraySpec` refined by a
+convention's `Variable` is exactly the atoms of `Variable`, because `Variable` already includes
+`ArraySpec`.
+
+`anyOf`/`oneOf` are not flattened here: the type builder distributes them over the rest of the
+conjunction and marks the consumed keyword in `Conj.consumed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from referencing import Resource
+from referencing._core import Resolver
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
+
+from zomgen.errors import CompileError
+from zomgen.schema.load import SchemaSet
+
+# Keywords that carry no constraint: an atom made only of these adds nothing to a type.
+ANNOTATIONS = frozenset(
+    {
+        "$id",
+        "$schema",
+        "$defs",
+        "definitions",
+        "$comment",
+        "$anchor",
+        "$dynamicAnchor",
+        "$recursiveAnchor",
+        "$vocabulary",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$ref",
+        "allOf",
+    }
+)
+UNSUPPORTED = {
+    "$dynamicRef": "dynamic references cannot be resolved statically; use `$ref`",
+    "$recursiveRef": "recursive references (2019-09) cannot be resolved statically; use `$ref`",
+}
+UNIONS = ("anyOf", "oneOf")
+
+
+class Impossible(Exception):
+    """The conjunction admits no value (conflicting types or constants, `false`)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Atom:
+    schema: dict[str, object]
+    resolver: Resolver[object]
+    draft: str
+
+    def get(self, keyword: str) -> object:
+        return self.schema.get(keyword)
+
+
+@dataclass(frozen=True)
+class Conj:
+    atoms: tuple[Atom, ...]
+    consumed: frozenset[tuple[int, str]] = field(default_factory=frozenset)
+
+    def with_atoms(self, more: tuple[Atom, ...], consumed: tuple[int, str]) -> Conj:
+        seen = {id(a.schema) for a in self.atoms}
+        extra = tuple(a for a in more if id(a.schema) not in seen)
+        return Conj(self.atoms + extra, self.consumed | {consumed})
+
+    def has_content(self, atom: Atom) -> bool:
+        for keyword in atom.schema:
+            if keyword in ANNOTATIONS:
+                continue
+            if keyword in UNIONS and (id(atom.schema), keyword) in self.consumed:
+                continue
+            if atom.draft == "draft-07" and "$ref" in atom.schema:
+                continue  # draft-07 ignores every keyword beside `$ref`
+            return True
+        return False
+
+    def key(self) -> frozenset[int]:
+        """Identity of the type this conjunction denotes: its atoms that still constrain."""
+        return frozenset(id(a.schema) for a in self.atoms if self.has_content(a))
+
+    def values(self, keyword: str) -> Iterator[tuple[Atom, object]]:
+        for atom in self.atoms:
+            if keyword in atom.schema and not (
+                atom.draft == "draft-07" and "$ref" in atom.schema
+            ):
+                yield atom, atom.schema[keyword]
+
+    def pending_union(self) -> tuple[Atom, str] | None:
+        for atom in self.atoms:
+            for keyword in UNIONS:
+                if keyword in atom.schema and (id(atom.schema), keyword) not in self.consumed:
+                    if not (atom.draft == "draft-07" and "$ref" in atom.schema):
+                        return atom, keyword
+        return None
+
+
+class Expander:
+    """Turns a subschema into the atoms it stands for, reporting bad references by pointer."""
+
+    def __init__(self, schema_set: SchemaSet) -> None:
+        self.schema_set = schema_set
+
+    def where(self, schema: object) -> tuple[str, str]:
+        found = self.schema_set.locate(schema)
+        if found is None:
+            return str(self.schema_set.root.path), ""
+        doc, pointer = found
+        return str(doc.path), pointer
+
+    def draft_of(self, schema: object) -> str:
+        found = self.schema_set.locate(schema)
+        return found[0].draft if found else "2020-12"
+
+    def root_resolver(self) -> Resolver[object]:
+        root = self.schema_set.root
+        return self.schema_set.registry.resolver(base_uri=root.uri)
+
+    def expand(self, schema: object, resolver: Resolver[object]) -> tuple[Atom, ...]:
+        atoms: list[Atom] = []
+        self._expand(schema, resolver, atoms, [], set())
+        return tuple(atoms)
+
+    def _expand(
+        self,
+        schema: object,
+        resolver: Resolver[object],
+        out: list[Atom],
+        chain: list[dict[str, object]],
+        done: set[int],
+    ) -> None:
+        if schema is True:
+            return
+        if schema is False:
+            raise Impossible
+        if not isinstance(schema, dict):
+            file, pointer = self.where(chain[-1] if chain else None)
+            raise CompileError.one(file, pointer, "a subschema must be an object or a boolean")
+        if id(schema) in done:
+            return
+        if any(schema is seen for seen in chain):
+            # Intersection is idempotent, so meeting a schema again on the same route adds
+            # nothing; a chain made only of references is caught below.
+            return
+        done.add(id(schema))
+        for keyword, why in UNSUPPORTED.items():
+            if keyword in schema:
+                file, pointer = self.where(schema)
+                raise CompileError.one(file, f"{pointer}/{keyword}", f"`{keyword}` is not supported: {why}")
+        draft = self.draft_of(schema)
+        resolver = self._enter(schema, resolver)
+        out.append(Atom(schema, resolver, draft))
+        ref = schema.get("$ref")
+        if ref is not None:
+            if not isinstance(ref, str):
+                file, pointer = self.where(schema)
+                raise CompileError.one(file, f"{pointer}/$ref", "`$ref` must be a string")
+            target, target_resolver = self.lookup(schema, ref, resolver)
+            looped = any(target is seen for seen in [*chain, schema])
+            if looped and not _constrains(target):
+                file, pointer = self.where(schema)
+                raise CompileError.one(
+                    file,
+                    f"{pointer}/$ref",
+                    f"`$ref` {ref!r} loops back without reaching a schema: give one of the "
+                    "references in the loop a real schema",
+                )
+            self._expand(target, target_resolver, out, chain + [schema], done)
+        all_of = schema.get("allOf")
+        if all_of is not None and not (draft == "draft-07" and ref is not None):
+            if not isinstance(all_of, list):
+                file, pointer = self.where(schema)
+                raise CompileError.one(file, f"{pointer}/allOf", "`allOf` must be an array")
+            for branch in all_of:
+                self._expand(branch, resolver, out, chain + [schema], done)
+
+    def _enter(self, schema: dict[str, object], resolver: Resolver[object]) -> Resolver[object]:
+        declared = schema.get("$id")
+        if isinstance(declared, str) and not declared.startswith("#"):
+            resource = Resource.from_contents(schema, default_specification=DRAFT202012)
+            return resolver.in_subresource(resource)
+        return resolver
+
+    def lookup(
+        self, holder: dict[str, object], ref: str, resolver: Resolver[object]
+    ) -> tuple[object, Resolver[object]]:
+        try:
+            resolved = resolver.lookup(ref)
+        except Unresolvable:
+            file, pointer = self.where(holder)
+            remote = "://" in ref or ref.startswith("urn:")
+            hint = (
+                "zomgen never fetches schemas: put the target file in the schema's folder or "
+                "in a folder given with -I DIR"
+                if remote
+                else "check the pointer and the file it names"
+            )
+            raise CompileError.one(
+                file, f"{pointer}/$ref", f"cannot resolve `$ref` {ref!r} offline: {hint}"
+            ) from None
+        return resolved.contents, resolved.resolver
+
+
+def _constrains(schema: object) -> bool:
+    if not isinstance(schema, dict):
+        return True
+    return any(k not in ANNOTATIONS for k in schema) or "allOf" in schema

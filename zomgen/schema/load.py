@@ -1,0 +1,208 @@
+"""Load schema files (JSON or YAML) and build the offline registry every `$ref` resolves in.
+
+A reference resolves against, in order: the input's own `$id` and location, every schema file
+in the input's folder, the folders given with `-I DIR` (searched recursively), and the bundled
+base schemas. Nothing is ever fetched: a reference that resolves nowhere is an error. For
+targets that have no `$id` but are referenced by URL (common for schemas published on
+GitHub), the last resort is a file in the search folders whose path ends like the URL's path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urldefrag, urlsplit
+
+import yaml
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource
+from referencing.jsonschema import DRAFT202012
+
+from zomgen.errors import CompileError
+from zomgen.resources import base_schemas_dir
+
+SCHEMA_SUFFIXES = (".json", ".schema", ".yaml", ".yml")
+SUPPORTED_DIALECTS = {
+    "https://json-schema.org/draft/2020-12/schema": "2020-12",
+    "https://json-schema.org/draft/2019-09/schema": "2019-09",
+    "http://json-schema.org/draft-07/schema": "draft-07",
+}
+
+
+@dataclass
+class SchemaDocument:
+    """One loaded schema file."""
+
+    path: Path
+    uri: str
+    contents: object
+    draft: str
+
+
+def read_data_file(path: Path) -> object:
+    """Parse a JSON or YAML file; a clear CompileError for anything else."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompileError.one(str(path), "", f"cannot read the file: {exc}") from None
+    if path.suffix in (".yaml", ".yml"):
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise CompileError.one(str(path), "", f"not valid YAML: {_one_line(exc)}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if path.suffix in (".json", ".schema"):
+            raise CompileError.one(
+                str(path), "", f"not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
+            ) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise CompileError.one(str(path), "", f"neither JSON nor YAML: {_one_line(exc)}") from None
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())
+
+
+def draft_of(contents: object, path: Path) -> str:
+    if not isinstance(contents, dict):
+        return "2020-12"
+    dialect = contents.get("$schema")
+    if dialect is None:
+        return "2020-12"
+    if not isinstance(dialect, str):
+        raise CompileError.one(str(path), "/$schema", "`$schema` must be a string")
+    draft = SUPPORTED_DIALECTS.get(dialect.rstrip("#"))
+    if draft is None:
+        raise CompileError.one(
+            str(path),
+            "/$schema",
+            f"unsupported dialect {dialect!r}: use JSON Schema 2020-12, 2019-09 or draft-07",
+        )
+    return draft
+
+
+@dataclass
+class SchemaSet:
+    """The input schema and everything its references may reach, with one registry."""
+
+    root: SchemaDocument
+    documents: list[SchemaDocument]
+    registry: Registry[object]
+    # id() of every dict inside a loaded document -> (document, JSON pointer). Referencing
+    # hands back the very objects we loaded, so identity is a cheap, exact location.
+    locations: dict[int, tuple[SchemaDocument, str]] = field(default_factory=dict)
+
+    def locate(self, schema: object) -> tuple[SchemaDocument, str] | None:
+        return self.locations.get(id(schema))
+
+
+def _schema_files(folder: Path, recursive: bool) -> Iterator[Path]:
+    pattern = "**/*" if recursive else "*"
+    for candidate in sorted(folder.glob(pattern)):
+        if candidate.is_file() and candidate.suffix in SCHEMA_SUFFIXES:
+            yield candidate
+
+
+def _load_optional(path: Path) -> object | None:
+    """A neighbour file that is not a schema is simply not part of the registry."""
+    try:
+        contents = read_data_file(path)
+    except CompileError:
+        return None
+    return contents if isinstance(contents, (dict, bool)) else None
+
+
+def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
+    schema_path = schema_path.resolve()
+    if not schema_path.is_file():
+        raise CompileError.one(str(schema_path), "", "no such schema file")
+    root_contents = read_data_file(schema_path)
+    if not isinstance(root_contents, (dict, bool)):
+        raise CompileError.one(str(schema_path), "", "a schema must be a JSON object")
+    root = _document(schema_path, root_contents)
+
+    documents = [root]
+    seen = {schema_path}
+    neighbours = [(schema_path.parent, False)] + [(d.resolve(), True) for d in include_dirs]
+    neighbours.append((base_schemas_dir(), False))
+    for folder, recursive in neighbours:
+        if not folder.is_dir():
+            raise CompileError.one(str(folder), "", "-I needs an existing folder")
+        for path in _schema_files(folder, recursive):
+            if path in seen:
+                continue
+            seen.add(path)
+            contents = _load_optional(path)
+            if contents is not None:
+                try:
+                    documents.append(_document(path, contents))
+                except CompileError:
+                    continue  # an unsupported neighbour only matters if referenced
+
+    resources: list[tuple[str, Resource[object]]] = []
+    for doc in documents:
+        resource = Resource.from_contents(doc.contents, default_specification=DRAFT202012)
+        resources.append((doc.path.as_uri(), resource))
+        if doc.uri != doc.path.as_uri():
+            resources.append((doc.uri, resource))
+
+    def retrieve(uri: str) -> Resource[object]:
+        found = _by_path_suffix(uri, documents)
+        if found is None:
+            raise NoSuchResource(ref=uri)
+        return Resource.from_contents(found.contents, default_specification=DRAFT202012)
+
+    registry: Registry[object] = Registry(retrieve=retrieve).with_resources(resources)
+    registry = registry.crawl()
+    schema_set = SchemaSet(root=root, documents=documents, registry=registry)
+    for doc in documents:
+        _index(doc, doc.contents, "", schema_set.locations)
+    return schema_set
+
+
+def _document(path: Path, contents: object) -> SchemaDocument:
+    uri = path.as_uri()
+    if isinstance(contents, dict):
+        declared = contents.get("$id")
+        if isinstance(declared, str) and declared:
+            uri = urldefrag(declared).url
+    return SchemaDocument(path=path, uri=uri, contents=contents, draft=draft_of(contents, path))
+
+
+def _by_path_suffix(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | None:
+    """The document whose file path ends with the longest tail of the URI's path."""
+    parts = [p for p in urlsplit(uri).path.split("/") if p]
+    if not parts:
+        return None
+    best: SchemaDocument | None = None
+    best_len = 0
+    for doc in documents:
+        doc_parts = doc.path.parts
+        n = 0
+        while n < len(parts) and n < len(doc_parts) and parts[-1 - n] == doc_parts[-1 - n]:
+            n += 1
+        if n > best_len:
+            best, best_len = doc, n
+    return best
+
+
+def _index(
+    doc: SchemaDocument, node: object, pointer: str, out: dict[int, tuple[SchemaDocument, str]]
+) -> None:
+    if isinstance(node, dict):
+        out.setdefault(id(node), (doc, pointer))
+        for key, value in node.items():
+            _index(doc, value, f"{pointer}/{escape_pointer(str(key))}", out)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _index(doc, value, f"{pointer}/{i}", out)
+
+
+def escape_pointer(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")

@@ -1,0 +1,759 @@
+"""Resolved schema -> IR: node recognition, `allOf` as intersection, unions distributed.
+
+The builder turns a conjunction of atoms (see `atoms.py`) into an IR type:
+
+1. A conjunction whose constraining atoms are exactly those of a named schema (the root, a
+   `$defs`/`definitions` entry, another file) is that named type. The base `GroupSpec` and
+   `ArraySpec` become `BaseNode`s.
+2. An `anyOf`/`oneOf` is distributed over the rest of the conjunction; branches that cannot
+   hold together with it (a group branch refined as an array, an object branch of a string
+   enum) are dropped, so the result is the narrowest union (input-language §4).
+3. Otherwise the merged keywords give the type: node (§3), object, array, literal, primitive.
+   Anonymous objects and nodes are named from their parent (§6).
+
+Keywords no static type can express are recorded as run-time checks (§4).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from zomgen import ir
+from zomgen.errors import CompileError
+from zomgen.names import pascal_case
+from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
+from zomgen.schema.load import SchemaSet, escape_pointer
+
+BASE_URIS = {"urn:zom:v2": 2, "urn:zom:v3": 3}
+ARRAY_METADATA = {
+    3: (
+        "shape",
+        "data_type",
+        "chunk_grid",
+        "chunk_key_encoding",
+        "fill_value",
+        "codecs",
+        "storage_transformers",
+        "dimension_names",
+    ),
+    2: (
+        "shape",
+        "chunks",
+        "dtype",
+        "compressor",
+        "fill_value",
+        "order",
+        "filters",
+        "dimension_separator",
+    ),
+}
+RUNTIME_KEYWORDS = frozenset(
+    {
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "patternProperties",
+    }
+)
+OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties")
+ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "contains")
+STRING_KEYWORDS = ("pattern", "minLength", "maxLength")
+NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+MAX_TUPLE = 16
+_DEF_POINTER = re.compile(r"/(?:\$defs|definitions)/([^/]+)$")
+
+
+def _canonical(value: object) -> str:
+    # Tag the Python type so that `true` and `1` (equal in Python) stay distinct, as in JSON.
+    return type(value).__name__.replace("int", "number").replace("float", "number") + json.dumps(
+        value, sort_keys=True
+    )
+
+
+class Builder:
+    def __init__(self, schema_set: SchemaSet) -> None:
+        self.schema_set = schema_set
+        self.x = Expander(schema_set)
+        self.types: dict[str, ir.NamedType | None] = {}
+        self.declared: dict[str, str] = {}  # claimed name -> where it is declared
+        self.by_key: dict[tuple[frozenset[int], str], ir.TypeRef] = {}
+        self.runtime: set[ir.RuntimeCheck] = set()
+        self.formats: set[int] = set()
+        self.base_nodes: dict[int, tuple[ir.NodeKind, int]] = {}
+        self.base_names: dict[int, str] = {}
+        self.base_atoms: set[int] = set()
+        self._def_keys: dict[int, frozenset[int] | None] = {}
+        for doc in schema_set.documents:
+            version = BASE_URIS.get(doc.uri)
+            if version is None or not isinstance(doc.contents, dict):
+                continue
+            defs = doc.contents.get("$defs", {})
+            if isinstance(defs, dict):
+                for name, kind in (("GroupSpec", "group"), ("ArraySpec", "array")):
+                    if isinstance(defs.get(name), dict):
+                        self.base_nodes[id(defs[name])] = (kind, version)  # type: ignore[assignment]
+                if isinstance(defs.get("NamedConfig"), dict):
+                    self.base_names[id(defs["NamedConfig"])] = "NamedConfig"
+            self._mark_base(doc.contents)
+
+    def _mark_base(self, node: object) -> None:
+        if isinstance(node, dict):
+            self.base_atoms.add(id(node))
+            for value in node.values():
+                self._mark_base(value)
+        elif isinstance(node, list):
+            for value in node:
+                self._mark_base(value)
+
+    # --- entry point --------------------------------------------------------------------
+
+    def build(self) -> ir.Hierarchy:
+        root = self.schema_set.root
+        root_name = self._document_name(root.contents, root.path.stem)
+        self._claim_declared_names(root.contents)
+        try:
+            atoms = self.x.expand(root.contents, self.x.root_resolver())
+            result = self.type_of(Conj(atoms), root_name)
+        except Impossible:
+            raise CompileError.one(str(root.path), "", "the root schema admits no value") from None
+        named = self.types.get(result.name) if isinstance(result, ir.Ref) else None
+        if not isinstance(named, ir.NodeType):
+            raise CompileError.one(
+                str(root.path),
+                "",
+                "the root is not a Zarr node: extend a base node with "
+                '`"allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}]` (or ArraySpec, or urn:zom:v2)',
+            )
+        types = tuple(t for t in self.types.values() if t is not None)
+        description = root.contents.get("description") if isinstance(root.contents, dict) else None
+        return ir.Hierarchy(
+            source=root.path.name,
+            root=named.name,
+            types=types,
+            zarr_formats=tuple(sorted(self.formats)),
+            runtime_checks=tuple(sorted(self.runtime, key=lambda c: (c.pointer, c.keyword))),
+            description=description if isinstance(description, str) else None,
+        )
+
+    def _document_name(self, contents: object, stem: str) -> str:
+        title = contents.get("title") if isinstance(contents, dict) else None
+        return pascal_case(title if isinstance(title, str) and title.strip() else stem)
+
+    def _claim_declared_names(self, contents: object) -> None:
+        if not isinstance(contents, dict):
+            return
+        for section in ("$defs", "definitions"):
+            defs = contents.get(section)
+            if isinstance(defs, dict):
+                for key, schema in defs.items():
+                    self._claim(pascal_case(key), self._pointer_text(schema))
+
+    def _claim(self, name: str, where: str) -> None:
+        previous = self.declared.get(name)
+        if previous is not None and previous != where:
+            raise CompileError.one(
+                str(self.schema_set.root.path),
+                where.partition("#")[2],
+                f"two types would be named {name!r}: {previous} and {where}; rename one of them",
+            )
+        self.declared[name] = where
+
+    def _pointer_text(self, schema: object) -> str:
+        found = self.schema_set.locate(schema)
+        if found is None:
+            return "#"
+        doc, pointer = found
+        prefix = "" if doc is self.schema_set.root else doc.path.name
+        return f"{prefix}#{pointer}"
+
+    # --- naming -------------------------------------------------------------------------
+
+    def _def_name(
+        self, conj: Conj, key: frozenset[int]
+    ) -> tuple[str, object, frozenset[int]] | None:
+        """The named schema this conjunction is exactly, if any (outermost first)."""
+        for atom in conj.atoms:
+            found = self.schema_set.locate(atom.schema)
+            if found is None or id(atom.schema) in self.base_atoms:
+                continue  # base schemas name only GroupSpec, ArraySpec and NamedConfig
+            doc, pointer = found
+            if pointer == "":
+                name = self._document_name(doc.contents, doc.path.stem)
+            else:
+                match = _DEF_POINTER.search(pointer)
+                if match is None:
+                    continue
+                name = pascal_case(match.group(1).replace("~1", "/").replace("~0", "~"))
+            own = self._key_of_schema(atom)
+            # Constraints the base schemas add (`attributes` is an object...) hold everywhere,
+            # so they do not make a named type a different one.
+            if own is not None and self._without_base(own) == self._without_base(key) != frozenset():
+                return name, atom.schema, own
+        return None
+
+    def _without_base(self, key: frozenset[int]) -> frozenset[int]:
+        return frozenset(k for k in key if k not in self.base_atoms)
+
+    def _key_of_schema(self, atom: Atom) -> frozenset[int] | None:
+        cached = self._def_keys.get(id(atom.schema), ...)
+        if cached is not ...:
+            return cached  # type: ignore[return-value]
+        try:
+            key: frozenset[int] | None = Conj(self.x.expand(atom.schema, atom.resolver)).key()
+        except Impossible:
+            key = None
+        self._def_keys[id(atom.schema)] = key
+        return key
+
+    def _fresh_name(self, hint: str) -> str:
+        name = hint
+        n = 2
+        while name in self.types or name in self.declared:
+            name = f"{hint}{n}"
+            n += 1
+        return name
+
+    # --- types --------------------------------------------------------------------------
+
+    def type_of(self, conj: Conj, hint: str) -> ir.TypeRef:
+        key = conj.key()
+        if not key:
+            return ir.Json()
+        known = self.by_key.get((key, ""))
+        if known is not None:
+            return known
+        for atom in conj.atoms:
+            if id(atom.schema) in self.base_nodes and self._key_of_schema(atom) == key:
+                kind, version = self.base_nodes[id(atom.schema)]
+                self.formats.add(version)
+                return ir.BaseNode(kind, version)
+            if id(atom.schema) in self.base_names and self._key_of_schema(atom) == key:
+                return ir.Ref(self.base_names[id(atom.schema)])
+        named = self._def_name(conj, key)
+        pending = conj.pending_union()
+        if pending is not None and (named is None or id(pending[0].schema) not in named[2]):
+            # A union from outside the named schema (the base `Node` = group | array) is
+            # distributed first; each branch then meets the named schema on its own.
+            return self._union(conj, pending, hint)
+        if named is not None:
+            name, schema, _own = named
+            where = self._pointer_text(schema)
+            if name in self.types and self.declared.get(name) != where:
+                previous = self.declared.get(name, "an inline type")
+                raise CompileError.one(
+                    str(self.schema_set.root.path),
+                    where.partition("#")[2],
+                    f"two types would be named {name!r}: {previous} and {where}; rename one",
+                )
+            self.declared.setdefault(name, where)
+            return self._define(conj, key, name, declared=True)
+        if self._node_kind(conj) is not None or self._is_record(conj):
+            return self._define(conj, key, self._fresh_name(hint), declared=False)
+        return self._inline(conj, hint)
+
+    def _define(self, conj: Conj, key: frozenset[int], name: str, *, declared: bool) -> ir.TypeRef:
+        ref = ir.Ref(name)
+        self.by_key[(key, "")] = ref
+        self.types[name] = None  # placeholder: recursion finds the Ref above
+        try:
+            self.types[name] = self._body(conj, name)
+        except Impossible:
+            del self.types[name]
+            del self.by_key[(key, "")]
+            raise
+        return ref
+
+    def _body(self, conj: Conj, name: str) -> ir.NamedType:
+        description = self._description(conj)
+        pointer = self._pointer_text(conj.atoms[0].schema) if conj.atoms else "#"
+        pending = conj.pending_union()
+        if pending is not None:
+            return ir.AliasType(name, self._union(conj, pending, name), description, pointer)
+        kind = self._node_kind(conj)
+        if kind is not None:
+            return self._node(conj, name, kind, description, pointer)
+        if self._is_record(conj):
+            return self._object(conj, name, description, pointer)
+        return ir.AliasType(name, self._inline(conj, name), description, pointer)
+
+    def _description(self, conj: Conj) -> str | None:
+        for atom in conj.atoms:
+            text = atom.get("description")
+            if isinstance(text, str) and text.strip():
+                return text
+        return None
+
+    def _union(self, conj: Conj, pending: tuple[Atom, str], hint: str) -> ir.TypeRef:
+        atom, keyword = pending
+        branches = atom.get(keyword)
+        if not isinstance(branches, list) or not branches:
+            file, pointer = self.x.where(atom.schema)
+            raise CompileError.one(file, f"{pointer}/{keyword}", f"`{keyword}` must be a non-empty array")
+        options: list[ir.TypeRef] = []
+        for i, branch in enumerate(branches):
+            try:
+                extra = self.x.expand(branch, atom.resolver)
+                option = self.type_of(
+                    conj.with_atoms(extra, (id(atom.schema), keyword)),
+                    self._branch_hint(branch, hint, i),
+                )
+            except Impossible:
+                continue
+            for flat in option.options if isinstance(option, ir.UnionOf) else (option,):
+                if flat not in options:
+                    options.append(flat)
+        if not options:
+            raise Impossible
+        if len(options) == 1:
+            return options[0]
+        return ir.UnionOf(tuple(options), self._discriminator(options))
+
+    def _branch_hint(self, branch: object, hint: str, index: int) -> str:
+        if isinstance(branch, dict):
+            title = branch.get("title")
+            if isinstance(title, str) and title.strip():
+                return pascal_case(title)
+            props = branch.get("properties")
+            if isinstance(props, dict):
+                for sub in props.values():
+                    if isinstance(sub, dict) and isinstance(sub.get("const"), str):
+                        return hint + pascal_case(sub["const"])
+        return f"{hint}Option{index + 1}"
+
+    def _discriminator(self, options: list[ir.TypeRef]) -> str | None:
+        records: list[ir.ObjectType | ir.NodeType] = []
+        for option in options:
+            named = self.types.get(option.name) if isinstance(option, ir.Ref) else None
+            if not isinstance(named, (ir.ObjectType, ir.NodeType)):
+                return None
+            records.append(named)
+        first = records[0]
+        candidates = first.fields if isinstance(first, ir.ObjectType) else first.metadata
+        for candidate in candidates:
+            seen: set[str] = set()
+            for record in records:
+                fields = record.fields if isinstance(record, ir.ObjectType) else record.metadata
+                match = next((f for f in fields if f.key == candidate.key), None)
+                if (
+                    match is None
+                    or not match.required
+                    or not isinstance(match.type, ir.Literal)
+                    or len(match.type.values) != 1
+                    or _canonical(match.type.values[0]) in seen
+                ):
+                    break
+                seen.add(_canonical(match.type.values[0]))
+            else:
+                return candidate.key
+        return None
+
+    # --- merged keywords ----------------------------------------------------------------
+
+    def _literals(self, conj: Conj) -> list[object] | None:
+        result: dict[str, object] | None = None
+        for keyword in ("const", "enum"):
+            for atom, value in conj.values(keyword):
+                values = [value] if keyword == "const" else value
+                if not isinstance(values, list):
+                    file, pointer = self.x.where(atom.schema)
+                    raise CompileError.one(file, f"{pointer}/enum", "`enum` must be an array")
+                these = {_canonical(v): v for v in values}
+                result = these if result is None else {k: v for k, v in result.items() if k in these}
+        if result is None:
+            return None
+        if not result:
+            raise Impossible
+        return list(result.values())
+
+    def _type_set(self, conj: Conj) -> set[str] | None:
+        result: set[str] | None = None
+        for _atom, value in conj.values("type"):
+            these = {value} if isinstance(value, str) else set(value) if isinstance(value, list) else set()
+            if "number" in these:
+                these.add("integer")
+            result = these if result is None else result & these
+        if result is not None and not result:
+            raise Impossible
+        if result is None:
+            inferred = [
+                kind
+                for kind, keywords in (
+                    ("object", OBJECT_KEYWORDS),
+                    ("array", ARRAY_KEYWORDS),
+                    ("string", STRING_KEYWORDS),
+                    ("number", NUMBER_KEYWORDS),
+                )
+                if any(True for k in keywords for _ in conj.values(k))
+            ]
+            # A keyword that applies to one JSON type implies that type (documented choice).
+            if len(inferred) == 1:
+                result = {inferred[0]} | ({"integer"} if inferred[0] == "number" else set())
+        return result
+
+    def _record_runtime(self, conj: Conj) -> None:
+        for atom in conj.atoms:
+            if id(atom.schema) in self.base_atoms:
+                continue
+            for keyword in atom.schema:
+                if keyword in RUNTIME_KEYWORDS or keyword.startswith("x-zomgen-"):
+                    where = self._pointer_text(atom.schema)
+                    self.runtime.add(ir.RuntimeCheck(f"{where}/{escape_pointer(keyword)}", keyword))
+
+    def _is_record(self, conj: Conj) -> bool:
+        types = self._type_set(conj)
+        if types is not None and "object" not in types:
+            return False
+        if self._literals(conj) is not None:
+            return False
+        return any(True for _ in conj.values("properties")) or any(
+            True for _ in conj.values("required")
+        )
+
+    def _node_kind(self, conj: Conj) -> tuple[ir.NodeKind, int] | None:
+        bases = {self.base_nodes[id(a.schema)] for a in conj.atoms if id(a.schema) in self.base_nodes}
+        if len(bases) > 1:
+            raise Impossible  # a group refined as an array, or v2 refined as v3
+        if bases:
+            self._check_satisfiable(conj)
+            return bases.pop()
+        props = self._properties(conj)
+        node_type = self._const_of(props.get("node_type", []))
+        zarr_format = self._const_of(props.get("zarr_format", []))
+        version = zarr_format if zarr_format in (2, 3) else None
+        if node_type in ("group", "array"):
+            return node_type, version or 3  # type: ignore[return-value]
+        if "members" in props:
+            return "group", version or 2
+        if "shape" in props and ("chunks" in props or "dtype" in props):
+            return "array", version or 2
+        return None
+
+    def _check_satisfiable(self, conj: Conj) -> None:
+        """Raise Impossible when a listed or required key can hold no value: conflicting
+        `const`s (`node_type` group vs array) or a key a closed atom forbids."""
+        for key in list(self._properties(conj)) + sorted(self._required(conj)):
+            try:
+                field_conj = self._field_conj(conj, key)
+                self._literals(field_conj)
+                self._type_set(field_conj)
+            except Impossible:
+                if key in self._required(conj):
+                    raise
+
+    def _const_of(self, subs: list[tuple[object, Atom]]) -> object:
+        for sub, _atom in subs:
+            if isinstance(sub, dict) and "const" in sub:
+                return sub["const"]
+            if isinstance(sub, dict) and isinstance(sub.get("enum"), list) and len(sub["enum"]) == 1:
+                return sub["enum"][0]
+        return None
+
+    def _properties(self, conj: Conj) -> dict[str, list[tuple[object, Atom]]]:
+        """Every listed property key with the subschemas its own atoms give it, in order."""
+        props: dict[str, list[tuple[object, Atom]]] = {}
+        for atom, value in conj.values("properties"):
+            if isinstance(value, dict):
+                for key, sub in value.items():
+                    props.setdefault(key, []).append((sub, atom))
+        return props
+
+    def _field_conj(self, conj: Conj, key: str) -> Conj:
+        """All that constrains property `key`: `properties`, matching `patternProperties`, and
+        the `additionalProperties` of every atom that neither lists nor matches it."""
+        atoms: list[Atom] = []
+        for atom in conj.atoms:
+            if atom.draft == "draft-07" and "$ref" in atom.schema:
+                continue
+            props = atom.get("properties")
+            patterns = atom.get("patternProperties")
+            subs: list[object] = []
+            listed = isinstance(props, dict) and key in props
+            if listed:
+                subs.append(props[key])  # type: ignore[index]
+            matched = False
+            if isinstance(patterns, dict):
+                for pattern, sub in patterns.items():
+                    if re.search(pattern, key):
+                        matched = True
+                        subs.append(sub)
+            if not listed and not matched and "additionalProperties" in atom.schema:
+                subs.append(atom.schema["additionalProperties"])
+            for sub in subs:
+                atoms.extend(self.x.expand(sub, atom.resolver))
+        return Conj(tuple(atoms))
+
+    def _required(self, conj: Conj) -> set[str]:
+        required: set[str] = set()
+        for _atom, value in conj.values("required"):
+            if isinstance(value, list):
+                required.update(k for k in value if isinstance(k, str))
+        return required
+
+    def _other(self, conj: Conj, hint: str) -> tuple[ir.TypeRef | None, tuple[tuple[str, ir.TypeRef], ...]]:
+        """Type of unlisted keys (None when closed) and of `patternProperties` keys."""
+        additional: list[Atom] = []
+        closed = False
+        patterns: list[tuple[str, ir.TypeRef]] = []
+        for atom, value in conj.values("additionalProperties"):
+            if value is False:
+                closed = True
+            else:
+                try:
+                    additional.extend(self.x.expand(value, atom.resolver))
+                except Impossible:
+                    closed = True
+        for atom, value in conj.values("patternProperties"):
+            if isinstance(value, dict):
+                for pattern, sub in value.items():
+                    try:
+                        sub_conj = Conj(self.x.expand(sub, atom.resolver))
+                        patterns.append((pattern, self.type_of(sub_conj, hint)))
+                    except Impossible:
+                        continue
+        if closed:
+            return None, tuple(patterns)
+        return self.type_of(Conj(tuple(additional)), hint), tuple(patterns)
+
+    def _fields(self, conj: Conj, owner: str, keys: Iterable[str]) -> tuple[ir.Field, ...]:
+        required = self._required(conj)
+        fields: list[ir.Field] = []
+        for key in keys:
+            try:
+                field_conj = self._field_conj(conj, key)
+                field_type = self.type_of(field_conj, owner + pascal_case(key))
+            except Impossible:
+                if key in required:
+                    raise
+                continue  # a key that can never be present is no field
+            if isinstance(field_type, ir.Json) and key in ("attributes",):
+                field_type = ir.JsonObject()
+            fields.append(
+                ir.Field(
+                    key=key,
+                    type=field_type,
+                    required=key in required,
+                    nullable=self.accepts_null(field_type),
+                    description=self._description(field_conj),
+                )
+            )
+        return tuple(fields)
+
+    def accepts_null(self, t: ir.TypeRef) -> bool:
+        if isinstance(t, ir.Json):
+            return True
+        if isinstance(t, ir.Primitive):
+            return t.name == "null"
+        if isinstance(t, ir.Literal):
+            return None in t.values
+        if isinstance(t, ir.UnionOf):
+            return any(self.accepts_null(o) for o in t.options)
+        if isinstance(t, ir.Ref):
+            named = self.types.get(t.name)
+            return isinstance(named, ir.AliasType) and self.accepts_null(named.target)
+        return False
+
+    def _object(self, conj: Conj, name: str, description: str | None, pointer: str) -> ir.ObjectType:
+        self._record_runtime(conj)
+        keys = list(self._properties(conj))
+        keys += sorted(k for k in self._required(conj) if k not in keys)
+        fields = self._fields(conj, name, keys)
+        other, patterns = self._other(conj, name + "Value")
+        extra = _merge_patterns(other, patterns)
+        return ir.ObjectType(name, fields, extra, description, pointer)
+
+    def _node(
+        self,
+        conj: Conj,
+        name: str,
+        kind: tuple[ir.NodeKind, int],
+        description: str | None,
+        pointer: str,
+    ) -> ir.NodeType:
+        node_kind, version = kind
+        self.formats.add(version)
+        self._record_runtime(conj)
+        attributes_conj = self._field_conj(conj, "attributes")
+        attributes = self.type_of(attributes_conj, name + "Attributes")
+        if isinstance(attributes, ir.Json):
+            attributes = ir.JsonObject()
+        members: ir.Members | None = None
+        metadata: tuple[ir.Field, ...] = ()
+        if node_kind == "group":
+            members_conj = self._field_conj(conj, "members")
+            self._record_runtime(members_conj)
+            named_keys = list(self._properties(members_conj))
+            named = self._fields(members_conj, name, named_keys)
+            other, patterns = self._other(members_conj, name + "Member")
+            members = ir.Members(named, other, patterns)
+        else:
+            refined = [
+                key
+                for key in ARRAY_METADATA[version]
+                if self._refines(conj, key)
+            ]
+            metadata = self._fields(conj, name, refined)
+        return ir.NodeType(name, node_kind, version, attributes, members, metadata, description, pointer)
+
+    def _refines(self, conj: Conj, key: str) -> bool:
+        for atom in conj.atoms:
+            if id(atom.schema) in self.base_atoms:
+                continue
+            props = atom.get("properties")
+            required = atom.get("required")
+            if (isinstance(props, dict) and key in props) or (
+                isinstance(required, list) and key in required
+            ):
+                return True
+        return False
+
+    def _inline(self, conj: Conj, hint: str) -> ir.TypeRef:
+        self._record_runtime(conj)
+        literals = self._literals(conj)
+        types = self._type_set(conj)
+        if literals is not None:
+            if types is not None:
+                literals = [v for v in literals if _json_type(v) in types]
+                if not literals:
+                    raise Impossible
+            if all(v is None or isinstance(v, (str, int, float, bool)) for v in literals):
+                return ir.Literal(tuple(literals))  # type: ignore[arg-type]
+            return ir.Json()
+        if types is None:
+            return ir.Json()
+        parts: list[ir.TypeRef] = []
+        for kind in ("string", "integer", "number", "boolean", "null", "array", "object"):
+            if kind not in types or (kind == "integer" and "number" in types):
+                continue
+            if kind == "array":
+                parts.append(self._array(conj, hint))
+            elif kind == "object":
+                parts.append(self._object_part(conj, hint))
+            else:
+                parts.append(ir.Primitive(kind))  # type: ignore[arg-type]
+        if len(parts) == 1:
+            return parts[0]
+        return ir.UnionOf(tuple(parts))
+
+    def _object_part(self, conj: Conj, hint: str) -> ir.TypeRef:
+        if any(True for _ in conj.values("properties")) or any(True for _ in conj.values("required")):
+            key = conj.key()
+            known = self.by_key.get((key, "object"))
+            if known is not None:
+                return known
+            name = self._fresh_name(hint)
+            ref = ir.Ref(name)
+            self.by_key[(key, "object")] = ref
+            self.types[name] = None
+            self.types[name] = self._object(conj, name, self._description(conj), self._pointer_text(conj.atoms[0].schema))
+            return ref
+        other, patterns = self._other(conj, hint + "Value")
+        merged = _merge_patterns(other, patterns)
+        if merged is None:
+            return ir.JsonObject()  # closed and empty: only {} (checked at run time)
+        if isinstance(merged, ir.Json):
+            return ir.JsonObject()
+        return ir.MapOf(merged)
+
+    def _array(self, conj: Conj, hint: str) -> ir.TypeRef:
+        prefix: list[list[Atom]] = []
+        rest: list[Atom] = []
+        rest_closed = False
+        min_items = max((v for _a, v in conj.values("minItems") if isinstance(v, int)), default=0)
+        max_items = min((v for _a, v in conj.values("maxItems") if isinstance(v, int)), default=None)
+        for atom, value in conj.values("prefixItems"):
+            if isinstance(value, list):
+                for i, sub in enumerate(value):
+                    while len(prefix) <= i:
+                        prefix.append([])
+                    prefix[i].extend(self.x.expand(sub, atom.resolver))
+        for atom, value in conj.values("items"):
+            if isinstance(value, list):  # draft-07 / 2019-09 tuple form
+                for i, sub in enumerate(value):
+                    while len(prefix) <= i:
+                        prefix.append([])
+                    prefix[i].extend(self.x.expand(sub, atom.resolver))
+                continue
+            if value is False:
+                rest_closed = True
+                continue
+            rest.extend(self.x.expand(value, atom.resolver))
+        for atom, value in conj.values("additionalItems"):
+            if value is False:
+                rest_closed = True
+            elif value is not True:
+                rest.extend(self.x.expand(value, atom.resolver))
+        item_hint = hint + "Item"
+        if max_items is not None and max_items < min_items:
+            raise Impossible
+        if not prefix and max_items is not None and max_items == min_items and max_items <= MAX_TUPLE:
+            item = self.type_of(Conj(tuple(rest)), item_hint)
+            return ir.TupleOf(tuple(item for _ in range(max_items)))
+        if prefix:
+            if max_items is not None and max_items <= len(prefix):
+                prefix = prefix[:max_items]
+                rest_closed = True
+            items = tuple(
+                self.type_of(Conj(tuple(p)), f"{item_hint}{i + 1}") for i, p in enumerate(prefix)
+            )
+            rest_type = None if rest_closed else self.type_of(Conj(tuple(rest)), item_hint)
+            return ir.TupleOf(items, rest_type)
+        return ir.ListOf(self.type_of(Conj(tuple(rest)), item_hint))
+
+
+def _merge_patterns(
+    other: ir.TypeRef | None, patterns: tuple[tuple[str, ir.TypeRef], ...]
+) -> ir.TypeRef | None:
+    options: list[ir.TypeRef] = [t for _p, t in patterns]
+    if other is not None:
+        options.append(other)
+    if not options:
+        return None
+    if any(isinstance(o, ir.Json) for o in options):
+        return ir.Json()
+    unique: list[ir.TypeRef] = []
+    for option in options:
+        if option not in unique:
+            unique.append(option)
+    return unique[0] if len(unique) == 1 else ir.UnionOf(tuple(unique))
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"

@@ -1,0 +1,151 @@
+"""How IR types are spelled in Python: in the frozen models, in the TypedDict documents, and as
+the conversion specs `_convert.py` interprets. One function per flavour, no I/O."""
+
+from __future__ import annotations
+
+import json
+
+from zomgen import ir
+
+PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+
+
+class Spelling:
+    """Spells types for one package: knows which Zarr versions it uses (to name the bases)."""
+
+    def __init__(self, hierarchy: ir.Hierarchy) -> None:
+        self.hierarchy = hierarchy
+        both = len(hierarchy.zarr_formats) > 1
+        self.suffix = {2: "V2" if both else "", 3: ""}
+
+    def base_name(self, kind: ir.NodeKind, version: int) -> str:
+        return ("GroupSpec" if kind == "group" else "ArraySpec") + self.suffix[version]
+
+    def any_node(self, version: int) -> str:
+        return "AnyNode" + self.suffix[version]
+
+    # --- models (frozen dataclasses) ----------------------------------------------------
+
+    def model(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.Primitive):
+            return PRIMITIVES[t.name]
+        if isinstance(t, ir.Literal):
+            return literal(t)
+        if isinstance(t, ir.Json):
+            return "JsonValue"
+        if isinstance(t, ir.JsonObject):
+            return "JsonObject"
+        if isinstance(t, ir.ListOf):
+            return f"tuple[{self.model(t.item)}, ...]"
+        if isinstance(t, ir.TupleOf):
+            items = [self.model(i) for i in t.items]
+            if t.rest is not None:
+                items.append(f"*tuple[{self.model(t.rest)}, ...]")
+            return f"tuple[{', '.join(items)}]" if items else "tuple[()]"
+        if isinstance(t, ir.MapOf):
+            return f"Mapping[str, {self.model(t.value)}]"
+        if isinstance(t, ir.UnionOf):
+            return union([self.model(o) for o in t.options])
+        if isinstance(t, ir.Ref):
+            return t.name
+        if t.kind == "group":
+            return f"{self.base_name('group', t.zarr_format)}[JsonObject, Mapping[str, {self.any_node(t.zarr_format)}]]"
+        return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+
+    # --- documents (TypedDicts of the JSON as json.loads returns it) --------------------
+
+    def document(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.Primitive):
+            return PRIMITIVES[t.name]
+        if isinstance(t, ir.Literal):
+            return literal(t)
+        if isinstance(t, ir.Json):
+            return "JsonValue"
+        if isinstance(t, ir.JsonObject):
+            return "JsonObject"
+        if isinstance(t, ir.ListOf):
+            return f"list[{self.document(t.item)}]"
+        if isinstance(t, ir.TupleOf):
+            options = [self.document(i) for i in t.items]
+            if t.rest is not None:
+                options.append(self.document(t.rest))
+            return f"list[{union(options)}]" if options else "list[JsonValue]"
+        if isinstance(t, ir.MapOf):
+            return f"dict[str, {self.document(t.value)}]"
+        if isinstance(t, ir.UnionOf):
+            return union([self.document(o) for o in t.options])
+        if isinstance(t, ir.Ref):
+            return t.name
+        if t.kind == "group":
+            return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
+        return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+
+    # --- conversion specs (plain data for _convert.py) ----------------------------------
+
+    def spec(self, t: ir.TypeRef) -> object:
+        if isinstance(t, ir.Primitive):
+            return t.name
+        if isinstance(t, ir.Literal):
+            return ["literal", list(t.values)]
+        if isinstance(t, (ir.Json, ir.JsonObject)):
+            return "json"
+        if isinstance(t, ir.ListOf):
+            return ["list", self.spec(t.item)]
+        if isinstance(t, ir.TupleOf):
+            rest = None if t.rest is None else self.spec(t.rest)
+            return ["tuple", [self.spec(i) for i in t.items], rest]
+        if isinstance(t, ir.MapOf):
+            return ["map", self.spec(t.value)]
+        if isinstance(t, ir.UnionOf):
+            return ["union", [self.spec(o) for o in t.options]]
+        if isinstance(t, ir.Ref):
+            named = self.hierarchy.type_named(t.name) if t.name != "NamedConfig" else None
+            if isinstance(named, ir.AliasType):
+                return self.spec(named.target)
+            return ["class", t.name]
+        return ["class", self.base_name(t.kind, t.zarr_format)]
+
+
+def union(options: list[str]) -> str:
+    unique: list[str] = []
+    for option in options:
+        if option not in unique:
+            unique.append(option)
+    # `None` last reads best and is what ruff's formatter leaves alone.
+    if "None" in unique:
+        unique.remove("None")
+        unique.append("None")
+    return " | ".join(unique)
+
+
+def literal(t: ir.Literal) -> str:
+    parts: list[str] = []
+    for value in t.values:
+        if value is None:
+            parts.append("None")
+        elif isinstance(value, float):
+            parts.append("float")  # Literal[] cannot hold floats; the value is checked at run time
+        else:
+            parts.append(py_literal(value))
+    literal_parts = [p for p in parts if p not in ("None", "float")]
+    out: list[str] = []
+    if literal_parts:
+        out.append(f"Literal[{', '.join(literal_parts)}]")
+    if "float" in parts:
+        out.append("float")
+    if "None" in parts:
+        out.append("None")
+    return " | ".join(out)
+
+
+def py_literal(value: str | int | bool) -> str:
+    """A Python literal for a JSON scalar; `json.dumps` escapes every quote, backslash and
+    control character, and its output is also a valid Python string literal."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(value)
+    text = json.dumps(value, ensure_ascii=False)
+    if all(c.isprintable() for c in text):
+        return text
+    return json.dumps(value)  # lone surrogates, control and separator characters as escapes

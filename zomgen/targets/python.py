@@ -1,0 +1,310 @@
+"""IR -> view models for the Python files of a package (input-language §6-7).
+
+Every decision about identifiers, field order, defaults, docstrings and imports is made here;
+the templates only loop and print.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from dataclasses import dataclass, field
+
+from zomgen import ir
+from zomgen.names import field_identifier
+from zomgen.targets.pyspell import Spelling
+
+BASE_CONSTS = {"zarr_format", "node_type"}
+
+
+@dataclass
+class PyField:
+    name: str  # dataclass attribute
+    key: str  # exact JSON key
+    model_type: str
+    doc_type: str  # TypedDict value type, with Required/NotRequired applied by the template
+    required: bool
+    default: str | None  # None: no default (required)
+    comment: str | None
+    spec: object
+
+
+@dataclass
+class PyModel:
+    """A frozen dataclass in models.py."""
+
+    name: str
+    bases: str
+    fields: list[PyField]
+    docstring: str | None
+    extras: str | None  # name of the field keeping unknown keys (open objects)
+    extras_type: str | None
+
+
+@dataclass
+class PyTypedDict:
+    name: str
+    fields: list[PyField]
+    docstring: str | None
+    extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
+    functional: bool
+    generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
+
+
+@dataclass
+class PyAlias:
+    name: str
+    model_type: str
+    doc_type: str
+    comment: str | None
+
+
+@dataclass
+class PyPackage:
+    source: str
+    root: str
+    versions: list[int]
+    base_names: dict[str, str]
+    models: list[PyModel]
+    model_members: list[PyTypedDict]  # TypedDicts of named members holding models
+    documents: list[PyTypedDict]
+    aliases: list[PyAlias]
+    exports: list[str]
+    convert_table: str
+    runtime_checks: list[tuple[str, str]]
+    description: str | None
+    checker_notes: list[str] = field(default_factory=list)
+
+
+def docstring(text: str | None) -> str | None:
+    """Schema text made safe inside a triple-quoted docstring: no quote or backslash in it can
+    end the string or start an escape."""
+    if text is None or not text.strip():
+        return None
+    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    wrapped = "\n\n".join(textwrap.fill(p, width=92) for p in paragraphs if p)
+    safe = wrapped.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(c if c.isprintable() or c == "\n" else _escape(c) for c in safe)
+
+
+def _escape(c: str) -> str:
+    if ord(c) < 256:
+        return f"\\x{ord(c):02x}"
+    return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+
+
+def comment(text: str | None) -> str | None:
+    """Schema text as a one-line comment: newlines folded so nothing escapes the comment."""
+    if text is None or not text.strip():
+        return None
+    flat = " ".join(text.split())
+    flat = "".join(c if c.isprintable() else " " for c in flat)
+    return flat[:200] + ("..." if len(flat) > 200 else "")
+
+
+def _base_fields(sp: Spelling, kind: ir.NodeKind, version: int) -> list[tuple[str, str, str, object, bool, bool]]:
+    """(key, model type, document type, spec, required, nullable) of a base node's metadata."""
+    ext = "str | NamedConfig"
+    ext_spec: object = ["union", ["string", ["class", "NamedConfig"]]]
+    if kind == "group":
+        return []
+    if version == 3:
+        return [
+            ("shape", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
+            ("data_type", ext, ext, ext_spec, True, False),
+            ("chunk_grid", ext, ext, ext_spec, True, False),
+            ("chunk_key_encoding", ext, ext, ext_spec, True, False),
+            ("fill_value", "JsonValue", "JsonValue", "json", True, True),
+            ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ["list", ext_spec], True, False),
+            ("storage_transformers", f"tuple[{ext}, ...]", f"list[{ext}]", ["list", ext_spec], False, False),
+            ("dimension_names", "tuple[str | None, ...]", "list[str | None]", ["list", "json"], False, False),
+        ]
+    return [
+        ("shape", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
+        ("chunks", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
+        ("dtype", "str | Sequence[JsonValue]", "str | list[JsonValue]", "json", True, False),
+        ("compressor", "JsonObject | None", "JsonObject | None", "json", True, True),
+        ("fill_value", "JsonValue", "JsonValue", "json", True, True),
+        ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', "json", True, False),
+        ("filters", "tuple[JsonObject, ...] | None", "list[JsonObject] | None", ["union", [["list", "json"], "null"]], True, True),
+        ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', "json", False, False),
+    ]
+
+
+class PythonTarget:
+    def __init__(self, hierarchy: ir.Hierarchy) -> None:
+        self.h = hierarchy
+        self.sp = Spelling(hierarchy)
+        self.table: dict[str, object] = {}
+        self.member_documents: list[PyTypedDict] = []
+
+    def package(self) -> PyPackage:
+        models: list[PyModel] = []
+        members: list[PyTypedDict] = []
+        documents: list[PyTypedDict] = []
+        aliases: list[PyAlias] = []
+        for named in self.h.types:
+            if isinstance(named, ir.AliasType):
+                aliases.append(
+                    PyAlias(named.name, self.sp.model(named.target), self.sp.document(named.target), comment(named.description))
+                )
+            elif isinstance(named, ir.ObjectType):
+                model, document = self._object(named)
+                models.append(model)
+                documents.append(document)
+            else:
+                model, document, member_dict = self._node(named)
+                models.append(model)
+                documents.append(document)
+                if member_dict is not None:
+                    members.append(member_dict)
+        versions = list(self.h.zarr_formats)
+        base_names = {
+            f"{kind}{v}": self.sp.base_name(kind, v) for v in versions for kind in ("group", "array")  # type: ignore[arg-type]
+        } | {f"any{v}": self.sp.any_node(v) for v in versions}
+        exports = sorted({t.name for t in self.h.types})
+        return PyPackage(
+            source=self.h.source,
+            root=self.h.root,
+            versions=versions,
+            base_names=base_names,
+            models=models,
+            model_members=members,
+            documents=self.member_documents + documents,
+            aliases=aliases,
+            exports=exports,
+            convert_table=repr(self.table),
+            runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
+            description=self.h.description,
+        )
+
+    def _field(self, f: ir.Field, taken: set[str]) -> PyField:
+        name = field_identifier(f.key, taken)
+        model_type = self.sp.model(f.type)
+        default: str | None = None
+        if not f.required:
+            if f.nullable:
+                default = "UNSET"
+                model_type = f"{model_type} | Unset"
+            else:
+                default = "None"
+                model_type = f"{model_type} | None"
+        return PyField(
+            name=name,
+            key=f.key,
+            model_type=model_type,
+            doc_type=self.sp.document(f.type),
+            required=f.required,
+            default=default,
+            comment=comment(f.description),
+            spec=self.sp.spec(f.type),
+        )
+
+    def _object(self, o: ir.ObjectType) -> tuple[PyModel, PyTypedDict]:
+        taken: set[str] = set()
+        extras_name = None
+        if o.extra is not None:
+            taken.add("extras")
+            extras_name = "extras"
+        fields = [self._field(f, taken) for f in o.fields]
+        fields.sort(key=lambda f: f.default is not None)
+        extras_type = None if o.extra is None else self.sp.model(o.extra)
+        self.table[o.name] = {
+            "fields": [[f.name, f.key, f.spec, f.required, f.default] for f in fields],
+            "extras": None if o.extra is None else [extras_name, self.sp.spec(o.extra)],
+        }
+        doc = docstring(o.description)
+        model = PyModel(o.name, "", fields, doc, extras_name, extras_type)
+        document = PyTypedDict(
+            name=o.name,
+            fields=fields,
+            docstring=doc,
+            extra_items=None if o.extra is None else self.sp.document(o.extra),
+            functional=any(not _class_key(f.key) for f in fields),
+        )
+        return model, document
+
+    def _node(self, n: ir.NodeType) -> tuple[PyModel, PyTypedDict, PyTypedDict | None]:
+        attrs_model = self.sp.model(n.attributes)
+        attrs_doc = self.sp.document(n.attributes)
+        base = self.sp.base_name(n.node_kind, n.zarr_format)
+        taken = {"zarr_format", "node_type", "attributes", "members", "extensions"}
+        narrowed = {f.key: self._field(f, set()) for f in n.metadata if f.key not in BASE_CONSTS}
+        member_dict: PyTypedDict | None = None
+        doc_fields: list[PyField] = []
+        spec_fields: list[list[object]] = [["attributes", "attributes", self.sp.spec(n.attributes), True, None]]
+        consts = [("zarr_format", f"Literal[{n.zarr_format}]")]
+        if n.zarr_format == 3:
+            consts.append(("node_type", f'Literal["{n.node_kind}"]'))
+        for key, typ in consts:
+            doc_fields.append(PyField(key, key, typ, typ, True, None, None, "json"))
+        doc_fields.append(PyField("attributes", "attributes", attrs_model, attrs_doc, True, None, None, None))
+        if n.members is not None:
+            members_model, members_doc, member_dict, members_spec = self._members(n)
+            bases = f"{base}[{_q(attrs_model)}, {_q(members_model)}]"
+            doc_fields.append(PyField("members", "members", members_model, members_doc, True, None, None, None))
+            spec_fields.append(["members", "members", members_spec, True, None])
+            own: list[PyField] = []
+        else:
+            bases = f"{base}[{_q(attrs_model)}]"
+            own = []
+            for key, model_type, doc_type, spec, required, _nullable in _base_fields(self.sp, "array", n.zarr_format):
+                if key in narrowed:
+                    f = narrowed[key]
+                    own.append(f)
+                    doc_fields.append(f)
+                    spec_fields.append([f.name, f.key, f.spec, f.required, f.default])
+                else:
+                    default = None if required else "None"
+                    if not required:
+                        model_type = f"{model_type} | None"
+                    base_field = PyField(key, key, model_type, doc_type, required, default, None, spec)
+                    doc_fields.append(base_field)
+                    spec_fields.append([key, key, spec, required, default])
+        self.table[n.name] = {
+            "fields": spec_fields,
+            "node": [n.node_kind, n.zarr_format],
+        }
+        doc = docstring(n.description)
+        model = PyModel(n.name, bases, own, doc, None, None)
+        document = PyTypedDict(n.name, doc_fields, doc, None, False)
+        return model, document, member_dict
+
+    def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, object]:
+        members = n.members
+        assert members is not None
+        other_types = [t for _p, t in members.patterns] + ([members.other] if members.other is not None else [])
+        other_model = " | ".join(dict.fromkeys(self.sp.model(t) for t in other_types)) or None
+        other_doc = " | ".join(dict.fromkeys(self.sp.document(t) for t in other_types)) or None
+        other_spec: object = None
+        if other_types:
+            other_spec = self.sp.spec(other_types[0]) if len(other_types) == 1 else ["union", [self.sp.spec(t) for t in other_types]]
+        if not members.named:
+            if other_model is None:
+                # A closed group without named members can only be empty.
+                return "Mapping[str, JsonValue]", "dict[str, JsonValue]", None, ["map", "json"]
+            return f"Mapping[str, {other_model}]", f"dict[str, {other_doc}]", None, ["map", other_spec]
+        name = f"{n.name}Members"
+        model_fields: list[PyField] = []
+        doc_fields: list[PyField] = []
+        for f in members.named:
+            model_type, doc_type = self.sp.model(f.type), self.sp.document(f.type)
+            for out, typ in ((model_fields, model_type), (doc_fields, doc_type)):
+                out.append(
+                    PyField(f.key, f.key, typ, typ, f.required, None, comment(f.description), self.sp.spec(f.type))
+                )
+        spec = ["members", [[f.key, f.spec, f.required] for f in model_fields], other_spec]
+        self.member_documents.append(PyTypedDict(name, doc_fields, None, other_doc, True))
+        typed = PyTypedDict(name, model_fields, None, other_model, True)
+        return name, name, typed, spec
+
+
+def _q(type_expression: str) -> str:
+    """Class bases are evaluated at import time, before later classes exist: quote them."""
+    return json.dumps(type_expression, ensure_ascii=False)
+
+
+def _class_key(key: str) -> bool:
+    import keyword
+
+    return key.isidentifier() and not keyword.iskeyword(key) and not key.startswith("__")
