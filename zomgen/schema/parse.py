@@ -272,6 +272,14 @@ class Builder:
                     f"two types would be named {name!r}: {previous} and {where}; rename one",
                 )
             self.declared.setdefault(name, where)
+            if name in self.types:
+                # The same named schema met with more base constraints (or while it is being
+                # built): one type, provided the extra constraints can hold with it.
+                self._literals(conj)
+                self._type_set(conj)
+                self._node_kind(conj)
+                self.by_key[(key, "")] = ir.Ref(name)
+                return ir.Ref(name)
             return self._define(conj, key, name, declared=True)
         if self._node_kind(conj) is not None or self._is_record(conj):
             return self._define(conj, key, self._fresh_name(hint), declared=False)
@@ -304,6 +312,8 @@ class Builder:
 
     def _description(self, conj: Conj) -> str | None:
         for atom in conj.atoms:
+            if id(atom.schema) in self.base_atoms:
+                continue  # the base's prose describes the base, not the convention's type
             text = atom.get("description")
             if isinstance(text, str) and text.strip():
                 return text

@@ -1,0 +1,46 @@
+"""generated/ is always exactly what the compiler produces from schemas/."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from regenerate import conventions  # noqa: E402
+
+from zomgen.compile import Options, generate  # noqa: E402
+from zomgen.write import stale  # noqa: E402
+
+PAIRS = conventions()
+
+
+def test_every_bundled_convention_has_a_package() -> None:
+    names = {out.name for _schema, out in PAIRS}
+    assert names >= {"xarray_v2", "xarray_v3"}
+    on_disk = {p.name for p in (ROOT / "generated").iterdir() if p.is_dir()}
+    assert on_disk == names, "generated/ holds a package no schema produces (or misses one)"
+
+
+@pytest.mark.parametrize("schema,out", PAIRS, ids=[o.name for _s, o in PAIRS])
+def test_generated_package_is_current(schema: Path, out: Path) -> None:
+    files = generate(Options(schema=schema, package=out.name))
+    diffs = stale(files, out)
+    assert not diffs, "generated/ drifted; run `python scripts/regenerate.py`:\n" + "".join(diffs)
+    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert on_disk == set(files), f"files zomgen does not generate: {sorted(on_disk - set(files))}"
+
+
+@pytest.mark.parametrize("schema,out", PAIRS, ids=[o.name for _s, o in PAIRS])
+def test_build_check_agrees(schema: Path, out: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(out), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
