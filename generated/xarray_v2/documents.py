@@ -69,7 +69,9 @@ class Variable(TypedDict):
     dimension_separator: NotRequired[Literal[".", "/"]]
 
 
-class VariableAttributes(TypedDict, extra_items="JsonValue"):  # type: ignore[call-arg]
+class VariableAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
     """Attributes of a variable; any other attribute is allowed and kept."""
 
     # One dimension name per axis of `shape`.
