@@ -6,7 +6,6 @@ import sys
 
 import numpy as np
 import xarray as xr
-
 import xarray_v3  # the package `zomgen build` just generated
 
 
@@ -19,7 +18,9 @@ def main(store: str) -> int:
     ds.to_zarr(store, zarr_format=3, mode="w", consolidated=False)
     dataset = xarray_v3.load(store)
     for name, variable in sorted(dataset.members.items()):
-        print(f"{name}: dims={variable.dimension_names} shape={variable.shape} dtype={variable.data_type}")
+        print(
+            f"{name}: dims={variable.dimension_names} shape={variable.shape} dtype={variable.data_type}"
+        )
     problems = xarray_v3.validate(store)
     print(f"{len(problems)} problems: the store follows the xarray-v3 convention")
     return 0

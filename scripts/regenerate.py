@@ -13,8 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from zomgen.compile import Options, generate  # noqa: E402
-from zomgen.write import write_package  # noqa: E402
+from zomgen.compile import Options, generate
+from zomgen.write import write_package
 
 
 def conventions() -> list[tuple[Path, Path]]:

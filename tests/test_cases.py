@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import CASES
 
 UPDATE = os.environ.get("ZOMGEN_UPDATE_CASES") == "1"
@@ -30,7 +29,11 @@ def _schema(case: Path) -> Path:
 
 def _zomgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "zomgen", *args], cwd=cwd, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "zomgen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 

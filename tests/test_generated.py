@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from regenerate import conventions  # noqa: E402
+from regenerate import conventions
 
-from zomgen.compile import Options, generate  # noqa: E402
-from zomgen.write import stale  # noqa: E402
+from zomgen.compile import Options, generate
+from zomgen.write import stale
 
 PAIRS = conventions()
 
@@ -31,7 +30,11 @@ def test_generated_package_is_current(schema: Path, out: Path) -> None:
     files = generate(Options(schema=schema, package=out.name))
     diffs = stale(files, out)
     assert not diffs, "generated/ drifted; run `python scripts/regenerate.py`:\n" + "".join(diffs)
-    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    on_disk = {
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert on_disk == set(files), f"files zomgen does not generate: {sorted(on_disk - set(files))}"
 
 

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import CASES, ROOT
 
 PYTHON = sys.executable
@@ -48,7 +47,9 @@ def _names(packages: Path) -> list[str]:
 
 
 def test_mypy_strict(packages: Path) -> None:
-    result = _run([PYTHON, "-m", "mypy", "--strict", "--no-incremental", *_names(packages)], packages)
+    result = _run(
+        [PYTHON, "-m", "mypy", "--strict", "--no-incremental", *_names(packages)], packages
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -58,9 +59,14 @@ def test_pyright_strict(packages: Path) -> None:
 
 
 def test_ruff_check_and_format(packages: Path) -> None:
-    check = _run([PYTHON, "-m", "ruff", "check", "--isolated", "--target-version", "py311", "."], packages)
+    check = _run(
+        [PYTHON, "-m", "ruff", "check", "--isolated", "--target-version", "py311", "."], packages
+    )
     assert check.returncode == 0, check.stdout + check.stderr
-    fmt = _run([PYTHON, "-m", "ruff", "format", "--isolated", "--line-length", "100", "--check", "."], packages)
+    fmt = _run(
+        [PYTHON, "-m", "ruff", "format", "--isolated", "--line-length", "100", "--check", "."],
+        packages,
+    )
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 

@@ -34,8 +34,20 @@ def _parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="compile a convention schema into a typed package")
     build.add_argument("schema", type=Path, help="the convention schema (JSON or YAML)")
     build.add_argument("-o", "--out", type=Path, required=True, help="package folder to write")
-    build.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR", help="more folders of schemas that $ref may name (repeatable)")
-    build.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if the package is stale")
+    build.add_argument(
+        "-I",
+        dest="include",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="more folders of schemas that $ref may name (repeatable)",
+    )
+    build.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 with a diff if the package is stale",
+    )
 
     show = sub.add_parser("ir", help="print the intermediate representation as JSON")
     show.add_argument("schema", type=Path)
@@ -44,10 +56,16 @@ def _parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="check a store against a convention schema")
     validate.add_argument("store", help="a path, a zip file or an fsspec URL")
     validate.add_argument("--schema", type=Path, required=True)
-    validate.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
+    validate.add_argument(
+        "-I", dest="include", type=Path, action="append", default=[], metavar="DIR"
+    )
     validate.add_argument("--path", default="", help="node path inside the store (default: root)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
-    validate.add_argument("--no-consolidated", action="store_true", help="walk the store even if it has consolidated metadata")
+    validate.add_argument(
+        "--no-consolidated",
+        action="store_true",
+        help="walk the store even if it has consolidated metadata",
+    )
     return parser
 
 
@@ -68,13 +86,24 @@ def _build(args: argparse.Namespace) -> int:
 
     name = _package_name(args.out)
     if name is None:
-        return _report([InputProblem(str(args.out), "", "the folder's name is the package's import name, so it must be a Python identifier")])
+        return _report(
+            [
+                InputProblem(
+                    str(args.out),
+                    "",
+                    "the folder's name is the package's import name, so it must be a Python identifier",
+                )
+            ]
+        )
     files = generate(Options(schema=args.schema, include_dirs=tuple(args.include), package=name))
     if args.check:
         diffs = stale(files, args.out)
         if diffs:
             sys.stdout.write("".join(diffs))
-            print(f"zomgen: {args.out} is stale: run `zomgen build {args.schema} -o {args.out}`", file=sys.stderr)
+            print(
+                f"zomgen: {args.out} is stale: run `zomgen build {args.schema} -o {args.out}`",
+                file=sys.stderr,
+            )
             return EXIT_FAILED
         return EXIT_OK
     written = write_package(files, args.out)
@@ -105,7 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CompileError as exc:
         return _report(exc.problems)
     except RecursionError:
-        return _report([InputProblem(str(getattr(args, "schema", "")), "", "the schema nests too deeply to compile")])
+        return _report(
+            [
+                InputProblem(
+                    str(getattr(args, "schema", "")), "", "the schema nests too deeply to compile"
+                )
+            ]
+        )
     except KeyboardInterrupt:
         return 130
 

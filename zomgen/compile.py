@@ -48,7 +48,9 @@ def generate(options: Options) -> dict[str, str]:
         ("python/__init__.py.j2", "__init__.py"),
     ):
         files[name] = format_python(render(template, p=view, package=options.package))
-    files["_convert.py"] = format_python((templates_dir() / "python" / "_convert.py").read_text("utf-8"))
+    files["_convert.py"] = format_python(
+        (templates_dir() / "python" / "_convert.py").read_text("utf-8")
+    )
     files["README.md"] = render("python/README.md.j2", p=view, package=options.package)
     files["schema.json"] = json.dumps(bundled, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
     files["py.typed"] = ""

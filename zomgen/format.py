@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import subprocess
 
-from ruff.__main__ import find_ruff_bin
+from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
 _COMMON = ["--isolated", "--line-length", "100", "--target-version", "py311"]
 
@@ -26,7 +26,7 @@ def _ruff(args: list[str], text: str) -> str:
 
 
 def format_python(text: str) -> str:
-    text = _ruff(["check", "--fix", "--select", "F401,I001", "--exit-zero", "--quiet"], text)
+    text = _ruff(["check", "--fix", "--select", "F401,I001,RUF022", "--exit-zero", "--quiet"], text)
     text = _ruff(["format", "--quiet"], text)
     ast.parse(text)
     return text

@@ -11,9 +11,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from typing import Literal as TLiteral
-from typing import Union
 
-JsonScalar = Union[str, int, float, bool, None]
+JsonScalar = str | int | float | bool | None
 PrimitiveName = TLiteral["string", "integer", "number", "boolean", "null"]
 NodeKind = TLiteral["group", "array"]
 
@@ -109,7 +108,9 @@ class BaseNode:
     form: TLiteral["base_node"] = "base_node"
 
 
-TypeRef = Union[Primitive, Literal, Json, JsonObject, ListOf, TupleOf, MapOf, UnionOf, Ref, BaseNode]
+TypeRef = (
+    Primitive | Literal | Json | JsonObject | ListOf | TupleOf | MapOf | UnionOf | Ref | BaseNode
+)
 
 
 # --- named types ------------------------------------------------------------------------------
@@ -187,7 +188,7 @@ class AliasType:
     kind: TLiteral["alias"] = "alias"
 
 
-NamedType = Union[ObjectType, NodeType, AliasType]
+NamedType = ObjectType | NodeType | AliasType
 
 
 @dataclass(frozen=True)

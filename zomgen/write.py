@@ -62,7 +62,9 @@ def write_package(files: dict[str, str], out_dir: Path) -> list[str]:
                 old = path.read_text("utf-8")
             except (OSError, UnicodeDecodeError):
                 old = None
-            if old is None or not (old == files[name] or _ours(old) or _is_generated_verbatim(name)):
+            if old is None or not (
+                old == files[name] or _ours(old) or _is_generated_verbatim(name)
+            ):
                 problems.append(
                     InputProblem(
                         str(path),

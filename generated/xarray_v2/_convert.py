@@ -109,9 +109,9 @@ class Converter:
                 if required:
                     return False
                 continue
-            if not isinstance(field_spec, str) and field_spec[0] == "literal":
-                if not self.fits_document(document[key], field_spec):
-                    return False
+            is_literal = not isinstance(field_spec, str) and field_spec[0] == "literal"
+            if is_literal and not self.fits_document(document[key], field_spec):
+                return False
         return True
 
     # --- model -> document -------------------------------------------------------------

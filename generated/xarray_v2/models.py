@@ -10,17 +10,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar, Union
+from typing import Generic, Literal, TypeAlias, TypeVar
 
-from typing_extensions import TypeAlias
-
-JsonValue: TypeAlias = Union[
-    None, bool, int, float, str, Sequence["JsonValue"], Mapping[str, "JsonValue"]
-]
+JsonValue: TypeAlias = (
+    None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+)
 JsonObject: TypeAlias = Mapping[str, JsonValue]
 
-TAttrs = TypeVar("TAttrs", covariant=True)
-TMembers = TypeVar("TMembers", covariant=True)
+# Covariant: the models are frozen, so a node of a narrower type is a node of a wider one.
+TAttrs_co = TypeVar("TAttrs_co", covariant=True)
+TMembers_co = TypeVar("TMembers_co", covariant=True)
 
 
 class Unset(enum.Enum):
@@ -33,11 +32,11 @@ UNSET = Unset.UNSET
 
 
 @dataclass(frozen=True, kw_only=True)
-class ArraySpec(Generic[TAttrs]):
+class ArraySpec(Generic[TAttrs_co]):
     """A Zarr v2 array node (ZEP 6, Zarr v2 `.zarray` + `.zattrs`)."""
 
     zarr_format: Literal[2] = 2
-    attributes: TAttrs
+    attributes: TAttrs_co
     shape: tuple[int, ...]
     chunks: tuple[int, ...]
     dtype: str | Sequence[JsonValue]
@@ -49,15 +48,15 @@ class ArraySpec(Generic[TAttrs]):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GroupSpec(Generic[TAttrs, TMembers]):
+class GroupSpec(Generic[TAttrs_co, TMembers_co]):
     """A Zarr v2 group node (ZEP 6, Zarr v2 `.zgroup` + `.zattrs`)."""
 
     zarr_format: Literal[2] = 2
-    attributes: TAttrs
-    members: TMembers
+    attributes: TAttrs_co
+    members: TMembers_co
 
 
-AnyNode: TypeAlias = Union["GroupSpec[JsonObject, Mapping[str, AnyNode]]", "ArraySpec[JsonObject]"]
+AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -30,8 +30,8 @@ from .models import XarrayDataset
 
 __all__ = [
     "Problem",
-    "ZomError",
     "XarrayDataset",
+    "ZomError",
     "create",
     "documents",
     "dump",

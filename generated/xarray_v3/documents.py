@@ -8,11 +8,11 @@ open objects (read such documents from JSON, or build them through `models` and 
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar, Union
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
-from typing_extensions import NotRequired, TypeAlias, TypedDict
+from typing_extensions import TypedDict
 
-JsonValue: TypeAlias = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
+JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
 TAttrs = TypeVar("TAttrs")
@@ -52,7 +52,7 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
     members: TMembers
 
 
-AnyNode: TypeAlias = Union["GroupSpec[JsonObject, dict[str, AnyNode]]", "ArraySpec[JsonObject]"]
+AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
 class XarrayDataset(TypedDict):

@@ -10,17 +10,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar, Union
+from typing import Generic, Literal, TypeAlias, TypeVar
 
-from typing_extensions import TypeAlias
-
-JsonValue: TypeAlias = Union[
-    None, bool, int, float, str, Sequence["JsonValue"], Mapping[str, "JsonValue"]
-]
+JsonValue: TypeAlias = (
+    None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+)
 JsonObject: TypeAlias = Mapping[str, JsonValue]
 
-TAttrs = TypeVar("TAttrs", covariant=True)
-TMembers = TypeVar("TMembers", covariant=True)
+# Covariant: the models are frozen, so a node of a narrower type is a node of a wider one.
+TAttrs_co = TypeVar("TAttrs_co", covariant=True)
+TMembers_co = TypeVar("TMembers_co", covariant=True)
 
 
 class Unset(enum.Enum):
@@ -42,13 +41,13 @@ class NamedConfig:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ArraySpec(Generic[TAttrs]):
+class ArraySpec(Generic[TAttrs_co]):
     """A Zarr v3 array node (ZEP 6). Metadata fields without defaults must be given, `None` for
     an absent optional key; `extensions` keeps extension keys (`must_understand: false`)."""
 
     zarr_format: Literal[3] = 3
     node_type: Literal["array"] = "array"
-    attributes: TAttrs
+    attributes: TAttrs_co
     shape: tuple[int, ...]
     data_type: str | NamedConfig
     chunk_grid: str | NamedConfig
@@ -61,17 +60,17 @@ class ArraySpec(Generic[TAttrs]):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GroupSpec(Generic[TAttrs, TMembers]):
+class GroupSpec(Generic[TAttrs_co, TMembers_co]):
     """A Zarr v3 group node (ZEP 6): attributes and members."""
 
     zarr_format: Literal[3] = 3
     node_type: Literal["group"] = "group"
-    attributes: TAttrs
-    members: TMembers
+    attributes: TAttrs_co
+    members: TMembers_co
     extensions: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
-AnyNode: TypeAlias = Union["GroupSpec[JsonObject, Mapping[str, AnyNode]]", "ArraySpec[JsonObject]"]
+AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -96,17 +96,16 @@ class Conj:
 
     def values(self, keyword: str) -> Iterator[tuple[Atom, object]]:
         for atom in self.atoms:
-            if keyword in atom.schema and not (
-                atom.draft == "draft-07" and "$ref" in atom.schema
-            ):
+            if keyword in atom.schema and not (atom.draft == "draft-07" and "$ref" in atom.schema):
                 yield atom, atom.schema[keyword]
 
     def pending_union(self) -> tuple[Atom, str] | None:
         for atom in self.atoms:
+            if atom.draft == "draft-07" and "$ref" in atom.schema:
+                continue  # draft-07 ignores keywords beside `$ref`
             for keyword in UNIONS:
                 if keyword in atom.schema and (id(atom.schema), keyword) not in self.consumed:
-                    if not (atom.draft == "draft-07" and "$ref" in atom.schema):
-                        return atom, keyword
+                    return atom, keyword
         return None
 
 
@@ -161,7 +160,9 @@ class Expander:
         for keyword, why in UNSUPPORTED.items():
             if keyword in schema:
                 file, pointer = self.where(schema)
-                raise CompileError.one(file, f"{pointer}/{keyword}", f"`{keyword}` is not supported: {why}")
+                raise CompileError.one(
+                    file, f"{pointer}/{keyword}", f"`{keyword}` is not supported: {why}"
+                )
         draft = self.draft_of(schema)
         resolver = self._enter(schema, resolver)
         out.append(Atom(schema, resolver, draft))

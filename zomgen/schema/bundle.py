@@ -108,7 +108,11 @@ class Bundler:
                 out["items"] = self._copy(doc, value, resolver)
             elif key == "dependencies" and isinstance(value, dict):
                 required = {k: v for k, v in value.items() if isinstance(v, list)}
-                schemas = {k: self._copy(doc, v, resolver) for k, v in value.items() if not isinstance(v, list)}
+                schemas = {
+                    k: self._copy(doc, v, resolver)
+                    for k, v in value.items()
+                    if not isinstance(v, list)
+                }
                 if required:
                     out["dependentRequired"] = copy.deepcopy(required)
                 if schemas:

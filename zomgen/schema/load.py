@@ -155,10 +155,10 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
     def retrieve(uri: str) -> Resource[object]:
         found = _by_path_suffix(uri, documents)
         if found is None:
-            raise NoSuchResource(ref=uri)
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
         return Resource.from_contents(found.contents, default_specification=DRAFT202012)
 
-    registry: Registry[object] = Registry(retrieve=retrieve).with_resources(resources)
+    registry: Registry[object] = Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]
     registry = registry.crawl()
     schema_set = SchemaSet(root=root, documents=documents, registry=registry)
     for doc in documents:

@@ -213,7 +213,10 @@ class Builder:
             own = self._key_of_schema(atom)
             # Constraints the base schemas add (`attributes` is an object...) hold everywhere,
             # so they do not make a named type a different one.
-            if own is not None and self._without_base(own) == self._without_base(key) != frozenset():
+            if (
+                own is not None
+                and self._without_base(own) == self._without_base(key) != frozenset()
+            ):
                 return name, atom.schema, own
         return None
 
@@ -223,7 +226,7 @@ class Builder:
     def _key_of_schema(self, atom: Atom) -> frozenset[int] | None:
         cached = self._def_keys.get(id(atom.schema), ...)
         if cached is not ...:
-            return cached  # type: ignore[return-value]
+            return cached
         try:
             key: frozenset[int] | None = Conj(self.x.expand(atom.schema, atom.resolver)).key()
         except Impossible:
@@ -324,7 +327,9 @@ class Builder:
         branches = atom.get(keyword)
         if not isinstance(branches, list) or not branches:
             file, pointer = self.x.where(atom.schema)
-            raise CompileError.one(file, f"{pointer}/{keyword}", f"`{keyword}` must be a non-empty array")
+            raise CompileError.one(
+                file, f"{pointer}/{keyword}", f"`{keyword}` must be a non-empty array"
+            )
         options: list[ir.TypeRef] = []
         for i, branch in enumerate(branches):
             try:
@@ -394,7 +399,9 @@ class Builder:
                     file, pointer = self.x.where(atom.schema)
                     raise CompileError.one(file, f"{pointer}/enum", "`enum` must be an array")
                 these = {_canonical(v): v for v in values}
-                result = these if result is None else {k: v for k, v in result.items() if k in these}
+                result = (
+                    these if result is None else {k: v for k, v in result.items() if k in these}
+                )
         if result is None:
             return None
         if not result:
@@ -404,7 +411,13 @@ class Builder:
     def _type_set(self, conj: Conj) -> set[str] | None:
         result: set[str] | None = None
         for _atom, value in conj.values("type"):
-            these = {value} if isinstance(value, str) else set(value) if isinstance(value, list) else set()
+            these = (
+                {value}
+                if isinstance(value, str)
+                else set(value)
+                if isinstance(value, list)
+                else set()
+            )
             if "number" in these:
                 these.add("integer")
             result = these if result is None else result & these
@@ -446,7 +459,9 @@ class Builder:
         )
 
     def _node_kind(self, conj: Conj) -> tuple[ir.NodeKind, int] | None:
-        bases = {self.base_nodes[id(a.schema)] for a in conj.atoms if id(a.schema) in self.base_nodes}
+        bases = {
+            self.base_nodes[id(a.schema)] for a in conj.atoms if id(a.schema) in self.base_nodes
+        }
         if len(bases) > 1:
             raise Impossible  # a group refined as an array, or v2 refined as v3
         if bases:
@@ -457,7 +472,7 @@ class Builder:
         zarr_format = self._const_of(props.get("zarr_format", []))
         version = zarr_format if zarr_format in (2, 3) else None
         if node_type in ("group", "array"):
-            return node_type, version or 3  # type: ignore[return-value]
+            return node_type, version or 3
         if "members" in props:
             return "group", version or 2
         if "shape" in props and ("chunks" in props or "dtype" in props):
@@ -480,7 +495,11 @@ class Builder:
         for sub, _atom in subs:
             if isinstance(sub, dict) and "const" in sub:
                 return sub["const"]
-            if isinstance(sub, dict) and isinstance(sub.get("enum"), list) and len(sub["enum"]) == 1:
+            if (
+                isinstance(sub, dict)
+                and isinstance(sub.get("enum"), list)
+                and len(sub["enum"]) == 1
+            ):
                 return sub["enum"][0]
         return None
 
@@ -525,7 +544,9 @@ class Builder:
                 required.update(k for k in value if isinstance(k, str))
         return required
 
-    def _other(self, conj: Conj, hint: str) -> tuple[ir.TypeRef | None, tuple[tuple[str, ir.TypeRef], ...]]:
+    def _other(
+        self, conj: Conj, hint: str
+    ) -> tuple[ir.TypeRef | None, tuple[tuple[str, ir.TypeRef], ...]]:
         """Type of unlisted keys (None when closed) and of `patternProperties` keys."""
         additional: list[Atom] = []
         closed = False
@@ -588,7 +609,9 @@ class Builder:
             return isinstance(named, ir.AliasType) and self.accepts_null(named.target)
         return False
 
-    def _object(self, conj: Conj, name: str, description: str | None, pointer: str) -> ir.ObjectType:
+    def _object(
+        self, conj: Conj, name: str, description: str | None, pointer: str
+    ) -> ir.ObjectType:
         self._record_runtime(conj)
         keys = list(self._properties(conj))
         keys += sorted(k for k in self._required(conj) if k not in keys)
@@ -622,13 +645,11 @@ class Builder:
             other, patterns = self._other(members_conj, name + "Member")
             members = ir.Members(named, other, patterns)
         else:
-            refined = [
-                key
-                for key in ARRAY_METADATA[version]
-                if self._refines(conj, key)
-            ]
+            refined = [key for key in ARRAY_METADATA[version] if self._refines(conj, key)]
             metadata = self._fields(conj, name, refined)
-        return ir.NodeType(name, node_kind, version, attributes, members, metadata, description, pointer)
+        return ir.NodeType(
+            name, node_kind, version, attributes, members, metadata, description, pointer
+        )
 
     def _refines(self, conj: Conj, key: str) -> bool:
         for atom in conj.atoms:
@@ -665,13 +686,15 @@ class Builder:
             elif kind == "object":
                 parts.append(self._object_part(conj, hint))
             else:
-                parts.append(ir.Primitive(kind))  # type: ignore[arg-type]
+                parts.append(ir.Primitive(kind))
         if len(parts) == 1:
             return parts[0]
         return ir.UnionOf(tuple(parts))
 
     def _object_part(self, conj: Conj, hint: str) -> ir.TypeRef:
-        if any(True for _ in conj.values("properties")) or any(True for _ in conj.values("required")):
+        if any(True for _ in conj.values("properties")) or any(
+            True for _ in conj.values("required")
+        ):
             key = conj.key()
             known = self.by_key.get((key, "object"))
             if known is not None:
@@ -680,7 +703,9 @@ class Builder:
             ref = ir.Ref(name)
             self.by_key[(key, "object")] = ref
             self.types[name] = None
-            self.types[name] = self._object(conj, name, self._description(conj), self._pointer_text(conj.atoms[0].schema))
+            self.types[name] = self._object(
+                conj, name, self._description(conj), self._pointer_text(conj.atoms[0].schema)
+            )
             return ref
         other, patterns = self._other(conj, hint + "Value")
         merged = _merge_patterns(other, patterns)
@@ -695,7 +720,9 @@ class Builder:
         rest: list[Atom] = []
         rest_closed = False
         min_items = max((v for _a, v in conj.values("minItems") if isinstance(v, int)), default=0)
-        max_items = min((v for _a, v in conj.values("maxItems") if isinstance(v, int)), default=None)
+        max_items = min(
+            (v for _a, v in conj.values("maxItems") if isinstance(v, int)), default=None
+        )
         for atom, value in conj.values("prefixItems"):
             if isinstance(value, list):
                 for i, sub in enumerate(value):
@@ -721,7 +748,12 @@ class Builder:
         item_hint = hint + "Item"
         if max_items is not None and max_items < min_items:
             raise Impossible
-        if not prefix and max_items is not None and max_items == min_items and max_items <= MAX_TUPLE:
+        if (
+            not prefix
+            and max_items is not None
+            and max_items == min_items
+            and max_items <= MAX_TUPLE
+        ):
             item = self.type_of(Conj(tuple(rest)), item_hint)
             return ir.TupleOf(tuple(item for _ in range(max_items)))
         if prefix:

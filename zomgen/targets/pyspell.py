@@ -7,7 +7,13 @@ import json
 
 from zomgen import ir
 
-PRIMITIVES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+PRIMITIVES = {
+    "string": "str",
+    "integer": "int",
+    "number": "float",
+    "boolean": "bool",
+    "null": "None",
+}
 
 
 class Spelling:
@@ -45,7 +51,7 @@ class Spelling:
         if isinstance(t, ir.MapOf):
             return f"Mapping[str, {self.model(t.value)}]"
         if isinstance(t, ir.UnionOf):
-            return union([self.model(o) for o in t.options])
+            return union([self.model(o) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
             return t.name
         if t.kind == "group":
@@ -66,14 +72,13 @@ class Spelling:
         if isinstance(t, ir.ListOf):
             return f"list[{self.document(t.item)}]"
         if isinstance(t, ir.TupleOf):
-            options = [self.document(i) for i in t.items]
-            if t.rest is not None:
-                options.append(self.document(t.rest))
+            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+            options = [self.document(i) for i in merge_literals(tuple(parts))]
             return f"list[{union(options)}]" if options else "list[JsonValue]"
         if isinstance(t, ir.MapOf):
             return f"dict[str, {self.document(t.value)}]"
         if isinstance(t, ir.UnionOf):
-            return union([self.document(o) for o in t.options])
+            return union([self.document(o) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
             return t.name
         if t.kind == "group":
@@ -104,6 +109,20 @@ class Spelling:
                 return self.spec(named.target)
             return ["class", t.name]
         return ["class", self.base_name(t.kind, t.zarr_format)]
+
+
+def merge_literals(options: tuple[ir.TypeRef, ...]) -> list[ir.TypeRef]:
+    """`Literal["a"] | Literal["b"]` is spelled `Literal["a", "b"]` (ruff's PYI030)."""
+    values: list[ir.JsonScalar] = []
+    merged: list[ir.TypeRef] = []
+    for option in options:
+        if isinstance(option, ir.Literal):
+            if not values:
+                merged.append(option)  # placeholder, replaced below
+            values.extend(v for v in option.values if v not in values)
+        else:
+            merged.append(option)
+    return [ir.Literal(tuple(values)) if isinstance(o, ir.Literal) else o for o in merged]
 
 
 def union(options: list[str]) -> str:

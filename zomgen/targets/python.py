@@ -102,7 +102,9 @@ def comment(text: str | None) -> str | None:
     return flat[:200] + ("..." if len(flat) > 200 else "")
 
 
-def _base_fields(sp: Spelling, kind: ir.NodeKind, version: int) -> list[tuple[str, str, str, object, bool, bool]]:
+def _base_fields(
+    sp: Spelling, kind: ir.NodeKind, version: int
+) -> list[tuple[str, str, str, object, bool, bool]]:
     """(key, model type, document type, spec, required, nullable) of a base node's metadata."""
     ext = "str | NamedConfig"
     ext_spec: object = ["union", ["string", ["class", "NamedConfig"]]]
@@ -116,8 +118,22 @@ def _base_fields(sp: Spelling, kind: ir.NodeKind, version: int) -> list[tuple[st
             ("chunk_key_encoding", ext, ext, ext_spec, True, False),
             ("fill_value", "JsonValue", "JsonValue", "json", True, True),
             ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ["list", ext_spec], True, False),
-            ("storage_transformers", f"tuple[{ext}, ...]", f"list[{ext}]", ["list", ext_spec], False, False),
-            ("dimension_names", "tuple[str | None, ...]", "list[str | None]", ["list", "json"], False, False),
+            (
+                "storage_transformers",
+                f"tuple[{ext}, ...]",
+                f"list[{ext}]",
+                ["list", ext_spec],
+                False,
+                False,
+            ),
+            (
+                "dimension_names",
+                "tuple[str | None, ...]",
+                "list[str | None]",
+                ["list", "json"],
+                False,
+                False,
+            ),
         ]
     return [
         ("shape", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
@@ -126,7 +142,14 @@ def _base_fields(sp: Spelling, kind: ir.NodeKind, version: int) -> list[tuple[st
         ("compressor", "JsonObject | None", "JsonObject | None", "json", True, True),
         ("fill_value", "JsonValue", "JsonValue", "json", True, True),
         ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', "json", True, False),
-        ("filters", "tuple[JsonObject, ...] | None", "list[JsonObject] | None", ["union", [["list", "json"], "null"]], True, True),
+        (
+            "filters",
+            "tuple[JsonObject, ...] | None",
+            "list[JsonObject] | None",
+            ["union", [["list", "json"], "null"]],
+            True,
+            True,
+        ),
         ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', "json", False, False),
     ]
 
@@ -146,7 +169,12 @@ class PythonTarget:
         for named in self.h.types:
             if isinstance(named, ir.AliasType):
                 aliases.append(
-                    PyAlias(named.name, self.sp.model(named.target), self.sp.document(named.target), comment(named.description))
+                    PyAlias(
+                        named.name,
+                        self.sp.model(named.target),
+                        self.sp.document(named.target),
+                        comment(named.description),
+                    )
                 )
             elif isinstance(named, ir.ObjectType):
                 model, document = self._object(named)
@@ -160,7 +188,9 @@ class PythonTarget:
                     members.append(member_dict)
         versions = list(self.h.zarr_formats)
         base_names = {
-            f"{kind}{v}": self.sp.base_name(kind, v) for v in versions for kind in ("group", "array")  # type: ignore[arg-type]
+            f"{kind}{v}": self.sp.base_name(kind, v)
+            for v in versions
+            for kind in ("group", "array")
         } | {f"any{v}": self.sp.any_node(v) for v in versions}
         exports = sorted({t.name for t in self.h.types})
         return PyPackage(
@@ -228,27 +258,34 @@ class PythonTarget:
         attrs_model = self.sp.model(n.attributes)
         attrs_doc = self.sp.document(n.attributes)
         base = self.sp.base_name(n.node_kind, n.zarr_format)
-        taken = {"zarr_format", "node_type", "attributes", "members", "extensions"}
         narrowed = {f.key: self._field(f, set()) for f in n.metadata if f.key not in BASE_CONSTS}
         member_dict: PyTypedDict | None = None
         doc_fields: list[PyField] = []
-        spec_fields: list[list[object]] = [["attributes", "attributes", self.sp.spec(n.attributes), True, None]]
+        spec_fields: list[list[object]] = [
+            ["attributes", "attributes", self.sp.spec(n.attributes), True, None]
+        ]
         consts = [("zarr_format", f"Literal[{n.zarr_format}]")]
         if n.zarr_format == 3:
             consts.append(("node_type", f'Literal["{n.node_kind}"]'))
         for key, typ in consts:
             doc_fields.append(PyField(key, key, typ, typ, True, None, None, "json"))
-        doc_fields.append(PyField("attributes", "attributes", attrs_model, attrs_doc, True, None, None, None))
+        doc_fields.append(
+            PyField("attributes", "attributes", attrs_model, attrs_doc, True, None, None, None)
+        )
         if n.members is not None:
             members_model, members_doc, member_dict, members_spec = self._members(n)
             bases = f"{base}[{_q(attrs_model)}, {_q(members_model)}]"
-            doc_fields.append(PyField("members", "members", members_model, members_doc, True, None, None, None))
+            doc_fields.append(
+                PyField("members", "members", members_model, members_doc, True, None, None, None)
+            )
             spec_fields.append(["members", "members", members_spec, True, None])
             own: list[PyField] = []
         else:
             bases = f"{base}[{_q(attrs_model)}]"
             own = []
-            for key, model_type, doc_type, spec, required, _nullable in _base_fields(self.sp, "array", n.zarr_format):
+            for key, model_type, doc_type, spec, required, _nullable in _base_fields(
+                self.sp, "array", n.zarr_format
+            ):
                 if key in narrowed:
                     f = narrowed[key]
                     own.append(f)
@@ -258,7 +295,9 @@ class PythonTarget:
                     default = None if required else "None"
                     if not required:
                         model_type = f"{model_type} | None"
-                    base_field = PyField(key, key, model_type, doc_type, required, default, None, spec)
+                    base_field = PyField(
+                        key, key, model_type, doc_type, required, default, None, spec
+                    )
                     doc_fields.append(base_field)
                     spec_fields.append([key, key, spec, required, default])
         self.table[n.name] = {
@@ -273,17 +312,28 @@ class PythonTarget:
     def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, object]:
         members = n.members
         assert members is not None
-        other_types = [t for _p, t in members.patterns] + ([members.other] if members.other is not None else [])
+        other_types = [t for _p, t in members.patterns] + (
+            [members.other] if members.other is not None else []
+        )
         other_model = " | ".join(dict.fromkeys(self.sp.model(t) for t in other_types)) or None
         other_doc = " | ".join(dict.fromkeys(self.sp.document(t) for t in other_types)) or None
         other_spec: object = None
         if other_types:
-            other_spec = self.sp.spec(other_types[0]) if len(other_types) == 1 else ["union", [self.sp.spec(t) for t in other_types]]
+            other_spec = (
+                self.sp.spec(other_types[0])
+                if len(other_types) == 1
+                else ["union", [self.sp.spec(t) for t in other_types]]
+            )
         if not members.named:
             if other_model is None:
                 # A closed group without named members can only be empty.
                 return "Mapping[str, JsonValue]", "dict[str, JsonValue]", None, ["map", "json"]
-            return f"Mapping[str, {other_model}]", f"dict[str, {other_doc}]", None, ["map", other_spec]
+            return (
+                f"Mapping[str, {other_model}]",
+                f"dict[str, {other_doc}]",
+                None,
+                ["map", other_spec],
+            )
         name = f"{n.name}Members"
         model_fields: list[PyField] = []
         doc_fields: list[PyField] = []
@@ -291,7 +341,16 @@ class PythonTarget:
             model_type, doc_type = self.sp.model(f.type), self.sp.document(f.type)
             for out, typ in ((model_fields, model_type), (doc_fields, doc_type)):
                 out.append(
-                    PyField(f.key, f.key, typ, typ, f.required, None, comment(f.description), self.sp.spec(f.type))
+                    PyField(
+                        f.key,
+                        f.key,
+                        typ,
+                        typ,
+                        f.required,
+                        None,
+                        comment(f.description),
+                        self.sp.spec(f.type),
+                    )
                 )
         spec = ["members", [[f.key, f.spec, f.required] for f in model_fields], other_spec]
         self.member_documents.append(PyTypedDict(name, doc_fields, None, other_doc, True))
