@@ -357,8 +357,9 @@ class Builder:
             props = branch.get("properties")
             if isinstance(props, dict):
                 for sub in props.values():
-                    if isinstance(sub, dict) and isinstance(sub.get("const"), str):
-                        return hint + pascal_case(sub["const"])
+                    tag = _single_value(sub)
+                    if isinstance(tag, str) and tag.strip():
+                        return hint + pascal_case(tag)
         return f"{hint}Option{index + 1}"
 
     def _discriminator(self, options: list[ir.TypeRef]) -> str | None:
@@ -766,6 +767,16 @@ class Builder:
             rest_type = None if rest_closed else self.type_of(Conj(tuple(rest)), item_hint)
             return ir.TupleOf(items, rest_type)
         return ir.ListOf(self.type_of(Conj(tuple(rest)), item_hint))
+
+
+def _single_value(schema: object) -> object:
+    """The one value a schema allows through `const` or a one-element `enum`, else None."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return schema["const"]
+    values = schema.get("enum")
+    return values[0] if isinstance(values, list) and len(values) == 1 else None
 
 
 def _merge_patterns(
