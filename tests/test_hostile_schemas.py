@@ -1,0 +1,213 @@
+"""Hostile input: every generated schema either compiles into a package that passes mypy --strict,
+pyright strict, ruff check and ruff format --check, or is refused with exit 2, one
+`zomgen: file:pointer: message` line per problem, no traceback and nothing written.
+
+The schemas are made here: JSON keys, `$defs` keys, titles and union tags that are keywords,
+dunders, digits first, non-ASCII, quotes, backslashes, emoji, separators and empty; 500-character
+descriptions full of `\"\"\"`, `*/`, `${`, `{{`, `{%`, backslashes and lone surrogates; `$defs`
+that PascalCase alike; 50 levels of nesting; enums of every JSON type; malformed keywords.
+Some cases say more than "either": `compile` (valid JSON Schema a user may write, e.g. recursion
+or 50 levels) or `refuse` (documented errors: name collisions, malformed keywords). All are built
+into one folder and checked with one run of each tool (helpers from test_corpus_compile).
+Known compiler bugs are xfail(strict=True) with the minimal schema in the case itself.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from test_corpus_compile import Findings, build_many, check_packages
+
+V3G = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
+V3A = {"$ref": "urn:zom:v3#/$defs/ArraySpec"}
+V2G = {"$ref": "urn:zom:v2#/$defs/GroupSpec"}
+
+Expect = Literal["compile", "refuse", "either"]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    schema: Any
+    expect: Expect = "either"
+    outcome_bug: str | None = None  # xfail reason of the outcome test
+    checks_bug: str | None = None  # xfail reason of the type-check test
+
+
+def group(attributes: Any, title: Any = "Hostile", **extra: Any) -> dict[str, Any]:
+    return {"title": title, "allOf": [V3G], "properties": {"attributes": attributes}, **extra}
+
+
+def obj(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, **extra}
+
+
+def nest(depth: int, leaf: Any, wrap: Any) -> Any:
+    for _ in range(depth):
+        leaf = wrap(leaf)
+    return leaf
+
+
+# JSON keys that zomgen must keep exactly while turning them into identifiers.
+KEYS = [
+    "__proto__", "constructor", "class", "None", "True", "1st", "größe", "with space", 'a"b',
+    "a\\b", "emoji🎉key", "extras", "a-b", "a_b", "a b", "_x", "self", "cls", "dataclass",
+    "Literal", "UNSET", "Unset", "TypedDict", "zarr_format", "node_type", "attributes",
+    "members", "__init__", "__class__", "__dict__", "$ref", "$id", "${x}", "{{x}}", "{%x%}",
+    "line\nbreak", "nul\x00byte", "k" * 300, "json", "typing", "from", "import", "async",
+    "match", "type", "print", "Any", "cast", "extensions", "größe-Maß", "名前",
+]  # fmt: skip
+_HOSTILE = (
+    'End """ here; \\ backslash \\""" \'\'\' */ ${x} {{ jinja }} {% if %} `tick` \\N{foo} '
+    "C:\\Users\\new \\x00 \\u12 \\U0001 <script> \u2028 \u0007 "
+)
+LONG = (_HOSTILE + "y" * 500)[:499] + "\\"  # 500 characters, ends with a backslash
+SURROGATE = "lone \ud800 surrogate \udfff end"
+EVERY_JSON_TYPE = [None, True, False, 0, -1, 1.5, 1e300, -0.0, "s", "", 'a"b', "c\\d", "\n",
+                   "\u2028", "'''", '"""', [], [1], {}, {"a": 1}]  # fmt: skip
+
+SHADOW = (
+    "bug: a field named `field` (also the fallback for keys without a letter: '🎉', '_', '*/') "
+    "or like a name the module uses (`Mapping`, `JsonValue`) shadows it in the class body: "
+    "`extras: Mapping[...] = field(...)` breaks (mypy 'str not callable', pyright unknown type)"
+)
+NON_IDENTIFIER = (
+    "bug: PascalCase keeps characters in \\u00c0-\\uffff that cannot stand in an identifier "
+    "('→', '€', zero-width space, U+2028): the emitted name is invalid Python, ruff fails, "
+    "traceback (exit 1)"
+)
+SURROGATES = (
+    "bug: a lone surrogate in a description or value crashes writing (UnicodeEncodeError "
+    "traceback, exit 1) after part of the package is already written"
+)
+MALFORMED = "bug: a malformed keyword value crashes (traceback, exit 1) instead of exit 2 naming it"
+
+CASES = [
+    Case("keys_as_fields", group(obj({k: {"type": "integer"} for k in KEYS}, required=KEYS[:5])), "compile"),
+    Case("keys_as_fields_closed", group(obj({k: {"type": "string"} for k in KEYS}, additionalProperties=False)), "compile"),
+    Case("keys_as_nested_objects", group(obj({k: obj({k: {"type": "integer"}}, required=[k]) for k in KEYS})), "compile"),
+    Case("keys_as_defs", group(obj({"v": {"$ref": "#/$defs/x"}}), **{"$defs": {"x": {"anyOf": [{"$ref": f"#/$defs/{k.replace('~', '~0').replace('/', '~1')}"} for k in KEYS if k != "__proto__"]}, **{k: obj({"tag": {"const": k}}, required=["tag"]) for k in KEYS if k != "__proto__"}}}), "either"),
+    Case("keys_as_member_names", group({"type": "object"}, properties={"attributes": {"type": "object"}, "members": {"properties": {k: {"allOf": [V3A]} for k in KEYS}, "additionalProperties": False}}), "compile"),
+    Case("keys_as_union_tags", group(obj({"u": {"oneOf": [obj({"kind": {"const": k}, "v": {"type": "string"}}, required=["kind"]) for k in KEYS]}})), "compile"),
+    Case("keys_as_titles", group(obj({f"p{i}": obj({"a": {"type": "string"}}, title=k) for i, k in enumerate(KEYS)})), "compile"),
+    Case("v2_keys", {"title": "V2", "allOf": [V2G], "properties": {"attributes": obj({k: {"type": "string"} for k in KEYS})}}, "compile"),
+    Case("key_field", group(obj({"field": {"type": "string"}})), "compile", checks_bug=SHADOW),
+    Case("key_emoji_only", group(obj({"🎉": {"type": "string"}})), "compile", checks_bug=SHADOW),
+    Case("key_mapping", group(obj({"Mapping": {"type": "string"}})), "compile", checks_bug=SHADOW),
+    Case("key_jsonvalue", group(obj({"JsonValue": {"type": "string"}})), "compile", checks_bug=SHADOW),
+    Case("key_empty", group(obj({"": {"type": "string"}})), "either", checks_bug="bug: the key '' becomes field `field` (shadowing, see key_field) and a TypedDict key pyright rejects ('Names within a TypedDict cannot be empty')"),
+    Case("member_name_zero_width_space", group({"type": "object"}, properties={"attributes": {"type": "object"}, "members": {"properties": {"x\u200by": {"allOf": [V3A]}}}}), "compile", checks_bug="bug: an invisible character in a key is written raw into a string literal: ruff PLE2515"),
+    Case("name_arrow", group(obj({"a→b": obj({"x": {"type": "string"}})})), "either", outcome_bug=NON_IDENTIFIER),
+    Case("name_euro", group(obj({"v": {"$ref": "#/$defs/price€"}}), **{"$defs": {"price€": obj({"x": {"type": "string"}})}}), "either", outcome_bug=NON_IDENTIFIER),
+    Case("name_zero_width_space", group({"type": "object"}, title="x\u200by"), "either", outcome_bug=NON_IDENTIFIER),
+    Case("name_line_separator", group(obj({"u": {"oneOf": [obj({"k": {"const": "a\u2028b"}}, required=["k"]), obj({"k": {"const": "c"}}, required=["k"])]}})), "either", outcome_bug=NON_IDENTIFIER),
+    Case("title_digit_first", group({"type": "object"}, title="1st"), "compile", checks_bug="bug: a name with a leading digit gets a leading `_` and is private: pyright 'Class _1st is not accessed', ruff PYI049"),
+    Case("title_anynode", group({"type": "object"}, title="AnyNode"), "either", checks_bug="bug: `AnyNode` is not a reserved type name: the user's type and the generated alias redefine each other"),
+    Case("defs_anynode", group(obj({"v": {"$ref": "#/$defs/AnyNode"}}), **{"$defs": {"AnyNode": obj({"x": {"type": "string"}})}}), "either", checks_bug="bug: `AnyNode` is not a reserved type name: the user's type and the generated alias redefine each other"),
+    *(
+        Case(f"title_{n.lower()}", group({"type": "object"}, title=n), "either", checks_bug=f"bug: a root named `{n}` clashes with the name `__init__.py` imports (ruff F811)")
+        for n in ("Converter", "Problem", "ZomError", "TABLE")
+    ),
+    Case("collide_dash_underscore", group({"type": "object"}, **{"$defs": {"foo-bar": {"type": "string"}, "foo_bar": {"type": "integer"}}}), "refuse"),
+    Case("collide_case", group({"type": "object"}, **{"$defs": {"a": {"type": "string"}, "A": {"type": "integer"}}}), "refuse"),
+    Case("collide_reserved", group(obj({"a": {"$ref": "#/$defs/GroupSpec"}, "b": {"$ref": "#/$defs/GroupSpec_"}}), **{"$defs": {"GroupSpec": obj({"x": {"type": "string"}}), "GroupSpec_": obj({"y": {"type": "string"}})}}), "refuse"),
+    Case("collide_root_title_and_defs", group(obj({"v": {"$ref": "#/$defs/hostile"}}), **{"$defs": {"hostile": obj({"x": {"type": "string"}})}}), "refuse", outcome_bug="bug: a `$defs` entry named like the root (title 'Hostile', $defs 'hostile') is taken for the root type: the attribute `v` is typed as the root group node, silently"),
+    Case("description_500_hostile", group(obj({"a": {"type": "string", "description": LONG}, "e": {"enum": ["x", "y"], "description": LONG}}, description=LONG), description=LONG), "compile"),
+    Case("description_ends_with_quote", group(obj({"a": {"type": "string", "description": 'x"'}}, description='ends with "'), description='"'), "compile"),
+    Case("description_line_breaks", group(obj({"a": {"type": "string", "description": "x\r\ny\x85z\u2029w\x0c"}}, description="a\r\nb\rc\x0bd"), description="\r\n\x0c\x85"), "compile"),
+    Case("description_surrogates", group(obj({"a": {"type": "string", "description": SURROGATE}}, description=SURROGATE), description=SURROGATE), "either", outcome_bug=SURROGATES),
+    Case("enum_surrogates", group(obj({"e": {"enum": [SURROGATE, "\udcff"]}})), "either", outcome_bug=SURROGATES),
+    Case("enum_every_json_type", group(obj({"e": {"enum": EVERY_JSON_TYPE}})), "compile"),
+    Case("enum_scalars", group(obj({"e": {"enum": [v for v in EVERY_JSON_TYPE if not isinstance(v, (list, dict))]}})), "compile"),
+    Case("enum_int_float_bool", group(obj({"e": {"enum": [1, 1.0, True, 0, False, 0.0]}})), "compile"),
+    Case("const_every_json_type", group(obj({f"c{i}": {"const": v} for i, v in enumerate(EVERY_JSON_TYPE)})), "compile"),
+    Case("const_big_integer", group(obj({"c": {"const": 2**70}, "e": {"enum": [2**64, -(2**63) - 1]}})), "compile", checks_bug="bug: an integer beyond 64 bits goes into Literal[...], which mypy rejects ('Literal[...] cannot contain arbitrary expressions')"),
+    Case("empty_tuple", group(obj({"t": {"type": "array", "maxItems": 0}, "u": {"type": "array", "prefixItems": [], "items": False}})), "compile"),
+    Case("deep_properties_50", group(nest(50, {"type": "string"}, lambda s: obj({"a": s}, required=["a"]))), "compile"),
+    Case("deep_items_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"type": "array", "items": s})})), "compile"),
+    Case("deep_allof_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"allOf": [s, {"minLength": 0}]})})), "compile"),
+    Case("deep_anyof_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"anyOf": [s, {"type": "integer"}]})})), "compile"),
+    Case("deep_ref_chain_50", group(obj({"x": {"$ref": "#/$defs/d0"}}), **{"$defs": {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} if i < 49 else {"type": "string"} for i in range(50)}}), "compile"),
+    Case("deep_members_50", {"title": "Deep", **nest(50, {"allOf": [V3A]}, lambda s: {"allOf": [V3G], "properties": {"members": {"properties": {"child": s}, "required": ["child"]}}})}, "compile"),
+    Case("recursive_union_alias", group(obj({"v": {"$ref": "#/$defs/J"}}), **{"$defs": {"J": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/J"}}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/J"}}]}}}), "compile", outcome_bug="bug: a recursive union alias overflows targets/pyspell.py spec(): refused as 'nests too deeply'"),
+    Case("ref_to_boolean_schema", group(obj({"x": {"$ref": "#/$defs/any"}}), **{"$defs": {"any": True}}), "compile", outcome_bug="bug: a `$ref` to a boolean schema cannot be bundled: the valid schema is refused"),
+    Case("pattern_properties_ecma_regex", group(obj({"x": {"type": "string"}}, patternProperties={"^\\p{L}+$": {"type": "string"}})), "either", outcome_bug="bug: `patternProperties` are matched with Python `re`: an ECMA-262 regex (\\p{L}) or a bad one crashes (re.error traceback)"),
+    Case("pattern_properties_bad_regex", group(obj({"x": {"type": "string"}}, patternProperties={"(": {"type": "string"}})), "refuse", outcome_bug="bug: `patternProperties` are matched with Python `re`: an ECMA-262 regex (\\p{L}) or a bad one crashes (re.error traceback)"),
+    Case("type_unknown", group(obj({"x": {"type": "foo"}})), "refuse", outcome_bug="bug: a `type` naming no JSON type gives an empty union ruff cannot format: traceback"),
+    Case("type_not_a_string", group(obj({"x": {"type": 5}})), "refuse", outcome_bug="bug: a malformed `type` (5) is taken as 'admits nothing': the key is silently dropped instead of exit 2 naming /type"),
+    Case("items_list_in_2020_12", group(obj({"x": {"items": [{"type": "string"}]}})), "refuse", outcome_bug=MALFORMED),
+    Case("properties_not_an_object", group({"type": "object", "properties": ["a"]}), "refuse", outcome_bug=MALFORMED),
+    Case("additional_properties_number", group({"type": "object", "additionalProperties": 5}), "refuse", outcome_bug=MALFORMED),
+    Case("defs_not_an_object", group({"type": "object"}, **{"$defs": [1, 2]}), "refuse", outcome_bug=MALFORMED),
+    Case("enum_not_an_array", group(obj({"e": {"enum": "abc"}})), "refuse"),
+    Case("dialect_draft_04", {**group({"type": "object"}), "$schema": "http://json-schema.org/draft-04/schema#"}, "refuse"),
+    Case("not_json", "{not json", "refuse"),
+]  # fmt: skip
+
+
+@dataclass
+class Built:
+    builds: dict[str, subprocess.CompletedProcess[str]]
+    sources: Path
+    packages: Path
+    findings: Findings
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    sources = tmp_path_factory.mktemp("hostile_sources")
+    packages = tmp_path_factory.mktemp("hostile_packages")
+    jobs = {}
+    for case in CASES:
+        path = sources / case.name / "schema.json"
+        path.parent.mkdir()
+        text = case.schema if isinstance(case.schema, str) else json.dumps(case.schema)
+        path.write_text(text, encoding="utf-8")
+        jobs[case.name] = (path, ())
+    builds = build_many(jobs, packages)
+    built = sorted(name for name, result in builds.items() if result.returncode == 0)
+    return Built(builds, sources, packages, check_packages(packages, built))
+
+
+def _params(test: Literal["outcome", "checks"]) -> list[Any]:
+    params = []
+    for case in CASES:
+        reason = case.outcome_bug if test == "outcome" else case.checks_bug
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        params.append(pytest.param(case, id=case.name, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("case", _params("outcome"))
+def test_compiles_or_is_refused_cleanly(hostile: Built, case: Case) -> None:
+    result = hostile.builds[case.name]
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode in (0, 2), result.stderr
+    if result.returncode == 0:
+        assert case.expect != "refuse", f"must be refused, compiled: {result.stdout}"
+        return
+    assert case.expect != "compile", f"must compile, refused: {result.stderr}"
+    assert not (hostile.packages / case.name).exists(), "nothing may be written for bad input"
+    lines = result.stderr.splitlines()
+    assert lines
+    schema = (hostile.sources / case.name / "schema.json").resolve()
+    for line in lines:  # zomgen: <file>:<JSON pointer>: <message>
+        assert line.startswith(f"zomgen: {schema}:/"), line
+
+
+@pytest.mark.parametrize("case", _params("checks"))
+def test_compiled_package_passes_mypy_pyright_and_ruff(hostile: Built, case: Case) -> None:
+    if hostile.builds[case.name].returncode != 0:
+        return  # refused (or crashed): the outcome test says whether that is right
+    found = hostile.findings
+    problems = (
+        found.mypy.get(case.name, [])
+        + found.pyright.get(case.name, [])
+        + found.ruff.get(case.name, [])
+    )
+    assert not problems, "\n".join(problems[:30])
