@@ -31,6 +31,7 @@ the signal to delete the mark. The corpus lives in ../shared/corpus beside the c
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
@@ -416,6 +417,7 @@ def _refs(node: object) -> Iterable[str]:
 # --- valid corpus documents as TypedDict literals ---------------------------------------------
 
 
+@functools.cache
 def _package_for_schema(schema: Path) -> str | None:
     """The wrapper package that compiles `schema` as a whole (attributes or node)."""
     relative = schema.relative_to(CORPUS).as_posix()

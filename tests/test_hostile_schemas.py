@@ -19,9 +19,12 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote
 
 import pytest
 from test_corpus_compile import Findings, build_many, check_packages
+
+from zomgen.names import pascal_case
 
 V3G = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
 V3A = {"$ref": "urn:zom:v3#/$defs/ArraySpec"}
@@ -62,6 +65,15 @@ KEYS = [
     "line\nbreak", "nul\x00byte", "k" * 300, "json", "typing", "from", "import", "async",
     "match", "type", "print", "Any", "cast", "extensions", "größe-Maß", "名前",
 ]  # fmt: skip
+# The keys whose type names differ (those that PascalCase alike are collision cases below).
+DEF_KEYS = list({pascal_case(k): k for k in reversed(KEYS)}.values())
+
+
+def ref(key: str) -> str:
+    """A `$ref` to `#/$defs/<key>`: JSON-pointer escaped, then percent-encoded for the URI."""
+    return "#/$defs/" + quote(key.replace("~", "~0").replace("/", "~1"), safe="$~!'()*+,;=:@")
+
+
 _HOSTILE = (
     'End """ here; \\ backslash \\""" \'\'\' */ ${x} {{ jinja }} {% if %} `tick` \\N{foo} '
     "C:\\Users\\new \\x00 \\u12 \\U0001 <script> \u2028 \u0007 "
@@ -91,7 +103,7 @@ CASES = [
     Case("keys_as_fields", group(obj({k: {"type": "integer"} for k in KEYS}, required=KEYS[:5])), "compile"),
     Case("keys_as_fields_closed", group(obj({k: {"type": "string"} for k in KEYS}, additionalProperties=False)), "compile"),
     Case("keys_as_nested_objects", group(obj({k: obj({k: {"type": "integer"}}, required=[k]) for k in KEYS})), "compile"),
-    Case("keys_as_defs", group(obj({"v": {"$ref": "#/$defs/x"}}), **{"$defs": {"x": {"anyOf": [{"$ref": f"#/$defs/{k.replace('~', '~0').replace('/', '~1')}"} for k in KEYS if k != "__proto__"]}, **{k: obj({"tag": {"const": k}}, required=["tag"]) for k in KEYS if k != "__proto__"}}}), "either"),
+    Case("keys_as_defs", group(obj({"v": {"$ref": "#/$defs/all"}}), **{"$defs": {"all": {"anyOf": [{"$ref": ref(k)} for k in DEF_KEYS]}, **{k: obj({"tag": {"const": k}}, required=["tag"]) for k in DEF_KEYS}}}), "compile"),
     Case("keys_as_member_names", group({"type": "object"}, properties={"attributes": {"type": "object"}, "members": {"properties": {k: {"allOf": [V3A]} for k in KEYS}, "additionalProperties": False}}), "compile"),
     Case("keys_as_union_tags", group(obj({"u": {"oneOf": [obj({"kind": {"const": k}, "v": {"type": "string"}}, required=["kind"]) for k in KEYS]}})), "compile"),
     Case("keys_as_titles", group(obj({f"p{i}": obj({"a": {"type": "string"}}, title=k) for i, k in enumerate(KEYS)})), "compile"),
