@@ -16,7 +16,8 @@ reference is docs/extra-checks.md.
   reached by `length_of`, whose `*`s are bound, left to right, to the positions the `*`s of
   `member` matched; e.g. OME's `len(axes)` per multiscale.
 
-The functions here are pure (instance in, violations out). The validators plug them into
+The functions here are pure: each compiles a keyword's value into a check (instance in,
+violations out). The validators plug them into
 jsonschema and jsonschema-rs as ordinary keywords, so they take part in `anyOf`, `oneOf`, `not`
 and `if` like any other keyword.
 """
@@ -58,24 +59,39 @@ def _dims(n: int) -> str:
     return f"{n} dimension" if n == 1 else f"{n} dimensions"
 
 
-def ndim_length(value: Any, instance: Any) -> list[Violation]:
-    if not is_object(instance):
-        return []
-    shape = instance.get("shape")
-    if not is_array(shape):
-        return []  # a group, or a broken array that `type`/`required` report
+# A compiled check: the keyword's value is parsed once, then the check runs per instance.
+Check = Callable[[Any], list[Violation]]
+
+
+def _pointers(value: Any) -> list[list[str]] | None:
     if not is_array(value) or not all(isinstance(p, str) for p in value):
-        return [_malformed(NDIM_LENGTH, "expected a list of JSON pointers")]
-    found: list[Violation] = []
-    for index, pointer in enumerate(value):
-        for path, target in match(instance, parse_pointer(pointer)):
-            if is_array(target) and len(target) != len(shape):
-                message = (
-                    f"has {_items(len(target))}, but the array has {_dims(len(shape))} "
-                    f"(shape {shape})"
-                )
-                found.append(Violation(path, message, index))
-    return found
+        return None
+    return [parse_pointer(p) for p in value]
+
+
+def ndim_length(value: Any) -> Check:
+    patterns = _pointers(value)
+
+    def check(instance: Any) -> list[Violation]:
+        if not is_object(instance):
+            return []
+        shape = instance.get("shape")
+        if not is_array(shape):
+            return []  # a group, or a broken array that `type` / `required` report
+        if patterns is None:
+            return [_malformed(NDIM_LENGTH, "expected a list of JSON pointers")]
+        found: list[Violation] = []
+        for index, pattern in enumerate(patterns):
+            for path, target in match(instance, pattern):
+                if is_array(target) and len(target) != len(shape):
+                    message = (
+                        f"has {_items(len(target))}, but the array has {_dims(len(shape))} "
+                        f"(shape {shape})"
+                    )
+                    found.append(Violation(path, message, index))
+        return found
+
+    return check
 
 
 def _kind(node: Any) -> str | None:
@@ -102,26 +118,35 @@ def find_member(instance: dict[str, Any], relative: str) -> Any:
     return node
 
 
-def member_kind(value: Any, instance: Any) -> list[Violation]:
-    if not is_object(instance) or not is_object(instance.get("members")):
-        return []  # an array, or a group whose `members` the schema reports
-    if not is_object(value) or not all(k in KINDS for k in value.values()):
-        return [_malformed(MEMBER_KIND, f"expected {{pointer: one of {list(KINDS)}}}")]
-    found: list[Violation] = []
-    for pattern, kind in value.items():
-        for path, target in match(instance, parse_pointer(pattern)):
-            if not isinstance(target, str):
-                continue
-            node = find_member(instance, target)
-            if node is None:
-                found.append(Violation(path, f"{target!r} names no member of this group", pattern))
-                continue
-            actual = _kind(node)
-            if kind != "node" and actual != kind:
-                what = f"a{'n' if actual == 'array' else ''} {actual}" if actual else "a node"
-                message = f"{target!r} names {what}, not a{'n' if kind == 'array' else ''} {kind}"
-                found.append(Violation(path, message, pattern))
-    return found
+def member_kind(value: Any) -> Check:
+    valid = is_object(value) and all(k in KINDS for k in value.values())
+    rules = [(k, parse_pointer(k), v) for k, v in value.items()] if is_object(value) else []
+
+    def check(instance: Any) -> list[Violation]:
+        if not is_object(instance) or not is_object(instance.get("members")):
+            return []  # an array, or a group whose `members` the schema reports
+        if not valid:
+            return [_malformed(MEMBER_KIND, f"expected {{pointer: one of {list(KINDS)}}}")]
+        found: list[Violation] = []
+        for key, pattern, kind in rules:
+            for path, target in match(instance, pattern):
+                if not isinstance(target, str):
+                    continue
+                node = find_member(instance, target)
+                if node is None:
+                    message = f"{target!r} names no member of this group"
+                    found.append(Violation(path, message, key))
+                    continue
+                actual = _kind(node)
+                if kind != "node" and actual != kind:
+                    what = f"a{'n' if actual == 'array' else ''} {actual}" if actual else "a node"
+                    message = (
+                        f"{target!r} names {what}, not a{'n' if kind == 'array' else ''} {kind}"
+                    )
+                    found.append(Violation(path, message, key))
+        return found
+
+    return check
 
 
 def _bind(pattern: list[str], bindings: list[str | int]) -> list[str]:
@@ -151,34 +176,39 @@ def _rules(value: Any) -> list[tuple[str, str]] | None:
     return rules
 
 
-def member_ndim_length(value: Any, instance: Any) -> list[Violation]:
-    if not is_object(instance) or not is_object(instance.get("members")):
-        return []
+def member_ndim_length(value: Any) -> Check:
     rules = _rules(value)
-    if rules is None:
-        return [_malformed(MEMBER_NDIM_LENGTH, 'expected [{"member": ..., "length_of": ...}]')]
-    found: list[Violation] = []
-    for index, (member, length_of) in enumerate(rules):
-        member_pattern, length_pattern = parse_pointer(member), parse_pointer(length_of)
-        for path, target in match(instance, member_pattern):
-            if not isinstance(target, str):
-                continue
-            node = find_member(instance, target)
-            shape = node.get("shape") if is_object(node) else None
-            if not is_array(shape):
-                continue  # no such array: x-zomgen-member-kind says so, if the schema asks
-            bindings = [path[i] for i, token in enumerate(member_pattern) if token == WILDCARD]
-            for list_path, items in match(instance, _bind(length_pattern, bindings)):
-                if is_array(items) and len(items) != len(shape):
-                    message = (
-                        f"{target!r} has {_dims(len(shape))} (shape {shape}), but "
-                        f"{to_pointer(list_path)} has {_items(len(items))}"
-                    )
-                    found.append(Violation(path, message, index))
-    return found
+    parsed = [(parse_pointer(m), parse_pointer(n)) for m, n in rules or []]
+
+    def check(instance: Any) -> list[Violation]:
+        if not is_object(instance) or not is_object(instance.get("members")):
+            return []
+        if rules is None:
+            return [_malformed(MEMBER_NDIM_LENGTH, 'expected [{"member": ..., "length_of": ...}]')]
+        found: list[Violation] = []
+        for index, (member_pattern, length_pattern) in enumerate(parsed):
+            for path, target in match(instance, member_pattern):
+                if not isinstance(target, str):
+                    continue
+                node = find_member(instance, target)
+                shape = node.get("shape") if is_object(node) else None
+                if not is_array(shape):
+                    continue  # no such array: x-zomgen-member-kind says so, if the schema asks
+                bindings = [path[i] for i, token in enumerate(member_pattern) if token == WILDCARD]
+                for list_path, items in match(instance, _bind(length_pattern, bindings)):
+                    if is_array(items) and len(items) != len(shape):
+                        message = (
+                            f"{target!r} has {_dims(len(shape))} (shape {shape}), but "
+                            f"{to_pointer(list_path)} has {_items(len(items))}"
+                        )
+                        found.append(Violation(path, message, index))
+        return found
+
+    return check
 
 
-CHECKS: dict[str, Callable[[Any, Any], list[Violation]]] = {
+# keyword -> compiler of its value
+CHECKS: dict[str, Callable[[Any], Check]] = {
     NDIM_LENGTH: ndim_length,
     MEMBER_KIND: member_kind,
     MEMBER_NDIM_LENGTH: member_ndim_length,

@@ -29,10 +29,9 @@ def _problem(pointer: list[str], message: str) -> Problem:
     return Problem("/", to_pointer(pointer), message, "read")
 
 
-def v3_entries(root: dict[str, Any]) -> tuple[Entries | None, list[Problem]]:
-    """The nodes listed by the root zarr.json's inline consolidated metadata; None when it has
-    none (or a malformed envelope, reported)."""
-    envelope = root.get("consolidated_metadata")
+def v3_entries(envelope: Any) -> tuple[Entries | None, list[Problem]]:
+    """The nodes listed by the root zarr.json's `consolidated_metadata` (`envelope`); None
+    when it has none (or a malformed envelope, reported)."""
     if envelope is None:
         return None, []
     where = ["consolidated_metadata"]

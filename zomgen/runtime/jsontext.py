@@ -26,6 +26,10 @@ def _reject_constant(name: str) -> Any:
     raise _NotJson(f"{name} is not JSON (Zarr writes it as the string {json.dumps(name)})")
 
 
+# One decoder for every file: json.loads with a keyword builds a new one per call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_object(data: bytes, what: str) -> dict[str, Any] | str:
     """`data` -> the JSON object it holds, or a message saying why it is not one.
     `what` names the file in the message (`zarr.json`, `.zattrs`)."""
@@ -34,7 +38,7 @@ def parse_object(data: bytes, what: str) -> dict[str, Any] | str:
     except UnicodeDecodeError as exc:
         return f"{what} is not UTF-8 text (byte {exc.start})"
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = _DECODER.decode(text)
     except _NotJson as exc:
         return f"{what}: {exc}"
     except json.JSONDecodeError as exc:

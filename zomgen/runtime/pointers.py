@@ -65,6 +65,20 @@ def match(document: Any, pattern: Sequence[str]) -> Iterator[tuple[tuple[str | i
     """Every (concrete path, value) that `pattern` reaches in `document`; a `*` segment stands
     for every item of a list or every value of an object. Absent targets yield nothing: the
     schema's own keywords (`required`, `type`) report those."""
+    if WILDCARD not in pattern:  # the common case: a plain pointer, at most one value
+        value = document
+        steps: list[str | int] = []
+        for token in pattern:
+            if is_object(value) and token in value:
+                value = value[token]
+                steps.append(token)
+            elif is_array(value) and _is_index(token) and int(token) < len(value):
+                value = value[int(token)]
+                steps.append(int(token))
+            else:
+                return
+        yield tuple(steps), value
+        return
     # Iterative (a stack of partial matches), so a deep document cannot exhaust the C stack.
     stack: list[tuple[tuple[str | int, ...], Any, int]] = [((), document, 0)]
     found: list[tuple[tuple[str | int, ...], Any]] = []
@@ -84,12 +98,17 @@ def match(document: Any, pattern: Sequence[str]) -> Iterator[tuple[tuple[str | i
             if token == WILDCARD:
                 for index in reversed(range(len(value))):
                     stack.append(((*path, index), value[index], depth + 1))
-            elif token.isdigit() and (token == "0" or not token.startswith("0")):
+            elif _is_index(token):
                 index = int(token)
                 if index < len(value):
                     stack.append(((*path, index), value[index], depth + 1))
     # Children are pushed in reverse, so matches come out in document order.
     yield from found
+
+
+def _is_index(token: str) -> bool:
+    """RFC 6901 array index: digits without a leading zero."""
+    return token.isdigit() and (token == "0" or not token.startswith("0"))
 
 
 def resolve_local_ref(root: Any, ref: str) -> Any:

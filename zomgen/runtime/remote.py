@@ -70,6 +70,9 @@ class ZarrStoreSource:
         result: list[Fetched] = self._run(every()) if keys else []
         return result
 
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [r is not None for r in self.read(keys, 1 << 62)]
+
     def list(self, prefixes: Sequence[str]) -> list[Listing]:
         if not self.listable:
             return [None for _ in prefixes]
@@ -139,6 +142,9 @@ class HttpSource:
         if len(data) > limit:
             return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
         return data
+
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [r is not None for r in self.read(keys, 1 << 62)]
 
     def list(self, prefixes: Sequence[str]) -> list[Listing]:
         return [None for _ in prefixes]

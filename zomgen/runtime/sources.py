@@ -54,6 +54,10 @@ class Source(Protocol):
 
     def read(self, keys: Sequence[str], limit: int) -> list[Fetched]: ...
 
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        """Whether each key is there (asked only of sources with cheap probes)."""
+        ...
+
     def list(self, prefixes: Sequence[str]) -> list[Listing]: ...
 
     def close(self) -> None: ...
@@ -70,6 +74,7 @@ class DirSource:
 
     def __init__(self, root: str) -> None:
         self.root = root
+        self._base = root if root.endswith(os.sep) else root + os.sep
         # (st_dev, st_ino) of every folder listed so far -> its prefix: a folder reached a
         # second time is a symlink loop (or a link to another node), which would otherwise be
         # walked until the depth limit.
@@ -79,10 +84,9 @@ class DirSource:
         return [self._read_one(key, limit) for key in keys]
 
     def _read_one(self, key: str, limit: int) -> Fetched:
-        path = os.path.join(self.root, key)
         try:
             # O_NONBLOCK: a FIFO named zarr.json must not block the loader forever.
-            fd = os.open(path, _OPEN_FLAGS)
+            fd = os.open(self._base + key, _OPEN_FLAGS)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as exc:
@@ -93,22 +97,23 @@ class DirSource:
                 return Failure("is a folder or a special file, not a regular file")
             if info.st_size > limit:
                 return Failure(too_large(key.rsplit("/", 1)[-1], info.st_size, limit))
-            chunks: list[bytes] = []
-            remaining = limit + 1
-            while remaining > 0:
-                chunk = os.read(fd, min(remaining, 1 << 20))
-                if not chunk:
+            # One read of the size fstat gave (+1 to see a file that grew since).
+            data = os.read(fd, info.st_size + 1)
+            while len(data) > info.st_size and len(data) <= limit:
+                more = os.read(fd, min(limit + 1 - len(data), 1 << 20))
+                if not more:
                     break
-                chunks.append(chunk)
-                remaining -= len(chunk)
-            data = b"".join(chunks)
-            if len(data) > limit:  # it grew while we read it
+                data += more
+            if len(data) > limit:
                 return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
             return data
         except OSError as exc:
             return _os_failure(exc)
         finally:
             os.close(fd)
+
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [os.path.lexists(self._base + key) for key in keys]
 
     def list(self, prefixes: Sequence[str]) -> list[Listing]:
         return [self._list_one(prefix) for prefix in prefixes]
@@ -189,6 +194,9 @@ class ZipSource:
         except (zipfile.BadZipFile, zlib.error, NotImplementedError, OSError) as exc:
             return Failure(f"unreadable zip entry: {exc}")
 
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [key in self._infos for key in keys]
+
     def list(self, prefixes: Sequence[str]) -> list[Listing]:
         return [sorted(self._folders.get(prefix, ())) for prefix in prefixes]
 
@@ -228,6 +236,9 @@ class MappingSource:
         if len(data) > limit:
             return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
         return data
+
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [key in self._mapping for key in keys]
 
     def list(self, prefixes: Sequence[str]) -> list[Listing]:
         if self._folders is None:

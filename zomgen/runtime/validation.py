@@ -22,7 +22,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .checks import CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH, uses_checks
+from .checks import (
+    CHECKS,
+    MEMBER_KIND,
+    MEMBER_NDIM_LENGTH,
+    NDIM_LENGTH,
+    Check,
+    uses_checks,
+)
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
 from .values import is_array, is_object
@@ -43,10 +50,10 @@ class _FastKeyword:
     keyword: ClassVar[str] = ""
 
     def __init__(self, parent_schema: dict[str, Any], value: Any, schema_path: list[Any]) -> None:
-        self._value = value
+        self._check = CHECKS[self.keyword](value)
 
     def validate(self, instance: Any) -> None:
-        found = CHECKS[self.keyword](self._value, instance)
+        found = self._check(instance)
         if found:
             raise ValueError(found[0].message)
 
@@ -115,10 +122,15 @@ def _reference_validator(schema: dict[str, Any]) -> Any:
     ValidationError: Any = importlib.import_module("jsonschema.exceptions").ValidationError
 
     def keyword(name: str) -> Any:
-        check = CHECKS[name]
+        compile_check = CHECKS[name]
+        # id(value) -> its compiled check; the values live in `schema`, as long as this does
+        compiled: dict[int, Check] = {}
 
         def run(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-            for found in check(value, instance):
+            check = compiled.get(id(value))
+            if check is None:
+                check = compiled[id(value)] = compile_check(value)
+            for found in check(instance):
                 yield ValidationError(
                     found.message,
                     path=found.path,
