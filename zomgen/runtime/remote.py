@@ -26,6 +26,14 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+async def ensure_open(store: Any) -> None:
+    """Open a store zarr has not opened yet (a ZipStore made by hand is closed until then);
+    zarr's own API does the same before each use."""
+    opener = getattr(store, "_ensure_open", None)
+    if opener is not None:
+        await opener()
+
+
 class ZarrStoreSource:
     """Any `zarr.abc.store.Store`, read through its own async API (`get`, `list_dir`) on zarr's
     event loop, so stores bound to that loop (fsspec, obstore) work as they do inside zarr."""
@@ -64,6 +72,7 @@ class ZarrStoreSource:
             return data
 
         async def every() -> list[Fetched]:
+            await ensure_open(store)
             gate = asyncio.Semaphore(self._concurrency)
             return list(await asyncio.gather(*(one(k, gate) for k in keys)))
 
@@ -87,6 +96,7 @@ class ZarrStoreSource:
             return list(dict.fromkeys(n.rstrip("/") for n in names))
 
         async def every() -> list[Listing]:
+            await ensure_open(store)
             gate = asyncio.Semaphore(self._concurrency)
             return list(await asyncio.gather(*(one(p, gate) for p in prefixes)))
 

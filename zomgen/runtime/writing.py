@@ -28,7 +28,7 @@ from .reading import (
     ZMETADATA,
     forbidden_name,
 )
-from .remote import DEFAULT_CONCURRENCY
+from .remote import DEFAULT_CONCURRENCY, ensure_open
 from .values import is_object
 
 _NODE_FILES = (V3, ZARRAY, ZGROUP)
@@ -106,6 +106,7 @@ class _Target:
         from zarr.core.sync import sync
 
         async def every() -> list[Any]:
+            await ensure_open(self.store)
             gate = asyncio.Semaphore(DEFAULT_CONCURRENCY)
 
             async def one(job: Coroutine[Any, Any, Any]) -> Any:

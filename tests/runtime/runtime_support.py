@@ -1,0 +1,102 @@
+"""Shared helpers for the runtime tests: paths, bundled schemas, store snapshots."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from zomgen.schema.bundle import bundle
+from zomgen.schema.load import load_schema_set
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpus"
+STORES = CORPUS / "stores"
+CONVENTIONS = Path(__file__).resolve().parent / "conventions"
+
+
+@functools.cache
+def _bundled(path: str, includes: tuple[str, ...]) -> str:
+    return json.dumps(bundle(load_schema_set(Path(path), [Path(i) for i in includes])))
+
+
+def bundled(path: Path, *includes: Path) -> dict[str, Any]:
+    """A fresh copy of the bundled schema (what a generated package ships as schema.json)."""
+    result: dict[str, Any] = json.loads(_bundled(str(path), tuple(str(i) for i in includes)))
+    return result
+
+
+def convention(name: str) -> dict[str, Any]:
+    """A convention of schemas/ (`xarray-v3`) or tests/runtime/conventions/ (`ome-0.4-image`)."""
+    own = CONVENTIONS / f"{name}.json"
+    if own.exists():
+        return bundled(own, CORPUS / "ome-ngff" / "0.4" / "schemas")
+    return bundled(ROOT / "schemas" / name / "schema.json")
+
+
+def base(version: int) -> dict[str, Any]:
+    """The bundled base ZOM (urn:zom:v2 / urn:zom:v3): any well-formed hierarchy."""
+    return bundled(ROOT / "schemas" / "zom" / f"v{version}.schema.json")
+
+
+def snapshot(root: Path) -> dict[str, object]:
+    """Every entry below `root`: file bytes, symlink targets, folders; to prove a read wrote
+    nothing (and created nothing)."""
+    found: dict[str, object] = {}
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in dirs + files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                found[rel] = ("link", os.readlink(path))
+            elif path.is_dir():
+                found[rel] = ("dir",)
+            elif path.is_file():
+                found[rel] = path.read_bytes()
+            else:
+                found[rel] = ("special",)
+    return found
+
+
+def write_json(root: Path, rel: str, value: Any) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2), encoding="utf-8")
+    return path
+
+
+V3_GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+
+
+def v3_array(shape: list[int], **extra: Any) -> dict[str, Any]:
+    """A minimal valid v3 array document (what zarr-python writes, without members)."""
+    doc: dict[str, Any] = {
+        "zarr_format": 3,
+        "node_type": "array",
+        "shape": shape,
+        "data_type": "float64",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": shape}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": 0.0,
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+        "attributes": {},
+    }
+    doc.update(extra)
+    return doc
+
+
+def v2_array(shape: list[int], **extra: Any) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "zarr_format": 2,
+        "shape": shape,
+        "chunks": shape,
+        "dtype": "<f8",
+        "compressor": None,
+        "fill_value": 0.0,
+        "order": "C",
+        "filters": None,
+    }
+    doc.update(extra)
+    return doc
