@@ -19,11 +19,12 @@ from .problems import (
     format_problems_text,
     problems_to_json,
 )
-from .reading import read_document
+from .reading import DEFAULT_MAX_DEPTH, read_document
 from .validation import check_document, is_valid
 from .writing import write_document
 
 __all__ = [
+    "DEFAULT_MAX_DEPTH",
     "MEMBER_KIND",
     "MEMBER_NDIM_LENGTH",
     "NDIM_LENGTH",

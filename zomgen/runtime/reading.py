@@ -32,12 +32,14 @@ V3 = "zarr.json"
 ZARRAY, ZGROUP, ZATTRS, ZMETADATA = ".zarray", ".zgroup", ".zattrs", ".zmetadata"
 V2_FILES = (ZARRAY, ZGROUP, ZATTRS)
 ALL_FILES = (V3, *V2_FILES)
+V2_FILES_SET = frozenset(V2_FILES)
 METADATA_NAMES = frozenset((*ALL_FILES, ZMETADATA))
 # Stands for a file known to exist whose content is never used (see read_children).
 _PRESENT = b"{}"
 # Deeper than this, members are reported instead of read: no real hierarchy comes near it, and
-# it bounds what a pathological store (or a symlink cycle the OS does not see) can cost.
-DEFAULT_MAX_DEPTH = 1000
+# it bounds what a pathological store can cost (checking a broken hierarchy in detail grows with
+# the square of its depth: about 1 s at 300 levels).
+DEFAULT_MAX_DEPTH = 256
 
 
 @dataclass(slots=True)
@@ -244,6 +246,19 @@ class _Walk:
                         group.members.pop(group.names[-1], None)
                     continue
                 self.problem(group.path, f"cannot list the members: {listing.message}")
+            if isinstance(listing, list) and group.names:
+                # A remote listing shows the group's own files: where probing each node for
+                # both versions would cost too much, this is where a mixed group shows.
+                other = sorted(set(listing) & (V2_FILES_SET if self.version == 3 else {V3}))
+                if other:
+                    own = V3 if self.version == 3 else ZGROUP
+                    found_files = ", ".join([own, *other])
+                    self.problem(
+                        group.path, f"Zarr v3 and v2 metadata mixed in one node ({found_files})"
+                    )
+                    if group.members is not None:
+                        group.members.pop(group.names[-1], None)
+                    continue
             names = sorted(set(listing) - METADATA_NAMES) if isinstance(listing, list) else []
             candidates = [(n, True) for n in names] + [(n, False) for n in named if n not in names]
             if candidates and depth >= self.max_depth:

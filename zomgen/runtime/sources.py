@@ -143,8 +143,11 @@ class DirSource:
 def _is_folder(entry: os.DirEntry[str]) -> bool:
     """A folder, or a symlink that loops: the latter is kept so that reading it reports the
     loop as a problem of that member instead of skipping it in silence."""
-    if entry.is_dir():  # follows symlinks; False when the link loops or dangles
-        return True
+    try:
+        if entry.is_dir():  # follows symlinks
+            return True
+    except OSError:  # a link that loops raises ELOOP here instead of answering False
+        pass
     if not entry.is_symlink():
         return False
     try:

@@ -16,11 +16,12 @@ instead of as "the whole subtree matches no branch".
 from __future__ import annotations
 
 import importlib
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .checks import (
     CHECKS,
@@ -189,15 +190,61 @@ def check_document(
             engines.locations = _locations(schema)
     from referencing.exceptions import Unresolvable
 
-    try:
+    def detail() -> list[Problem]:
         errors = list(engines.reference.iter_errors(document))
         return _dedupe(p for e in errors for c in _causes(e) for p in [_problem(c, engines)])
+
+    try:
+        try:
+            return detail()
+        except RecursionError:
+            # python-jsonschema recurses ~12 frames per level of groups and stops near 80
+            # levels under the default limit; retried where the stack is deep enough.
+            return _deeply(detail)
     except RecursionError:
-        # python-jsonschema recurses per nesting level and gives up near 100 levels of groups;
-        # jsonschema-rs does not, so it reports (without the deepest-cause search).
         return _fast_problems(engines, document)
     except Unresolvable as exc:  # a $ref the bundled schema cannot resolve (and nothing else may)
         return [Problem("/", "", f"the schema cannot be applied: {exc}", "schema")]
+
+
+# The deep retry: a thread with a large stack (only the pages used are committed) and a
+# recursion limit that covers the reader's maximum depth with room to spare.
+_DEEP_STACK_BYTES = 512 * 1024 * 1024
+_DEEP_RECURSION_LIMIT = 100_000
+_T = TypeVar("_T")
+
+
+def _deeply(work: Callable[[], _T]) -> _T:
+    """`work()` in a thread whose stack and recursion limit let python-jsonschema walk a
+    hierarchy hundreds of levels deep. The recursion limit is process-wide, so it is raised
+    only while that thread runs and restored after."""
+    results: list[_T] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(work())
+        except BaseException as exc:  # noqa: BLE001  # re-raised in the calling thread
+            failures.append(exc)
+
+    try:
+        previous_size = threading.stack_size(_DEEP_STACK_BYTES)
+    except (ValueError, RuntimeError):  # a platform without settable stacks: no retry
+        raise RecursionError("no deep stack available") from None
+    try:
+        thread = threading.Thread(target=run, name="zomgen-deep-check", daemon=True)
+    finally:
+        threading.stack_size(previous_size)
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
+    try:
+        thread.start()
+        thread.join()
+    finally:
+        sys.setrecursionlimit(previous_limit)
+    if failures:
+        raise failures[0]
+    return results[0]
 
 
 def _causes(error: Any) -> list[Any]:
@@ -270,7 +317,11 @@ def _fast_problems(engines: _Engines, document: Any) -> list[Problem]:
     if engines.fast is None:
         return [Problem("/", "", "the document nests too deeply to check", "schema")]
     problems: list[Problem] = []
-    for error in engines.fast.iter_errors(document):
+    try:
+        errors = list(engines.fast.iter_errors(document))
+    except ValueError:  # jsonschema-rs's own recursion limit
+        return [Problem("/", "", "the document nests too deeply to check", "schema")]
+    for error in errors:
         node_path, pointer = split_node_pointer(list(error.instance_path))
         kind = error.kind
         keyword = str(getattr(kind, "keyword", None) or kind.name)

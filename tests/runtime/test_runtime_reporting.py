@@ -1,0 +1,192 @@
+"""Problems, all of them, precisely: node path, pointer inside the node's document, the deepest
+cause of a failed anyOf, and the zomgen check keywords (also inside combinators)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runtime_support import STORES, V3_GROUP, base, convention, v2_array, v3_array, write_json
+
+from zomgen.runtime import (
+    Problem,
+    ZomError,
+    check_document,
+    is_valid,
+    load_document,
+    validate_store,
+)
+
+
+def _group(members: dict[str, Any] | None = None, **attributes: Any) -> dict[str, Any]:
+    return {**V3_GROUP, "attributes": attributes, "members": members or {}}
+
+
+def _where(problems: list[Problem]) -> list[tuple[str, str, str]]:
+    return [(p.node_path, p.pointer, p.keyword) for p in problems]
+
+
+def test_deepest_cause_four_levels_of_anyof_down() -> None:
+    # base v3: every member is `Node` = anyOf[GroupSpec, ArraySpec]; the broken value sits in
+    # the fourth nested anyOf.
+    broken = v3_array([2], attributes=[])
+    document = _group({"labels": _group({"cells": _group({"0": broken})}), "raw": v3_array([1])})
+    problems = check_document(document, base(3))
+    assert _where(problems) == [("/labels/cells/0", "/attributes", "type")]
+    assert problems[0].message == "[] is not of type 'object'"
+    assert problems[0].schema_path.endswith("/$defs/Attributes/type")
+    assert str(problems[0]) == "/labels/cells/0: /attributes: [] is not of type 'object'"
+
+
+def test_every_failing_node_is_reported() -> None:
+    document = _group(
+        {
+            "a": v3_array([2], fill_value={"not": "ok"}, codecs=[]),
+            "g": _group({"b": v3_array([-1])}),
+            "c": v3_array([3], data_type="Float64"),
+        }
+    )
+    problems = check_document(document, base(3))
+    assert sorted(_where(problems)) == [
+        ("/a", "/codecs", "minItems"),
+        ("/c", "/data_type", "anyOf"),  # no branch is closer than another: the combinator
+        ("/g/b", "/shape/0", "minimum"),
+    ]
+    with pytest.raises(ZomError) as caught:
+        raise ZomError(problems)
+    assert all(str(p) in str(caught.value) for p in problems)
+
+
+def test_wrong_kind_of_node_names_the_discriminator() -> None:
+    # an array where a group must be: the group branch fails on node_type, the array branch
+    # on nothing; a member that is neither gets the combinator's own (short) message
+    schema = convention("named-members")
+    document = _group(
+        {"raw": v3_array([2, 2], dimension_names=["y", "x"]), "labels": v3_array([1])}
+    )
+    problems = check_document(document, schema)
+    assert ("/labels", "/node_type", "const") in _where(problems)
+    assert all(len(p.message) <= 300 for p in problems)
+
+
+def test_ndim_length_v3_and_v2() -> None:
+    v3 = _group({"t": v3_array([2, 3], dimension_names=["y"])})
+    problems = check_document(v3, convention("xarray-v3"))
+    assert _where(problems) == [("/t", "/dimension_names", "x-zomgen-ndim-length")]
+    assert problems[0].message == "has 1 item, but the array has 2 dimensions (shape [2, 3])"
+    assert problems[0].schema_path == "/$defs/Variable/x-zomgen-ndim-length/0"
+    v2 = {
+        "zarr_format": 2,
+        "attributes": {},
+        "members": {"t": {**v2_array([2, 3]), "attributes": {"_ARRAY_DIMENSIONS": ["a", "b", "c"]}}},
+    }
+    problems = check_document(v2, convention("xarray-v2"))
+    assert _where(problems) == [("/t", "/attributes/_ARRAY_DIMENSIONS", "x-zomgen-ndim-length")]
+    ok = {**v2, "members": {"t": {**v2_array([2, 3]), "attributes": {"_ARRAY_DIMENSIONS": ["a", "b"]}}}}
+    assert check_document(ok, convention("xarray-v2")) == []
+
+
+def test_absent_targets_are_not_an_error_of_the_check() -> None:
+    # no dimension_names at all: `required` says so, not the ndim check
+    problems = check_document(_group({"t": v3_array([2, 3])}), convention("xarray-v3"))
+    assert _where(problems) == [("/t", "", "required")]
+
+
+def _ome(tmp_path: Path) -> Path:
+    store = tmp_path / "image.zarr"
+    shutil.copytree(STORES / "ome2024-ngff-challenge" / "2d.zarr", store)
+    for path in store.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)  # the corpus is read-only
+    return store
+
+
+def test_ome_image_rules_hold_on_a_real_store(tmp_path: Path) -> None:
+    assert validate_store(_ome(tmp_path), convention("ome-0.4-image")) == []
+
+
+def test_ome_dataset_path_must_name_an_array(tmp_path: Path) -> None:
+    store = _ome(tmp_path)
+    schema = convention("ome-0.4-image")
+    shutil.rmtree(store / "0")
+    pointer = "/attributes/multiscales/0/datasets/0/path"
+    problems = validate_store(store, schema)
+    assert _where(problems) == [("/", pointer, "x-zomgen-member-kind")]
+    assert problems[0].message == "'0' names no member of this group"
+    write_json(store, "0/.zgroup", {"zarr_format": 2})
+    problems = validate_store(store, schema)
+    assert _where(problems) == [("/", pointer, "x-zomgen-member-kind")]
+    assert problems[0].message == "'0' names a group, not an array"
+
+
+def test_ome_dataset_ndim_must_equal_len_axes(tmp_path: Path) -> None:
+    store = _ome(tmp_path)
+    zarray = json.loads((store / "0" / ".zarray").read_text())
+    zarray["shape"], zarray["chunks"] = [3, 64, 64], [1, 64, 64]
+    write_json(store, "0/.zarray", zarray)
+    problems = validate_store(store, convention("ome-0.4-image"))
+    assert _where(problems) == [
+        ("/", "/attributes/multiscales/0/datasets/0/path", "x-zomgen-member-ndim-length")
+    ]
+    assert problems[0].message == (
+        "'0' has 3 dimensions (shape [3, 64, 64]), but /attributes/multiscales/0/axes has 5 items"
+    )
+
+
+def test_ome_validator_sample_with_a_missing_field(tmp_path: Path) -> None:
+    store = STORES / "ome-ngff-validator-test_samples" / "invalid" / "missing_min.zarr"
+    problems = validate_store(store, convention("ome-0.4-image"))
+    assert problems, "the sample is invalid"
+    assert all(p.node_path == "/" and p.pointer.startswith("/attributes/") for p in problems)
+
+
+_NDIM = "x-zomgen-ndim-length"
+
+
+@pytest.mark.parametrize(
+    ("schema", "document", "valid"),
+    [
+        # anyOf: a failed check in one branch is rescued by the other
+        ({"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]}, {"shape": [1], "a": [1, 2], "b": 0}, True),
+        ({"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]}, {"shape": [1], "a": [1, 2]}, False),
+        # oneOf: the check decides which branch holds
+        ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [5, 5], "a": [1, 2]}, False),
+        ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [1], "a": [1, 2]}, True),
+        # not / if-then: the check is an ordinary assertion
+        ({"not": {_NDIM: ["/a"]}}, {"shape": [1], "a": [1, 2]}, True),
+        ({"not": {_NDIM: ["/a"]}}, {"shape": [5, 5], "a": [1, 2]}, False),
+        ({"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}}, {"shape": [5, 5], "a": [1, 2]}, False),
+        ({"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}}, {"shape": [3], "a": [1, 2]}, True),
+        # wildcards over list items
+        ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"d": [3]}]}, False),
+        ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"x": 0}]}, True),
+    ],
+)
+def test_checks_take_part_in_combinators(
+    schema: dict[str, Any], document: dict[str, Any], valid: bool
+) -> None:
+    assert is_valid(document, schema) is valid
+    assert (check_document(document, schema, fast=False) == []) is valid
+    assert (check_document(document, schema) == []) is valid
+
+
+def test_a_malformed_check_is_reported_not_ignored() -> None:
+    problems = check_document({"shape": [1]}, {_NDIM: "/a"})
+    assert _where(problems) == [("/", "", _NDIM)]
+    assert "malformed" in problems[0].message
+
+
+def test_load_document_raises_with_every_problem(tmp_path: Path) -> None:
+    store = tmp_path / "s.zarr"
+    write_json(store, "zarr.json", V3_GROUP)
+    write_json(store, "a/zarr.json", v3_array([2], dimension_names=["x", "y"]))
+    write_json(store, "b/zarr.json", v3_array([2]))
+    with pytest.raises(ZomError) as caught:
+        load_document(store, convention("xarray-v3"))
+    assert sorted(_where(caught.value.problems)) == [
+        ("/a", "/dimension_names", _NDIM),
+        ("/b", "", "required"),
+    ]
+    assert "2 problems:" in str(caught.value)
