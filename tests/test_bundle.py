@@ -433,10 +433,6 @@ def test_third_party_draft07_schemas_bundle_faithfully(schema: Path, instances: 
 D7 = "http://json-schema.org/draft-07/schema#"
 D2019 = "https://json-schema.org/draft/2019-09/schema"
 
-NOT_A_KEYWORD = (
-    "keywords are translated without looking at the draft: `{keyword}` is not a keyword of "
-    "{draft} (the validator ignores it) but the bundle makes it one (2020-12 `{target}`)"
-)
 
 PROBES: list[tuple[str, Json, list[Json], str | None]] = [
     (
@@ -570,41 +566,37 @@ PROBES: list[tuple[str, Json, list[Json], str | None]] = [
         "2020-12-dependencies-is-no-keyword",
         {"dependencies": {"a": ["b"]}},
         [{"a": 1}, {"a": 1, "b": 2}],
-        NOT_A_KEYWORD.format(keyword="dependencies", draft="2020-12", target="dependentRequired"),
+        None,
     ),
     (
         "2019-09-dependencies-is-no-keyword",
         {"$schema": D2019, "dependencies": {"a": ["b"]}},
         [{"a": 1}],
-        NOT_A_KEYWORD.format(keyword="dependencies", draft="2019-09", target="dependentRequired"),
+        None,
     ),
     (
         "draft07-prefixItems-is-no-keyword",
         {"$schema": D7, "prefixItems": [{"type": "string"}]},
         [[1], ["a"]],
-        NOT_A_KEYWORD.format(keyword="prefixItems", draft="draft-07", target="prefixItems"),
+        None,
     ),
     (
         "draft07-maxContains-is-no-keyword",
         {"$schema": D7, "contains": {"type": "integer"}, "maxContains": 1},
         [[1, 2], ["a"]],
-        NOT_A_KEYWORD.format(keyword="maxContains", draft="draft-07", target="maxContains"),
+        None,
     ),
     (
         "draft07-dependentRequired-is-no-keyword",
         {"$schema": D7, "dependentRequired": {"a": ["b"]}},
         [{"a": 1}],
-        NOT_A_KEYWORD.format(
-            keyword="dependentRequired", draft="draft-07", target="dependentRequired"
-        ),
+        None,
     ),
     (
         "draft07-unevaluatedProperties-is-no-keyword",
         {"$schema": D7, "properties": {"a": True}, "unevaluatedProperties": False},
         [{"b": 1}],
-        NOT_A_KEYWORD.format(
-            keyword="unevaluatedProperties", draft="draft-07", target="unevaluatedProperties"
-        ),
+        None,
     ),
     (
         "draft07-id-beside-ref-is-ignored",
@@ -617,7 +609,7 @@ PROBES: list[tuple[str, Json, list[Json], str | None]] = [
             "properties": {"x": {"$ref": "#/definitions/a"}},
         },
         [{"x": 1}, {"x": "s"}],
-        "draft-07 ignores `$id` beside `$ref`, zomgen enters it as a new base URI: the valid schema is refused (`cannot resolve '#/definitions/b'`)",
+        None,
     ),
     (
         "ref-to-boolean-schema",
@@ -626,7 +618,7 @@ PROBES: list[tuple[str, Json, list[Json], str | None]] = [
             "properties": {"x": {"$ref": "#/$defs/any"}, "y": {"$ref": "#/$defs/none"}},
         },
         [{"x": 1}, {"y": 1}],
-        "a `$ref` to a boolean schema cannot be bundled (`locate` indexes objects only): the valid schema is refused",
+        None,
     ),
     (
         "draft07-pointer-into-a-dropped-sibling",
@@ -648,7 +640,7 @@ PROBES: list[tuple[str, Json, list[Json], str | None]] = [
             "properties": {"x": {"$ref": "#/$defs/a%2520b"}},
         },
         [{"x": "s"}, {"x": 1}],
-        "rewritten `$ref` pointers are not percent-encoded: a `$defs` key with `%` points at another definition (verdicts flip)",
+        None,
     ),
 ]
 
@@ -671,11 +663,6 @@ def test_bundle_keeps_the_meaning_of_small_schemas(schema: Json, instances: list
         assert verdict(check, instance) == verdict(original, instance), (instance, document)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an array `items` in a 2020-12 schema (not a schema there) crashes the bundler with "
-    "AttributeError instead of a CompileError naming /items",
-)
 def test_malformed_schema_is_a_compile_error_not_a_crash(tmp_path: Path) -> None:
     path = tmp_path / "schema.json"
     path.write_text(json.dumps({"items": [{"type": "string"}]}), encoding="utf-8")

@@ -54,7 +54,7 @@ def test_mypy_strict(packages: Path) -> None:
 
 
 def test_pyright_strict(packages: Path) -> None:
-    result = _run([PYTHON, "-m", "pyright", *_names(packages)], packages)
+    result = _run([PYTHON, "-m", "pyright", "--pythonpath", PYTHON, *_names(packages)], packages)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -6,6 +6,7 @@ Nothing here writes files or knows about the command line (see `write.py` and `c
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,10 +33,17 @@ def load(options: Options) -> SchemaSet:
 
 
 def build_ir(schema_set: SchemaSet) -> ir.Hierarchy:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     return Builder(schema_set).build()
 
 
+# The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default
+# limit (1000) would stop at about 50 levels. Deeper than this is reported as too deep.
+RECURSION_LIMIT = 8000
+
+
 def generate(options: Options) -> dict[str, str]:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     schema_set = load(options)
     hierarchy = build_ir(schema_set)
     bundled = bundle(schema_set)
@@ -52,9 +60,19 @@ def generate(options: Options) -> dict[str, str]:
         (templates_dir() / "python" / "_convert.py").read_text("utf-8")
     )
     files["README.md"] = render("python/README.md.j2", p=view, package=options.package)
-    files["schema.json"] = json.dumps(bundled, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    files["schema.json"] = _json_text(bundled)
     files["py.typed"] = ""
     files.update(typescript_files(hierarchy, bundled))
     for source in sorted(runtime_dir().glob("*.py")):
         files[f"_runtime/{source.name}"] = source.read_text("utf-8")
     return files
+
+
+def _json_text(data: object) -> str:
+    """Readable JSON (non-ASCII kept), escaped only where a character cannot be encoded."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data, indent=2) + "\n"
+    return text

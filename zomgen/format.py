@@ -21,7 +21,8 @@ def _ruff(args: list[str], text: str) -> str:
         check=False,
     )
     if result.returncode != 0:
-        raise RuntimeError(f"ruff failed on generated code (a zomgen bug): {result.stderr}")
+        detail = (result.stderr or result.stdout).strip()
+        raise RuntimeError(f"ruff failed on generated code (a zomgen bug): {detail}")
     return result.stdout
 
 

@@ -3,7 +3,7 @@
 - Type names: PascalCase of a title, `$defs` key or file stem. Words split on anything that is
   not a letter or digit; the first letter of each word is upper-cased and the rest kept as
   written (`"CF grid"` -> `CFGrid`, `"weird-attrs"` -> `WeirdAttrs`). A name that starts with a
-  digit gets a leading `_`; a name that is a keyword, or one of the names the generated modules
+  digit gets a leading `N` (`_1st` would be private to pyright); a name that is a keyword, or one of the names the generated modules
   define themselves, gets a trailing `_`.
 - Field names (dataclass attributes) come from JSON keys: every character that cannot stand in
   an identifier becomes `_`, leading underscores are dropped (pyright strict treats `_x` as
@@ -15,9 +15,6 @@
 from __future__ import annotations
 
 import keyword
-import re
-
-_WORD_SPLIT = re.compile(r"[^0-9A-Za-z\u00c0-\uffff]+")
 
 # Names the generated Python and TypeScript modules define or import themselves; a user type of
 # the same name would shadow them.
@@ -25,6 +22,19 @@ RESERVED_TYPE_NAMES = frozenset(
     {
         "ArraySpec",
         "GroupSpec",
+        "ArraySpecV2",
+        "GroupSpecV2",
+        "AnyNode",
+        "AnyNodeV2",
+        "TAttrs_co",
+        "TMembers_co",
+        "Problem",
+        "ZomError",
+        "StoreError",
+        "Converter",
+        "TABLE",
+        "Optional",
+        "Required",
         "NamedConfig",
         "JsonValue",
         "JsonObject",
@@ -38,7 +48,6 @@ RESERVED_TYPE_NAMES = frozenset(
         "Sequence",
         "TypeAlias",
         "TypedDict",
-        "Required",
         "NotRequired",
         "Union",
         "Generic",
@@ -80,15 +89,33 @@ _TS_RESERVED = frozenset(
 )
 
 
+def _words(text: str) -> list[str]:
+    """Runs of characters that can continue an identifier in Python and TypeScript alike
+    (letters and digits; `_`, arrows, currency signs and invisible characters split words)."""
+    words: list[str] = []
+    current: list[str] = []
+    for c in text:
+        if c.isalnum() and ("a" + c).isidentifier():
+            current.append(c)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return words
+
+
 def pascal_case(text: str) -> str:
-    words = [w for w in _WORD_SPLIT.split(text) if w]
-    name = "".join(w[0].upper() + w[1:] for w in words)
+    name = "".join(w[0].upper() + w[1:] for w in _words(text))
     return type_identifier(name or "Unnamed")
 
 
 def type_identifier(name: str) -> str:
+    if not name.isidentifier() and not ("a" + name).isidentifier():
+        name = "".join(c for c in name if ("a" + c).isidentifier()) or "Unnamed"
     if name[0].isdigit():
-        name = "_" + name
+        # `_1st` would be private to pyright and ruff; a letter keeps the name public.
+        name = "N" + name
     if keyword.iskeyword(name) or name in RESERVED_TYPE_NAMES or name.lower() in _TS_RESERVED:
         name += "_"
     return name
@@ -99,11 +126,11 @@ def field_identifier(key: str, taken: set[str]) -> str:
     chars = [c if (c.isalnum() or c == "_") else "_" for c in key]
     name = "".join(chars).lstrip("_")
     if not name:
-        name = "field"
+        name = "key"
     if name[0].isdigit():
         name = "f_" + name
     if not name.isidentifier():
-        name = "f_" + "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name)
+        name = "f_" + "".join(c if ("a" + c).isidentifier() else "_" for c in name)
     if keyword.iskeyword(name):
         name += "_"
     unique = name

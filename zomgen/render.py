@@ -13,18 +13,22 @@ from zomgen.resources import templates_dir
 
 
 def _pystr(text: str) -> str:
-    """A type expression as a Python string literal (a forward reference)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A type expression or key as a Python string literal; invisible and unpaired characters
+    are escaped, so nothing in it can be misread (ruff PLE2515) or fail to encode."""
+    readable = json.dumps(text, ensure_ascii=False)
+    return readable if all(c.isprintable() for c in readable) else json.dumps(text)
 
 
 def _mdcode(text: str) -> str:
     """Text inside a Markdown table cell's code span: no backtick or pipe can end it."""
-    return text.replace("`", "'").replace("|", "\\|").replace("\n", " ")
+    safe = text.replace("`", "'").replace("|", "\\|").replace("\n", " ")
+    return safe.encode("utf-8", "replace").decode("utf-8")
 
 
 def _mdtext(text: str) -> str:
-    """Schema prose in Markdown, with HTML and template-looking syntax defused."""
-    return text.replace("<", "&lt;").replace(">", "&gt;")
+    """Schema prose in Markdown, with HTML defused and unencodable characters replaced."""
+    safe = text.replace("<", "&lt;").replace(">", "&gt;")
+    return safe.encode("utf-8", "replace").decode("utf-8")
 
 
 @cache

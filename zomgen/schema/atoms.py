@@ -23,6 +23,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from zomgen.errors import CompileError
+from zomgen.schema.check import ensure_checked
 from zomgen.schema.load import SchemaSet
 
 # Keywords that carry no constraint: an atom made only of these adds nothing to a type.
@@ -157,6 +158,9 @@ class Expander:
             # nothing; a chain made only of references is caught below.
             return
         done.add(id(schema))
+        found = self.schema_set.locate(schema)
+        if found is not None:
+            ensure_checked(self.schema_set, found[0])
         for keyword, why in UNSUPPORTED.items():
             if keyword in schema:
                 file, pointer = self.where(schema)
@@ -192,6 +196,8 @@ class Expander:
 
     def _enter(self, schema: dict[str, object], resolver: Resolver[object]) -> Resolver[object]:
         declared = schema.get("$id")
+        if self.draft_of(schema) == "draft-07" and "$ref" in schema:
+            return resolver  # draft-07 ignores `$id` beside `$ref`
         if isinstance(declared, str) and not declared.startswith("#"):
             resource = Resource.from_contents(schema, default_specification=DRAFT202012)
             return resolver.in_subresource(resource)
@@ -202,7 +208,12 @@ class Expander:
     ) -> tuple[object, Resolver[object]]:
         try:
             resolved = resolver.lookup(ref)
-        except Unresolvable:
+        except Unresolvable as exc:
+            cause: BaseException | None = exc
+            while cause is not None:
+                if isinstance(cause, CompileError):
+                    raise cause from None  # the target exists but is malformed
+                cause = cause.__cause__
             file, pointer = self.where(holder)
             remote = "://" in ref or ref.startswith("urn:")
             hint = (

@@ -12,15 +12,32 @@ from __future__ import annotations
 
 import copy
 import re
+from urllib.parse import quote
 
 from referencing._core import Resolver
 
 from zomgen.errors import CompileError
 from zomgen.schema.atoms import Expander
+from zomgen.schema.check import ensure_checked
 from zomgen.schema.load import SchemaDocument, SchemaSet, escape_pointer
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
+_SAFE = "/~!$&'()*+,;=:@"
 _DROP = ("$id", "$schema", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "id")
+# Keywords of later drafts that a draft-07 document may carry but draft-07 ignores: dropped,
+# so that the bundled 2020-12 schema ignores them too.
+_NOT_DRAFT07 = (
+    "prefixItems",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$dynamicRef",
+    "$recursiveRef",
+)
+_BOOLEAN_DEFS = {True: "zomgen:true", False: "zomgen:false"}
 # Keywords whose values are schemas, maps of schemas or lists of schemas.
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
@@ -49,6 +66,7 @@ class Bundler:
 
     def bundle(self) -> dict[str, object]:
         root = self.schema_set.root
+        ensure_checked(self.schema_set, root)
         out = self._copy(root, root.contents, self.x.root_resolver())
         if not isinstance(out, dict):
             out = {"allOf": [out]}
@@ -59,10 +77,14 @@ class Bundler:
             if id(doc) in done:
                 continue
             done.add(id(doc))
+            ensure_checked(self.schema_set, doc)
             resolver = self.schema_set.registry.resolver(base_uri=doc.uri)
             defs[self.keys[id(doc)]] = self._copy(doc, doc.contents, resolver)
         result: dict[str, object] = {"$schema": DIALECT}
         result.update((k, v) for k, v in out.items() if k not in ("$schema",))
+        for value, key in _BOOLEAN_DEFS.items():
+            if key in self.keys.values():
+                defs[key] = value
         if defs:
             own = result.get("$defs")
             merged = dict(own) if isinstance(own, dict) else {}
@@ -90,9 +112,10 @@ class Bundler:
         resolver = self.x._enter(node, resolver)
         out: dict[str, object] = {}
         ref = node.get("$ref")
-        draft07_ref = doc.draft == "draft-07" and isinstance(ref, str)
+        draft07 = doc.draft == "draft-07"
+        draft07_ref = draft07 and isinstance(ref, str)
         for key, value in node.items():
-            if key in _DROP:
+            if key in _DROP or (draft07 and key in _NOT_DRAFT07):
                 continue
             if draft07_ref and key not in ("$ref", "definitions", "$defs", "title", "description"):
                 continue  # draft-07 ignores keywords beside `$ref`
@@ -106,7 +129,7 @@ class Bundler:
                 out["prefixItems"] = [self._copy(doc, v, resolver) for v in value]
             elif key == "additionalItems" and isinstance(node.get("items"), list):
                 out["items"] = self._copy(doc, value, resolver)
-            elif key == "dependencies" and isinstance(value, dict):
+            elif key == "dependencies" and draft07 and isinstance(value, dict):
                 required = {k: v for k, v in value.items() if isinstance(v, list)}
                 schemas = {
                     k: self._copy(doc, v, resolver)
@@ -125,6 +148,11 @@ class Bundler:
 
     def _rewrite(self, holder: dict[str, object], ref: str, resolver: Resolver[object]) -> str:
         target, _ = self.x.lookup(holder, ref, resolver)
+        if isinstance(target, bool):
+            # A boolean schema has no identity to point at: it gets a definition of its own.
+            key = _BOOLEAN_DEFS[target]
+            self.keys[-1 if target else -2] = key
+            return f"#/$defs/{quote(key, safe=_SAFE)}"
         found = self.schema_set.locate(target)
         if found is None:
             file, pointer = self.x.where(holder)
@@ -132,7 +160,9 @@ class Bundler:
         doc, pointer = found
         key = self._key_for(doc) if doc is not self.schema_set.root else ""
         prefix = "" if not key else f"/$defs/{escape_pointer(key)}"
-        return f"#{prefix}{pointer}"
+        # A JSON pointer in a URI fragment is percent-encoded (RFC 6901 §6): `%` or a space in a
+        # `$defs` key must not be read as an escape.
+        return "#" + quote(f"{prefix}{pointer}", safe=_SAFE)
 
 
 def bundle(schema_set: SchemaSet) -> dict[str, object]:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urldefrag, urlsplit
+from urllib.request import url2pathname
 
 import yaml
 from referencing import Registry, Resource
@@ -97,8 +98,15 @@ class SchemaSet:
     # id() of every dict inside a loaded document -> (document, JSON pointer). Referencing
     # hands back the very objects we loaded, so identity is a cheap, exact location.
     locations: dict[int, tuple[SchemaDocument, str]] = field(default_factory=dict)
+    checked: set[int] = field(default_factory=set)  # documents checked against their meta-schema
+
+    indexed: int = 0  # documents already in `locations` (files found on disk come later)
 
     def locate(self, schema: object) -> tuple[SchemaDocument, str] | None:
+        if self.indexed < len(self.documents):
+            for doc in self.documents[self.indexed :]:
+                _index(doc, doc.contents, "", self.locations)
+            self.indexed = len(self.documents)
         return self.locations.get(id(schema))
 
 
@@ -126,8 +134,14 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
     if not isinstance(root_contents, (dict, bool)):
         raise CompileError.one(str(schema_path), "", "a schema must be a JSON object")
     root = _document(schema_path, root_contents)
+    # Checked before anything reads it: a malformed keyword is reported with its pointer,
+    # not misread or tripped over (imported here: check.py needs this module's types).
+    from zomgen.schema.check import check_document
+
+    check_document(root)
 
     documents = [root]
+    rejected: list[tuple[SchemaDocument, CompileError]] = []
     seen = {schema_path}
     neighbours = [(schema_path.parent, False)] + [(d.resolve(), True) for d in include_dirs]
     neighbours.append((base_schemas_dir(), False))
@@ -141,28 +155,46 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
             contents = _load_optional(path)
             if contents is not None:
                 try:
-                    documents.append(_document(path, contents))
+                    neighbour = _document(path, contents)
                 except CompileError:
-                    continue  # an unsupported neighbour only matters if referenced
+                    continue  # another dialect: not a schema zomgen reads
+                try:
+                    check_document(neighbour)
+                except CompileError as exc:
+                    # A malformed neighbour stays out of the registry; it only matters if
+                    # referenced, and then its problems are the error.
+                    rejected.append((neighbour, exc))
+                    continue
+                documents.append(neighbour)
 
+    # Two files may declare one `$id` (a vendored copy beside its original): the first in
+    # search order (input, its folder, -I folders in order, bases) keeps it, and the others are
+    # known by their file location only, so that no crawl order can swap them.
+    claimed: set[str] = set()
+    for doc in documents:
+        if doc.uri in claimed and isinstance(doc.contents, dict):
+            doc.contents = {k: v for k, v in doc.contents.items() if k != "$id"}
+            doc.uri = doc.path.as_uri()
+        claimed.add(doc.uri)
     resources: list[tuple[str, Resource[object]]] = []
     for doc in documents:
         resource = Resource.from_contents(doc.contents, default_specification=DRAFT202012)
-        resources.append((doc.path.as_uri(), resource))
-        if doc.uri != doc.path.as_uri():
-            resources.append((doc.uri, resource))
+        for uri in dict.fromkeys((doc.path.as_uri(), doc.uri)):
+            resources.append((uri, resource))
 
     def retrieve(uri: str) -> Resource[object]:
-        found = _by_path_suffix(uri, documents)
+        found = _from_disk(uri, documents) or _by_path_suffix(uri, documents)
         if found is None:
+            for doc, problems in rejected:
+                if uri in (doc.uri, doc.path.as_uri()) or _by_path_suffix(uri, [doc]):
+                    raise problems
             raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
         return Resource.from_contents(found.contents, default_specification=DRAFT202012)
 
     registry: Registry[object] = Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]
     registry = registry.crawl()
     schema_set = SchemaSet(root=root, documents=documents, registry=registry)
-    for doc in documents:
-        _index(doc, doc.contents, "", schema_set.locations)
+    schema_set.checked.update(id(doc) for doc in documents)
     return schema_set
 
 
@@ -175,21 +207,40 @@ def _document(path: Path, contents: object) -> SchemaDocument:
     return SchemaDocument(path=path, uri=uri, contents=contents, draft=draft_of(contents, path))
 
 
+def _from_disk(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | None:
+    """A relative `$ref` from a local file to another local file outside the search folders."""
+    if not uri.startswith("file:"):
+        return None
+    path = Path(url2pathname(urlsplit(uri).path))
+    if not path.is_file():
+        return None
+    contents = _load_optional(path)
+    if contents is None:
+        return None
+    doc = _document(path, contents)
+    documents.append(doc)
+    return doc
+
+
 def _by_path_suffix(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | None:
-    """The document whose file path ends with the longest tail of the URI's path."""
+    """The document without an `$id` of its own whose file path ends with the longest tail of
+    the URI's path (a file with another `$id` is another schema, never a stand-in)."""
     parts = [p for p in urlsplit(uri).path.split("/") if p]
     if not parts:
         return None
     best: SchemaDocument | None = None
     best_len = 0
     for doc in documents:
+        if doc.uri != doc.path.as_uri():
+            continue
         doc_parts = doc.path.parts
         n = 0
         while n < len(parts) and n < len(doc_parts) and parts[-1 - n] == doc_parts[-1 - n]:
             n += 1
         if n > best_len:
             best, best_len = doc, n
-    return best
+    # A file name alone (`schema.json`) says too little: its folder must match too.
+    return best if best_len >= min(2, len(parts)) else None
 
 
 def _index(

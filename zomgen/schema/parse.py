@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from zomgen import ir
 from zomgen.errors import CompileError
 from zomgen.names import pascal_case
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
-from zomgen.schema.load import SchemaSet, escape_pointer
+from zomgen.schema.load import SchemaDocument, SchemaSet, escape_pointer
 
 BASE_URIS = {"urn:zom:v2": 2, "urn:zom:v3": 3}
 ARRAY_METADATA = {
@@ -102,6 +103,7 @@ class Builder:
         self.x = Expander(schema_set)
         self.types: dict[str, ir.NamedType | None] = {}
         self.declared: dict[str, str] = {}  # claimed name -> where it is declared
+        self.name_of: dict[str, str] = {}  # where a named schema is declared -> its name
         self.by_key: dict[tuple[frozenset[int], str], ir.TypeRef] = {}
         self.runtime: set[ir.RuntimeCheck] = set()
         self.formats: set[int] = set()
@@ -135,7 +137,7 @@ class Builder:
 
     def build(self) -> ir.Hierarchy:
         root = self.schema_set.root
-        root_name = self._document_name(root.contents, root.path.stem)
+        root_name = self._claim(self._document_name(root.contents, root.path.stem), "#")
         self._claim_declared_names(root.contents)
         try:
             atoms = self.x.expand(root.contents, self.x.root_resolver())
@@ -174,23 +176,59 @@ class Builder:
                 for key, schema in defs.items():
                     self._claim(pascal_case(key), self._pointer_text(schema))
 
-    def _claim(self, name: str, where: str) -> None:
+    def _claim(self, name: str, where: str) -> str:
+        """The name of the schema declared at `where`, claiming `name` for it if free.
+
+        Two schemas of the input file that would share a name are an error the user can fix.
+        A schema from another file (an upstream schema the user cannot rename) that meets a
+        taken name is renamed deterministically: its file's stem (or, when the name already is
+        the stem, its folder's name) goes in front, then `2`, `3`... (docs/input-language.md).
+        """
+        known = self.name_of.get(where)
+        if known is not None:
+            return known
         previous = self.declared.get(name)
-        if previous is not None and previous != where:
+        if previous is None and name not in self.types:
+            self.declared[name] = where
+            self.name_of[where] = name
+            return name
+        if where.startswith("#") and (previous is None or previous.startswith("#")):
             raise CompileError.one(
                 str(self.schema_set.root.path),
                 where.partition("#")[2],
-                f"two types would be named {name!r}: {previous} and {where}; rename one of them",
+                f"two types would be named {name!r}: {previous or 'an inline type'} and {where}; "
+                "rename one of them",
             )
-        self.declared[name] = where
+        path = Path(where.partition("#")[0])
+        prefix = pascal_case(path.stem)
+        if name.startswith(prefix):
+            prefix = pascal_case(path.parent.name or "Other")
+        candidate = prefix + name
+        n = 2
+        while candidate in self.declared or candidate in self.types:
+            candidate = f"{prefix}{name}{n}"
+            n += 1
+        self.declared[candidate] = where
+        self.name_of[where] = candidate
+        return candidate
 
     def _pointer_text(self, schema: object) -> str:
         found = self.schema_set.locate(schema)
         if found is None:
             return "#"
         doc, pointer = found
-        prefix = "" if doc is self.schema_set.root else doc.path.name
-        return f"{prefix}#{pointer}"
+        return f"{self._doc_label(doc)}#{pointer}"
+
+    def _doc_label(self, doc: SchemaDocument) -> str:
+        """ "" for the input file, else its path relative to the input's folder (or absolute),
+        unique per file so that two `schema.json` files never pass for one."""
+        root = self.schema_set.root
+        if doc is root:
+            return ""
+        try:
+            return doc.path.relative_to(root.path.parent).as_posix()
+        except ValueError:
+            return doc.path.as_posix()
 
     # --- naming -------------------------------------------------------------------------
 
@@ -266,15 +304,7 @@ class Builder:
             return self._union(conj, pending, hint)
         if named is not None:
             name, schema, _own = named
-            where = self._pointer_text(schema)
-            if name in self.types and self.declared.get(name) != where:
-                previous = self.declared.get(name, "an inline type")
-                raise CompileError.one(
-                    str(self.schema_set.root.path),
-                    where.partition("#")[2],
-                    f"two types would be named {name!r}: {previous} and {where}; rename one",
-                )
-            self.declared.setdefault(name, where)
+            name = self._claim(name, self._pointer_text(schema))
             if name in self.types:
                 # The same named schema met with more base constraints (or while it is being
                 # built): one type, provided the extra constraints can hold with it.
@@ -576,6 +606,8 @@ class Builder:
         required = self._required(conj)
         fields: list[ir.Field] = []
         for key in keys:
+            if key == "":
+                self._refuse_empty_key(conj)
             try:
                 field_conj = self._field_conj(conj, key)
                 field_type = self.type_of(field_conj, owner + pascal_case(key))
@@ -595,6 +627,21 @@ class Builder:
                 )
             )
         return tuple(fields)
+
+    def _refuse_empty_key(self, conj: Conj) -> None:
+        for atom in conj.atoms:
+            props = atom.get("properties")
+            required = atom.get("required")
+            if (isinstance(props, dict) and "" in props) or (
+                isinstance(required, list) and "" in required
+            ):
+                file, pointer = self.x.where(atom.schema)
+                raise CompileError.one(
+                    file,
+                    f"{pointer}/properties/",
+                    "a property named '' (the empty string) cannot be a field in Python or "
+                    "TypeScript types: rename it",
+                )
 
     def accepts_null(self, t: ir.TypeRef) -> bool:
         if isinstance(t, ir.Json):
@@ -717,56 +764,67 @@ class Builder:
         return ir.MapOf(merged)
 
     def _array(self, conj: Conj, hint: str) -> ir.TypeRef:
+        """`prefixItems` (or draft-07 array `items`) give positions, `items` the rest; a
+        position or rest that admits nothing bounds the length instead of failing: an array
+        whose items can hold no value is still valid when empty."""
         prefix: list[list[Atom]] = []
+        prefix_impossible: set[int] = set()
         rest: list[Atom] = []
         rest_closed = False
+        has_prefix = False
         min_items = max((v for _a, v in conj.values("minItems") if isinstance(v, int)), default=0)
         max_items = min(
             (v for _a, v in conj.values("maxItems") if isinstance(v, int)), default=None
         )
-        for atom, value in conj.values("prefixItems"):
-            if isinstance(value, list):
-                for i, sub in enumerate(value):
-                    while len(prefix) <= i:
-                        prefix.append([])
+        positional = [(a, v) for a, v in conj.values("prefixItems")]
+        positional += [(a, v) for a, v in conj.values("items") if isinstance(v, list)]
+        for atom, value in positional:
+            has_prefix = True
+            for i, sub in enumerate(value if isinstance(value, list) else []):
+                while len(prefix) <= i:
+                    prefix.append([])
+                try:
                     prefix[i].extend(self.x.expand(sub, atom.resolver))
-        for atom, value in conj.values("items"):
-            if isinstance(value, list):  # draft-07 / 2019-09 tuple form
-                for i, sub in enumerate(value):
-                    while len(prefix) <= i:
-                        prefix.append([])
-                    prefix[i].extend(self.x.expand(sub, atom.resolver))
-                continue
-            if value is False:
-                rest_closed = True
-                continue
-            rest.extend(self.x.expand(value, atom.resolver))
-        for atom, value in conj.values("additionalItems"):
-            if value is False:
-                rest_closed = True
-            elif value is not True:
+                except Impossible:
+                    prefix_impossible.add(i)
+        tail = [(a, v) for a, v in conj.values("items") if not isinstance(v, list)]
+        tail += [(a, v) for a, v in conj.values("additionalItems")]
+        for atom, value in tail:
+            try:
                 rest.extend(self.x.expand(value, atom.resolver))
+            except Impossible:
+                rest_closed = True
         item_hint = hint + "Item"
         if max_items is not None and max_items < min_items:
             raise Impossible
-        if (
-            not prefix
-            and max_items is not None
-            and max_items == min_items
-            and max_items <= MAX_TUPLE
-        ):
-            item = self.type_of(Conj(tuple(rest)), item_hint)
-            return ir.TupleOf(tuple(item for _ in range(max_items)))
-        if prefix:
-            if max_items is not None and max_items <= len(prefix):
-                prefix = prefix[:max_items]
+        items: list[ir.TypeRef] = []
+        for i, atoms in enumerate(prefix):
+            if max_items is not None and i >= max_items:
                 rest_closed = True
-            items = tuple(
-                self.type_of(Conj(tuple(p)), f"{item_hint}{i + 1}") for i, p in enumerate(prefix)
-            )
-            rest_type = None if rest_closed else self.type_of(Conj(tuple(rest)), item_hint)
-            return ir.TupleOf(items, rest_type)
-        return ir.ListOf(self.type_of(Conj(tuple(rest)), item_hint))
+                break
+            try:
+                if i in prefix_impossible:
+                    raise Impossible
+                items.append(self.type_of(Conj(tuple(atoms)), f"{item_hint}{i + 1}"))
+            except Impossible:
+                rest_closed = True  # nothing fits position i: the array stops before it
+                break
+        rest_type: ir.TypeRef | None = None
+        if not rest_closed:
+            try:
+                rest_type = self.type_of(Conj(tuple(rest)), item_hint)
+            except Impossible:
+                rest_closed = True
+        if len(items) < min_items and (rest_closed or len(items) < len(prefix)):
+            raise Impossible
+        if has_prefix or rest_closed:
+            if max_items is not None and max_items <= len(items):
+                rest_type = None
+            return ir.TupleOf(tuple(items), rest_type)
+        assert rest_type is not None
+        if max_items is not None and max_items == min_items and max_items <= MAX_TUPLE:
+            return ir.TupleOf(tuple(rest_type for _ in range(max_items)))
+        return ir.ListOf(rest_type)
 
 
 def _single_value(schema: object) -> object:

@@ -110,7 +110,7 @@ class Spelling:
         if isinstance(t, ir.Ref):
             named = self.hierarchy.type_named(t.name) if t.name != "NamedConfig" else None
             if isinstance(named, ir.AliasType):
-                return self.spec(named.target)
+                return ["alias", t.name]  # by name: an alias may be recursive
             return ["class", t.name]
         return ["class", self.base_name(t.kind, t.zarr_format)]
 
@@ -156,12 +156,16 @@ def literal(t: ir.Literal) -> str:
             parts.append("None")
         elif isinstance(value, float):
             parts.append("float")  # Literal[] cannot hold floats; the value is checked at run time
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**63:
+            parts.append("int")  # mypy's Literal[] holds 64-bit integers only
         else:
             parts.append(py_literal(value))
-    literal_parts = [p for p in parts if p not in ("None", "float")]
+    literal_parts = [p for p in parts if p not in ("None", "float", "int")]
     out: list[str] = []
     if literal_parts:
         out.append(f"Literal[{', '.join(literal_parts)}]")
+    if "int" in parts:
+        out.append("int")
     if "float" in parts:
         out.append("float")
     if "None" in parts:

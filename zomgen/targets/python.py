@@ -15,6 +15,34 @@ from zomgen.names import field_identifier
 from zomgen.targets.pyspell import Spelling
 
 BASE_CONSTS = {"zarr_format", "node_type"}
+MODULE_NAMES = frozenset(
+    {
+        "field",
+        "dataclass",
+        "enum",
+        "Mapping",
+        "Sequence",
+        "Literal",
+        "Generic",
+        "TypeVar",
+        "TypeAlias",
+        "TypedDict",
+        "NotRequired",
+        "JsonValue",
+        "JsonObject",
+        "Unset",
+        "UNSET",
+        "NamedConfig",
+        "ArraySpec",
+        "GroupSpec",
+        "ArraySpecV2",
+        "GroupSpecV2",
+        "AnyNode",
+        "AnyNodeV2",
+        "TAttrs_co",
+        "TMembers_co",
+    }
+)
 
 
 @dataclass
@@ -166,8 +194,10 @@ class PythonTarget:
         members: list[PyTypedDict] = []
         documents: list[PyTypedDict] = []
         aliases: list[PyAlias] = []
+        self._base_table()
         for named in self.h.types:
             if isinstance(named, ir.AliasType):
+                self.table[named.name] = {"alias": self.sp.spec(named.target)}
                 aliases.append(
                     PyAlias(
                         named.name,
@@ -208,6 +238,37 @@ class PythonTarget:
             description=self.h.description,
         )
 
+    def _base_table(self) -> None:
+        """Conversion entries of the base classes the templates define (NamedConfig, the
+        generic GroupSpec/ArraySpec of each version), for unrefined nodes and extensions."""
+        if 3 in self.h.zarr_formats:
+            self.table["NamedConfig"] = {
+                "fields": [
+                    ["name", "name", "string", True, None],
+                    ["configuration", "configuration", "json", False, "None"],
+                    ["must_understand", "must_understand", "boolean", False, "None"],
+                ],
+            }
+        for version in self.h.zarr_formats:
+            any_node = [
+                "union",
+                [["class", self.sp.base_name(k, version)] for k in ("group", "array")],
+            ]
+            self.table[self.sp.base_name("group", version)] = {
+                "fields": [
+                    ["attributes", "attributes", "json", True, None],
+                    ["members", "members", ["map", any_node], True, None],
+                ],
+                "node": ["group", version],
+            }
+            array_fields: list[list[object]] = [["attributes", "attributes", "json", True, None]]
+            for key, _m, _d, spec, required, _n in _base_fields(self.sp, "array", version):
+                array_fields.append([key, key, spec, required, None if required else "None"])
+            self.table[self.sp.base_name("array", version)] = {
+                "fields": array_fields,
+                "node": ["array", version],
+            }
+
     def _field(self, f: ir.Field, taken: set[str]) -> PyField:
         name = field_identifier(f.key, taken)
         model_type = self.sp.model(f.type)
@@ -231,7 +292,9 @@ class PythonTarget:
         )
 
     def _object(self, o: ir.ObjectType) -> tuple[PyModel, PyTypedDict]:
-        taken: set[str] = set()
+        # A field shadows any module-level name used in the class body after it (`field`,
+        # `Mapping`, the other types), so those names are taken before the keys are named.
+        taken = set(MODULE_NAMES) | {t.name for t in self.h.types}
         extras_name = None
         if o.extra is not None:
             taken.add("extras")
@@ -258,7 +321,8 @@ class PythonTarget:
         attrs_model = self.sp.model(n.attributes)
         attrs_doc = self.sp.document(n.attributes)
         base = self.sp.base_name(n.node_kind, n.zarr_format)
-        narrowed = {f.key: self._field(f, set()) for f in n.metadata if f.key not in BASE_CONSTS}
+        metadata = {f.key: f for f in n.metadata if f.key not in BASE_CONSTS}
+        narrowed = {key: self._field(f, set()) for key, f in metadata.items()}
         member_dict: PyTypedDict | None = None
         doc_fields: list[PyField] = []
         spec_fields: list[list[object]] = [
@@ -286,11 +350,18 @@ class PythonTarget:
             for key, model_type, doc_type, spec, required, _nullable in _base_fields(
                 self.sp, "array", n.zarr_format
             ):
-                if key in narrowed:
+                if key in narrowed and self._narrowable(key, metadata[key]):
                     f = narrowed[key]
                     own.append(f)
                     doc_fields.append(f)
                     spec_fields.append([f.name, f.key, f.spec, f.required, f.default])
+                elif key in narrowed:
+                    # The document is typed exactly; the model keeps the base field's type,
+                    # which the narrowed one would not be a subtype of (an extension object
+                    # is a NamedConfig, not a record of its own), and the schema checks the rest.
+                    doc_fields.append(narrowed[key])
+                    default = None if required else "None"
+                    spec_fields.append([key, key, spec, required, default])
                 else:
                     default = None if required else "None"
                     if not required:
@@ -308,6 +379,61 @@ class PythonTarget:
         model = PyModel(n.name, bases, own, doc, None, None)
         document = PyTypedDict(n.name, doc_fields, doc, None, False)
         return model, document, member_dict
+
+    def _narrowable(self, key: str, f: ir.Field) -> bool:
+        """Can the model override the base field `key` with the narrowed type? Only when the
+        narrowed type is a subtype of the base one: JSON-only values, and for extension points
+        (`data_type`, `codecs`...) strings or the base `NamedConfig`."""
+        if f.nullable and not f.required:
+            return False  # the base field has no `Unset`
+        extension = key in ("data_type", "chunk_grid", "chunk_key_encoding")
+        extension_list = key in ("codecs", "storage_transformers")
+        if extension:
+            return self._extension_only(f.type)
+        if extension_list:
+            t = f.type
+            if isinstance(t, ir.ListOf):
+                return self._extension_only(t.item)
+            if isinstance(t, ir.TupleOf):
+                parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+                return all(self._extension_only(p) for p in parts)
+            return False
+        return self._json_only(f.type, set())
+
+    def _extension_only(self, t: ir.TypeRef) -> bool:
+        if isinstance(t, ir.UnionOf):
+            return all(self._extension_only(o) for o in t.options)
+        if isinstance(t, ir.Literal):
+            return all(isinstance(v, str) for v in t.values)
+        if isinstance(t, ir.Primitive):
+            return t.name == "string"
+        if isinstance(t, ir.Ref):
+            named = None if t.name == "NamedConfig" else self.h.type_named(t.name)
+            if named is None:
+                return True
+            return isinstance(named, ir.AliasType) and self._extension_only(named.target)
+        return False
+
+    def _json_only(self, t: ir.TypeRef, seen: set[str]) -> bool:
+        """No records (dataclasses are not JSON values) anywhere inside."""
+        if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.JsonObject)):
+            return True
+        if isinstance(t, ir.ListOf):
+            return self._json_only(t.item, seen)
+        if isinstance(t, ir.TupleOf):
+            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+            return all(self._json_only(p, seen) for p in parts)
+        if isinstance(t, ir.MapOf):
+            return self._json_only(t.value, seen)
+        if isinstance(t, ir.UnionOf):
+            return all(self._json_only(o, seen) for o in t.options)
+        if isinstance(t, ir.Ref) and t.name != "NamedConfig":
+            named = self.h.type_named(t.name)
+            if isinstance(named, ir.AliasType):
+                if t.name in seen:
+                    return True
+                return self._json_only(named.target, seen | {t.name})
+        return False
 
     def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, object]:
         members = n.members
