@@ -270,8 +270,8 @@ def test_bad_v2_consolidated_metadata(tmp_path: Path) -> None:
     document, problems = _read(store)
     assert document is not None and list(document["members"]) == ["a"]
     assert [p.message for p in problems] == [
-        ".zmetadata is not JSON: Expecting property name enclosed in double quotes: "
-        "line 1 column 2 (char 1)"
+        (".zmetadata is not JSON: Expecting property name enclosed in double quotes: "
+        "line 1 column 2 (char 1)")
     ]
     write_json(store, ".zmetadata", {"zarr_consolidated_format": 2, "metadata": {}})
     document, problems = _read(store)

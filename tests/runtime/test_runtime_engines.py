@@ -51,7 +51,8 @@ def _verdicts(document: Any, schema: dict[str, Any]) -> tuple[bool, bool]:
 
 
 def _store_roots() -> Iterator[Path]:
-    for meta in sorted([*STORES.rglob("zarr.json"), *STORES.rglob(".zgroup"), *STORES.rglob(".zarray")]):
+    metadata = ("zarr.json", ".zgroup", ".zarray", ".zmetadata")
+    for meta in sorted(p for name in metadata for p in STORES.rglob(name)):
         folder = meta.parent
         parent_has_node = any((folder.parent / n).exists() for n in ("zarr.json", ".zgroup"))
         if not parent_has_node or folder.parent == STORES:
@@ -69,6 +70,8 @@ def test_the_corpus_stores_are_found() -> None:
 def test_store_documents(root: Path) -> None:
     for use_consolidated in (True, False):
         document, problems = read_document(root, use_consolidated=use_consolidated)
+        if document is None and not use_consolidated and (root / ".zmetadata").exists():
+            continue  # GDAL's stores hold .zmetadata and nothing else
         assert document is not None, problems
         version = document["zarr_format"]
         for schema in (base(version), with_length_checks(version), convention(f"xarray-v{version}")):

@@ -42,7 +42,6 @@ class _NoListing(SimpleHTTPRequestHandler):
 
     def list_directory(self, path: str | Any) -> None:  # type: ignore[override]
         self.send_error(404, "no listing here")
-        return None
 
     def parse_request(self) -> bool:
         # every request, whatever its method, is recorded (only GET may ever be seen)
@@ -51,7 +50,7 @@ class _NoListing(SimpleHTTPRequestHandler):
             type(self).requests.append((self.command, self.path))
         return parsed
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

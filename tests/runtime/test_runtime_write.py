@@ -30,7 +30,7 @@ def _v3_document() -> dict[str, Any]:
                 **V3_GROUP,
                 "members": {"cells": v3_array([4, 5], attributes={"units": "m"})},
             },
-            "extension": v3_array([1], **{"my_ext": {"must_understand": False, "v": 1}}),
+            "extension": v3_array([1], my_ext={"must_understand": False, "v": 1}),
         },
     }
 

@@ -53,8 +53,7 @@ def v3_entries(envelope: Any) -> tuple[Entries | None, list[Problem]]:
 
 
 def v2_entries(zmetadata: dict[str, Any]) -> tuple[Entries | None, list[Problem]]:
-    """The nodes listed by a root `.zmetadata` (the root's own entries are left out: the root
-    is read from its own files)."""
+    """The nodes listed by a root `.zmetadata`; the root's own files under the key ""."""
     problems: list[Problem] = []
     if zmetadata.get("zarr_consolidated_format") != 1:
         found = zmetadata.get("zarr_consolidated_format")
@@ -67,6 +66,6 @@ def v2_entries(zmetadata: dict[str, Any]) -> tuple[Entries | None, list[Problem]
     entries: Entries = {}
     for key, value in metadata.items():
         parent, _, name = str(key).rpartition("/")
-        if name in V2_NAMES and parent:
+        if name in V2_NAMES:
             entries.setdefault(parent, {})[name] = value
     return entries, []

@@ -163,6 +163,14 @@ class _Walk:
         files = self.parse_files("/", fetched)
         if files is None:
             return None
+        entries: Entries | None = None
+        if not any(n in files for n in (V3, ZARRAY, ZGROUP)) and zmetadata is not None:
+            # zarr-python opens a consolidated v2 store from .zmetadata alone (GDAL's test
+            # stores hold nothing else): the root's own files come from it too.
+            self.version = 2
+            entries = self.v2_consolidated(zmetadata)
+            if entries is not None:
+                files = entries.pop("", files)
         root = _Node((), "/", prefix, tree=self.tree)
         # build() strips the envelope from the document: keep it for reading
         envelope = files[V3].get("consolidated_metadata") if is_object(files.get(V3)) else None
@@ -178,23 +186,25 @@ class _Walk:
         root.document = document
         if "members" not in document:
             return document
-        entries = self.consolidated(envelope, zmetadata) if self.use_consolidated else None
+        if entries is None and self.use_consolidated:
+            if self.version == 3:
+                entries, problems = v3_entries(envelope)
+                self.problems.extend(problems)
+            elif zmetadata is not None:
+                entries = self.v2_consolidated(zmetadata)
+                if entries is not None:
+                    entries.pop("", None)  # the root was read from its own files
         if entries is not None:
             self.from_entries(root, entries)
         else:
             self.walk(root)
         return document
 
-    def consolidated(self, envelope: Any, zmetadata: Fetched) -> Entries | None:
-        if self.version == 3:
-            entries, problems = v3_entries(envelope)
-        elif zmetadata is None:
+    def v2_consolidated(self, zmetadata: Fetched) -> Entries | None:
+        parsed = self.parse_files("/", {ZMETADATA: zmetadata})
+        if parsed is None:
             return None
-        else:
-            parsed = self.parse_files("/", {ZMETADATA: zmetadata})
-            if parsed is None:
-                return None
-            entries, problems = v2_entries(parsed[ZMETADATA])
+        entries, problems = v2_entries(parsed[ZMETADATA])
         self.problems.extend(problems)
         return entries
 

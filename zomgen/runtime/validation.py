@@ -249,32 +249,43 @@ def _deeply(work: Callable[[], _T]) -> _T:
 
 def _causes(error: Any) -> list[Any]:
     """The error itself, or for a failed `anyOf` / `oneOf` the causes in the branch that came
-    closest: not ruled out by a wrong type or tag (`const` / `enum` of a direct property, such
-    as `node_type`), reaching deepest into the instance, with the fewest errors. When two
-    branches tie, the combinator's own error is the honest answer."""
+    closest: the fewest signs of being meant for another kind of value (a wrong JSON type,
+    missing required keys or unexpected ones at the value itself, a wrong tag such as
+    `node_type`), then the deepest into the instance, then the fewest errors. When two branches
+    tie, the combinator's own error is the honest answer."""
     if error.validator not in _COMBINATORS or not error.context:
         return [error]
     base = len(error.absolute_path)
     branches: dict[Any, list[Any]] = {}
     for sub in error.context:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-    scored: list[tuple[tuple[bool, int, int], list[Any]]] = []
+    scored: list[tuple[tuple[int, int, int], list[Any]]] = []
     for subs in branches.values():
         resolved = [c for s in subs for c in _causes(s)]
-        ruled_out = any(_rules_out(s, base) for s in subs)
+        mismatch = sum(_other_kind(s, base) for s in subs)
         depth = max(len(c.absolute_path) for c in resolved)
-        scored.append(((not ruled_out, depth, -len(resolved)), resolved))
+        scored.append(((-mismatch, depth, -len(resolved)), resolved))
     scored.sort(key=lambda item: item[0], reverse=True)
     if len(scored) > 1 and scored[0][0] == scored[1][0]:
         return [error]
     return scored[0][1]
 
 
-def _rules_out(error: Any, base: int) -> bool:
+# Failures that say "this branch describes another kind of value", at the combinator's value.
+_SHAPE_KEYWORDS = frozenset(
+    ("type", "required", "additionalProperties", "unevaluatedProperties", "dependentRequired")
+)
+
+
+def _other_kind(error: Any, base: int) -> int:
+    """How strongly `error` says its branch is for another kind of value: a wrong JSON type
+    most (3), a missing or unexpected key or a wrong tag less (1), anything else not (0)."""
     depth = len(error.absolute_path) - base
-    if error.validator == "type":
-        return depth == 0
-    return error.validator in ("const", "enum") and depth <= 1
+    if depth == 0 and error.validator == "type":
+        return 3
+    if depth == 0:
+        return 1 if error.validator in _SHAPE_KEYWORDS else 0
+    return 1 if depth == 1 and error.validator == "const" else 0
 
 
 def _problem(error: Any, engines: _Engines) -> Problem:
