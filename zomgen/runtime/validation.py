@@ -192,7 +192,8 @@ def check_document(
 
     def detail() -> list[Problem]:
         errors = list(engines.reference.iter_errors(document))
-        return _dedupe(p for e in errors for c in _causes(e) for p in [_problem(c, engines)])
+        found = _dedupe(p for e in errors for c in _causes(e) for p in [_problem(c, engines)])
+        return sorted(_wrong_kind_only(found), key=_tree_order)
 
     try:
         try:
@@ -342,7 +343,26 @@ def _fast_problems(engines: _Engines, document: Any) -> list[Problem]:
         problems.append(
             Problem(node_path, pointer, message, keyword, to_pointer(error.schema_path))
         )
-    return _dedupe(problems)
+    return sorted(_dedupe(problems), key=_tree_order)
+
+
+def _tree_order(problem: Problem) -> tuple[list[str], list[str]]:
+    """Problems in the order of the tree: by node (parents first), then pointer; a stable
+    sort keeps the schema's order among equals."""
+    return problem.node_path.split("/"), problem.pointer.split("/")
+
+
+_KIND_POINTERS = ("/node_type", "/zarr_format")
+
+
+def _wrong_kind_only(problems: list[Problem]) -> list[Problem]:
+    """A node of the wrong kind (a group where an array must be) fails its schema's `const`
+    on node_type, and then every `required` key of the kind it is not: only the first says
+    anything. For such nodes, keep the problems of node_type and zarr_format."""
+    wrong = {p.node_path for p in problems if p.keyword == "const" and p.pointer == "/node_type"}
+    if not wrong:
+        return problems
+    return [p for p in problems if p.node_path not in wrong or p.pointer in _KIND_POINTERS]
 
 
 def _dedupe(problems: Iterable[Problem]) -> list[Problem]:
