@@ -25,15 +25,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from zomgen.runtime import check_document, read_document  # noqa: E402
-from zomgen.schema.bundle import bundle  # noqa: E402
-from zomgen.schema.load import load_schema_set  # noqa: E402
+from zomgen.runtime import check_document, read_document
+from zomgen.schema.bundle import bundle
+from zomgen.schema.load import load_schema_set
 
 V3_ARRAY: dict[str, Any] = {
     "shape": [10, 20],
@@ -116,7 +117,8 @@ def floor(root: str) -> int:
 
 def convention(version: int) -> dict[str, Any]:
     """The xarray convention for one subgroup, applied to every subgroup of the root."""
-    dataset = bundle(load_schema_set(ROOT / "schemas" / f"xarray-v{version}" / "schema.json", []))
+    path = ROOT / "schemas" / f"xarray-v{version}" / "schema.json"
+    dataset: dict[str, Any] = dict(bundle(load_schema_set(path, [])))
     # A root whose members are xarray datasets: wrap the bundled dataset schema.
     wrapped = dict(dataset)
     wrapped["properties"] = {"members": {"additionalProperties": {"$ref": "#/$defs/Dataset"}}}
@@ -165,7 +167,7 @@ def main() -> None:
                 return document
 
             read_check()  # compile the validators once, as a package does on first use
-            t_floor = median_time(lambda p=path: floor(p), args.repeat)
+            t_floor = median_time(partial(floor, path), args.repeat)
             t_read = median_time(read, args.repeat)
             t_check = median_time(read_check, args.repeat)
             t_zarr = float("nan")

@@ -270,8 +270,10 @@ def test_bad_v2_consolidated_metadata(tmp_path: Path) -> None:
     document, problems = _read(store)
     assert document is not None and list(document["members"]) == ["a"]
     assert [p.message for p in problems] == [
-        (".zmetadata is not JSON: Expecting property name enclosed in double quotes: "
-        "line 1 column 2 (char 1)")
+        (
+            ".zmetadata is not JSON: Expecting property name enclosed in double quotes: "
+            "line 1 column 2 (char 1)"
+        )
     ]
     write_json(store, ".zmetadata", {"zarr_consolidated_format": 2, "metadata": {}})
     document, problems = _read(store)
@@ -377,7 +379,7 @@ class DeepStore(zarr.storage.WrapperStore[zarr.storage.MemoryStore]):
     async def exists(self, key: str) -> bool:
         return self._level(key) is not None
 
-    async def list_dir(self, prefix: str) -> AsyncIterator[str]:  # type: ignore[override]
+    async def list_dir(self, prefix: str) -> AsyncIterator[str]:
         level = self._level(f"{prefix}/zarr.json" if prefix else "zarr.json")
         if level is not None:
             yield "zarr.json"

@@ -37,7 +37,9 @@ def with_length_checks(version: int) -> dict[str, Any]:
     schema = copy.deepcopy(base(version))
     array = schema["$defs"]["ArraySpec"]
     array["x-zomgen-ndim-length"] = (
-        ["/chunks"] if version == 2 else ["/dimension_names", "/chunk_grid/configuration/chunk_shape"]
+        ["/chunks"]
+        if version == 2
+        else ["/dimension_names", "/chunk_grid/configuration/chunk_shape"]
     )
     return schema
 
@@ -74,7 +76,11 @@ def test_store_documents(root: Path) -> None:
             continue  # GDAL's stores hold .zmetadata and nothing else
         assert document is not None, problems
         version = document["zarr_format"]
-        for schema in (base(version), with_length_checks(version), convention(f"xarray-v{version}")):
+        for schema in (
+            base(version),
+            with_length_checks(version),
+            convention(f"xarray-v{version}"),
+        ):
             fast, reference = _verdicts(document, schema)
             assert fast == reference, (root, schema.get("title"))
 
@@ -132,7 +138,9 @@ def _ome_cases() -> Iterator[tuple[str, Any, Path, Path]]:
         if not rel.startswith("ome-ngff/") or "expected_valid" not in entry or not against:
             continue
         folder = CORPUS / "ome-ngff" / rel.split("/")[1]
-        schema = folder / against if against.startswith("schemas/") else folder / "schemas" / against
+        schema = (
+            folder / against if against.startswith("schemas/") else folder / "schemas" / against
+        )
         if not schema.is_file():
             continue
         try:
@@ -141,7 +149,9 @@ def _ome_cases() -> Iterator[tuple[str, Any, Path, Path]]:
             continue  # the two malformed files of the corpus
         notes = entry.get("notes") or ""
         if "validate .attributes" in notes or "/tests/zarr/" in rel:
-            document = document.get("attributes", document) if isinstance(document, dict) else document
+            document = (
+                document.get("attributes", document) if isinstance(document, dict) else document
+            )
         yield rel, document, schema, folder / "schemas"
 
 
@@ -152,7 +162,9 @@ def test_the_ome_cases_are_found() -> None:
     assert len(OME_CASES) > 400
 
 
-@pytest.mark.parametrize(("label", "document", "schema", "include"), OME_CASES, ids=[c[0] for c in OME_CASES])
+@pytest.mark.parametrize(
+    ("label", "document", "schema", "include"), OME_CASES, ids=[c[0] for c in OME_CASES]
+)
 def test_ome_ngff_documents(label: str, document: Any, schema: Path, include: Path) -> None:
     fast, reference = _verdicts(document, bundled(schema, include))
     assert fast == reference, label
@@ -174,7 +186,9 @@ def _convention_cases() -> Iterator[tuple[str, Any, Path]]:
 CONVENTION_CASES = list(_convention_cases())
 
 
-@pytest.mark.parametrize(("label", "document", "schema"), CONVENTION_CASES, ids=[c[0] for c in CONVENTION_CASES])
+@pytest.mark.parametrize(
+    ("label", "document", "schema"), CONVENTION_CASES, ids=[c[0] for c in CONVENTION_CASES]
+)
 def test_zarr_conventions_documents(label: str, document: Any, schema: Path) -> None:
     try:
         bundle = bundled(schema, CORPUS / "external-schemas")

@@ -150,7 +150,10 @@ def test_every_kind_of_store_argument_reads_the_same(tmp_path: Path, zarr_format
     # a group object or a path reads the hierarchy below that node
     sub, problems = read_document(zarr.open_group(str(folder), mode="r")["labels"])
     assert (sub, problems) == (expected["members"]["labels"], [])
-    assert read_document(folder, "labels/cells") == (expected["members"]["labels"]["members"]["cells"], [])
+    assert read_document(folder, "labels/cells") == (
+        expected["members"]["labels"]["members"]["cells"],
+        [],
+    )
     assert read_document(memory, "/labels/") == (expected["members"]["labels"], [])
 
 

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -40,7 +40,7 @@ warnings.filterwarnings("ignore", category=UserWarning)
 class _NoListing(SimpleHTTPRequestHandler):
     requests: list[tuple[str, str]]
 
-    def list_directory(self, path: str | Any) -> None:  # type: ignore[override]
+    def list_directory(self, path: str | Any) -> None:
         self.send_error(404, "no listing here")
 
     def parse_request(self) -> bool:
@@ -179,13 +179,13 @@ class SlowStore(zarr.storage.WrapperStore[zarr.storage.MemoryStore]):
         await self._slow()
         await self._store.set(key, value)
 
-    async def list_dir(self, prefix: str) -> AsyncIterator[str]:  # type: ignore[override]
+    async def list_dir(self, prefix: str) -> AsyncIterator[str]:
         await self._slow()
         async for name in self._store.list_dir(prefix):
             yield name
 
 
-def _hierarchy(zarr_format: int) -> zarr.storage.MemoryStore:
+def _hierarchy(zarr_format: Literal[2, 3]) -> zarr.storage.MemoryStore:
     memory = zarr.storage.MemoryStore()
     group = zarr.open_group(memory, mode="w", zarr_format=zarr_format)
     for g in range(3):
@@ -196,7 +196,7 @@ def _hierarchy(zarr_format: int) -> zarr.storage.MemoryStore:
 
 
 @pytest.mark.parametrize("zarr_format", [2, 3])
-def test_slow_store_is_read_with_many_requests_in_flight(zarr_format: int) -> None:
+def test_slow_store_is_read_with_many_requests_in_flight(zarr_format: Literal[2, 3]) -> None:
     memory = _hierarchy(zarr_format)
     expected, _ = read_document(memory)
     slow = SlowStore(memory)

@@ -81,11 +81,16 @@ def test_ndim_length_v3_and_v2() -> None:
     v2 = {
         "zarr_format": 2,
         "attributes": {},
-        "members": {"t": {**v2_array([2, 3]), "attributes": {"_ARRAY_DIMENSIONS": ["a", "b", "c"]}}},
+        "members": {
+            "t": {**v2_array([2, 3]), "attributes": {"_ARRAY_DIMENSIONS": ["a", "b", "c"]}}
+        },
     }
     problems = check_document(v2, convention("xarray-v2"))
     assert _where(problems) == [("/t", "/attributes/_ARRAY_DIMENSIONS", "x-zomgen-ndim-length")]
-    ok = {**v2, "members": {"t": {**v2_array([2, 3]), "attributes": {"_ARRAY_DIMENSIONS": ["a", "b"]}}}}
+    ok = {
+        **v2,
+        "members": {"t": {**v2_array([2, 3]), "attributes": {"_ARRAY_DIMENSIONS": ["a", "b"]}}},
+    }
     assert check_document(ok, convention("xarray-v2")) == []
 
 
@@ -149,7 +154,11 @@ _NDIM = "x-zomgen-ndim-length"
     ("schema", "document", "valid"),
     [
         # anyOf: a failed check in one branch is rescued by the other
-        ({"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]}, {"shape": [1], "a": [1, 2], "b": 0}, True),
+        (
+            {"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]},
+            {"shape": [1], "a": [1, 2], "b": 0},
+            True,
+        ),
         ({"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]}, {"shape": [1], "a": [1, 2]}, False),
         # oneOf: the check decides which branch holds
         ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [5, 5], "a": [1, 2]}, False),
@@ -157,7 +166,11 @@ _NDIM = "x-zomgen-ndim-length"
         # not / if-then: the check is an ordinary assertion
         ({"not": {_NDIM: ["/a"]}}, {"shape": [1], "a": [1, 2]}, True),
         ({"not": {_NDIM: ["/a"]}}, {"shape": [5, 5], "a": [1, 2]}, False),
-        ({"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}}, {"shape": [5, 5], "a": [1, 2]}, False),
+        (
+            {"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}},
+            {"shape": [5, 5], "a": [1, 2]},
+            False,
+        ),
         ({"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}}, {"shape": [3], "a": [1, 2]}, True),
         # wildcards over list items
         ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"d": [3]}]}, False),
