@@ -135,8 +135,8 @@ class _Walk:
             if not is_object(value):
                 self.problem(path, f"{name} holds a {type(value).__name__}, not an object")
                 return None
-        # The parsed files are ours (fresh from json, or copied from consolidated entries),
-        # so they become the document in place.
+        # The parsed files are ours (fresh from json.loads, consolidated entries included),
+        # so they become the document in place instead of being copied.
         if version == 3:
             document: dict[str, Any] = files[V3]
             document.pop("consolidated_metadata", None)
