@@ -83,21 +83,6 @@ SURROGATE = "lone \ud800 surrogate \udfff end"
 EVERY_JSON_TYPE = [None, True, False, 0, -1, 1.5, 1e300, -0.0, "s", "", 'a"b', "c\\d", "\n",
                    "\u2028", "'''", '"""', [], [1], {}, {"a": 1}]  # fmt: skip
 
-SHADOW = (
-    "bug: a field named `field` (also the fallback for keys without a letter: '🎉', '_', '*/') "
-    "or like a name the module uses (`Mapping`, `JsonValue`) shadows it in the class body: "
-    "`extras: Mapping[...] = field(...)` breaks (mypy 'str not callable', pyright unknown type)"
-)
-NON_IDENTIFIER = (
-    "bug: PascalCase keeps characters in \\u00c0-\\uffff that cannot stand in an identifier "
-    "('→', '€', zero-width space, U+2028): the emitted name is invalid Python, ruff fails, "
-    "traceback (exit 1)"
-)
-SURROGATES = (
-    "bug: a lone surrogate in a description or value crashes writing (UnicodeEncodeError "
-    "traceback, exit 1) after part of the package is already written"
-)
-MALFORMED = "bug: a malformed keyword value crashes (traceback, exit 1) instead of exit 2 naming it"
 
 CASES = [
     Case("keys_as_fields", group(obj({k: {"type": "integer"} for k in KEYS}, required=KEYS[:5])), "compile"),
@@ -108,21 +93,21 @@ CASES = [
     Case("keys_as_union_tags", group(obj({"u": {"oneOf": [obj({"kind": {"const": k}, "v": {"type": "string"}}, required=["kind"]) for k in KEYS]}})), "compile"),
     Case("keys_as_titles", group(obj({f"p{i}": obj({"a": {"type": "string"}}, title=k) for i, k in enumerate(KEYS)})), "compile"),
     Case("v2_keys", {"title": "V2", "allOf": [V2G], "properties": {"attributes": obj({k: {"type": "string"} for k in KEYS})}}, "compile"),
-    Case("key_field", group(obj({"field": {"type": "string"}})), "compile", checks_bug=SHADOW),
-    Case("key_emoji_only", group(obj({"🎉": {"type": "string"}})), "compile", checks_bug=SHADOW),
-    Case("key_mapping", group(obj({"Mapping": {"type": "string"}})), "compile", checks_bug=SHADOW),
-    Case("key_jsonvalue", group(obj({"JsonValue": {"type": "string"}})), "compile", checks_bug=SHADOW),
-    Case("key_empty", group(obj({"": {"type": "string"}})), "either", checks_bug="bug: the key '' becomes field `field` (shadowing, see key_field) and a TypedDict key pyright rejects ('Names within a TypedDict cannot be empty')"),
-    Case("member_name_zero_width_space", group({"type": "object"}, properties={"attributes": {"type": "object"}, "members": {"properties": {"x\u200by": {"allOf": [V3A]}}}}), "compile", checks_bug="bug: an invisible character in a key is written raw into a string literal: ruff PLE2515"),
+    Case("key_field", group(obj({"field": {"type": "string"}})), "compile"),
+    Case("key_emoji_only", group(obj({"🎉": {"type": "string"}})), "compile"),
+    Case("key_mapping", group(obj({"Mapping": {"type": "string"}})), "compile"),
+    Case("key_jsonvalue", group(obj({"JsonValue": {"type": "string"}})), "compile"),
+    Case("key_empty", group(obj({"": {"type": "string"}})), "either"),
+    Case("member_name_zero_width_space", group({"type": "object"}, properties={"attributes": {"type": "object"}, "members": {"properties": {"x\u200by": {"allOf": [V3A]}}}}), "compile"),
     Case("name_arrow", group(obj({"a→b": obj({"x": {"type": "string"}})})), "either"),
     Case("name_euro", group(obj({"v": {"$ref": "#/$defs/price€"}}), **{"$defs": {"price€": obj({"x": {"type": "string"}})}}), "either"),
     Case("name_zero_width_space", group({"type": "object"}, title="x\u200by"), "either"),
     Case("name_line_separator", group(obj({"u": {"oneOf": [obj({"k": {"const": "a\u2028b"}}, required=["k"]), obj({"k": {"const": "c"}}, required=["k"])]}})), "either"),
-    Case("title_digit_first", group({"type": "object"}, title="1st"), "compile", checks_bug="bug: a name with a leading digit gets a leading `_` and is private: pyright 'Class _1st is not accessed', ruff PYI049"),
-    Case("title_anynode", group({"type": "object"}, title="AnyNode"), "either", checks_bug="bug: `AnyNode` is not a reserved type name: the user's type and the generated alias redefine each other"),
-    Case("defs_anynode", group(obj({"v": {"$ref": "#/$defs/AnyNode"}}), **{"$defs": {"AnyNode": obj({"x": {"type": "string"}})}}), "either", checks_bug="bug: `AnyNode` is not a reserved type name: the user's type and the generated alias redefine each other"),
+    Case("title_digit_first", group({"type": "object"}, title="1st"), "compile"),
+    Case("title_anynode", group({"type": "object"}, title="AnyNode"), "either"),
+    Case("defs_anynode", group(obj({"v": {"$ref": "#/$defs/AnyNode"}}), **{"$defs": {"AnyNode": obj({"x": {"type": "string"}})}}), "either"),
     *(
-        Case(f"title_{n.lower()}", group({"type": "object"}, title=n), "either", checks_bug=f"bug: a root named `{n}` clashes with the name `__init__.py` imports (ruff F811)")
+        Case(f"title_{n.lower()}", group({"type": "object"}, title=n), "either")
         for n in ("Converter", "Problem", "ZomError", "TABLE")
     ),
     Case("collide_dash_underscore", group({"type": "object"}, **{"$defs": {"foo-bar": {"type": "string"}, "foo_bar": {"type": "integer"}}}), "refuse"),
@@ -138,7 +123,7 @@ CASES = [
     Case("enum_scalars", group(obj({"e": {"enum": [v for v in EVERY_JSON_TYPE if not isinstance(v, (list, dict))]}})), "compile"),
     Case("enum_int_float_bool", group(obj({"e": {"enum": [1, 1.0, True, 0, False, 0.0]}})), "compile"),
     Case("const_every_json_type", group(obj({f"c{i}": {"const": v} for i, v in enumerate(EVERY_JSON_TYPE)})), "compile"),
-    Case("const_big_integer", group(obj({"c": {"const": 2**70}, "e": {"enum": [2**64, -(2**63) - 1]}})), "compile", checks_bug="bug: an integer beyond 64 bits goes into Literal[...], which mypy rejects ('Literal[...] cannot contain arbitrary expressions')"),
+    Case("const_big_integer", group(obj({"c": {"const": 2**70}, "e": {"enum": [2**64, -(2**63) - 1]}})), "compile"),
     Case("empty_tuple", group(obj({"t": {"type": "array", "maxItems": 0}, "u": {"type": "array", "items": False}})), "compile"),
     Case("deep_properties_50", group(nest(50, {"type": "string"}, lambda s: obj({"a": s}, required=["a"]))), "compile"),
     Case("deep_items_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"type": "array", "items": s})})), "compile"),

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except StoreError as exc:
         for problem in exc.problems:
-            print(f"zomgen: {args.store}: {problem}", file=sys.stderr)
+            print(f"zomgen: {problem}", file=sys.stderr)
         return 2
     if args.format == "json":
         sys.stdout.write(problems_to_json(problems) + "\n")

@@ -5,6 +5,33 @@ default) per field; read by `_convert.Converter`."""
 from typing import Any
 
 TABLE: dict[str, Any] = {
+    "GroupSpec": {
+        "fields": [
+            ["attributes", "attributes", "json", True, None],
+            [
+                "members",
+                "members",
+                ["map", ["union", [["class", "GroupSpec"], ["class", "ArraySpec"]]]],
+                True,
+                None,
+            ],
+        ],
+        "node": ["group", 2],
+    },
+    "ArraySpec": {
+        "fields": [
+            ["attributes", "attributes", "json", True, None],
+            ["shape", "shape", ["list", "integer"], True, None],
+            ["chunks", "chunks", ["list", "integer"], True, None],
+            ["dtype", "dtype", "json", True, None],
+            ["compressor", "compressor", "json", True, None],
+            ["fill_value", "fill_value", "json", True, None],
+            ["order", "order", "json", True, None],
+            ["filters", "filters", ["union", [["list", "json"], "null"]], True, None],
+            ["dimension_separator", "dimension_separator", "json", False, "None"],
+        ],
+        "node": ["array", 2],
+    },
     "XarrayDataset": {
         "fields": [
             ["attributes", "attributes", "json", True, None],

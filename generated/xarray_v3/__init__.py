@@ -16,7 +16,7 @@ from importlib.resources import files
 from typing import Any, cast
 
 from . import documents, models
-from ._convert import Converter
+from ._convert import Converter as _Converter
 from ._runtime import (
     Problem,
     ZomError,
@@ -25,7 +25,7 @@ from ._runtime import (
     validate_store,
     write_document,
 )
-from ._tables import TABLE
+from ._tables import TABLE as _TABLE
 from .models import XarrayDataset
 
 __all__ = [
@@ -53,8 +53,8 @@ def schema() -> dict[str, Any]:
 
 
 @cache
-def _converter() -> Converter:
-    return Converter(TABLE, vars(models))
+def _converter() -> _Converter:
+    return _Converter(_TABLE, vars(models))
 
 
 def load(store: object, path: str = "", *, use_consolidated: bool = True) -> models.XarrayDataset:

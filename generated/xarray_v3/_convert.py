@@ -23,7 +23,9 @@ class Converter:
     def __init__(self, table: Mapping[str, Any], namespace: Mapping[str, Any]) -> None:
         self.table = table
         self.namespace = namespace
-        self.classes: dict[str, type[Any]] = {name: namespace[name] for name in table}
+        self.classes: dict[str, type[Any]] = {
+            name: namespace[name] for name, entry in table.items() if "fields" in entry
+        }
 
     # --- document -> model -------------------------------------------------------------
 
@@ -31,6 +33,8 @@ class Converter:
         if isinstance(spec, str):
             return value
         tag = spec[0]
+        if tag == "alias":
+            return self.parse(value, self.table[spec[1]]["alias"])
         if tag == "literal":
             return value
         if tag == "list":
@@ -84,6 +88,8 @@ class Converter:
         if isinstance(spec, str):
             return _fits_primitive(value, spec)
         tag = spec[0]
+        if tag == "alias":
+            return self.fits_document(value, self.table[spec[1]]["alias"])
         if tag == "literal":
             return any(_same(value, v) for v in spec[1])
         if tag in ("list", "tuple"):
@@ -120,6 +126,8 @@ class Converter:
         if isinstance(spec, str):
             return _thaw(value)
         tag = spec[0]
+        if tag == "alias":
+            return self.dump(value, self.table[spec[1]]["alias"])
         if tag == "literal":
             return value
         if tag in ("list", "tuple"):
@@ -174,6 +182,8 @@ class Converter:
         if isinstance(spec, str):
             return spec == "json" or _fits_primitive(value, spec)
         tag = spec[0]
+        if tag == "alias":
+            return self.fits_model(value, self.table[spec[1]]["alias"])
         if tag == "literal":
             return any(_same(value, v) for v in spec[1])
         if tag in ("list", "tuple"):

@@ -5,6 +5,64 @@ default) per field; read by `_convert.Converter`."""
 from typing import Any
 
 TABLE: dict[str, Any] = {
+    "NamedConfig": {
+        "fields": [
+            ["name", "name", "string", True, None],
+            ["configuration", "configuration", "json", False, "None"],
+            ["must_understand", "must_understand", "boolean", False, "None"],
+        ]
+    },
+    "GroupSpec": {
+        "fields": [
+            ["attributes", "attributes", "json", True, None],
+            [
+                "members",
+                "members",
+                ["map", ["union", [["class", "GroupSpec"], ["class", "ArraySpec"]]]],
+                True,
+                None,
+            ],
+        ],
+        "node": ["group", 3],
+    },
+    "ArraySpec": {
+        "fields": [
+            ["attributes", "attributes", "json", True, None],
+            ["shape", "shape", ["list", "integer"], True, None],
+            ["data_type", "data_type", ["union", ["string", ["class", "NamedConfig"]]], True, None],
+            [
+                "chunk_grid",
+                "chunk_grid",
+                ["union", ["string", ["class", "NamedConfig"]]],
+                True,
+                None,
+            ],
+            [
+                "chunk_key_encoding",
+                "chunk_key_encoding",
+                ["union", ["string", ["class", "NamedConfig"]]],
+                True,
+                None,
+            ],
+            ["fill_value", "fill_value", "json", True, None],
+            [
+                "codecs",
+                "codecs",
+                ["list", ["union", ["string", ["class", "NamedConfig"]]]],
+                True,
+                None,
+            ],
+            [
+                "storage_transformers",
+                "storage_transformers",
+                ["list", ["union", ["string", ["class", "NamedConfig"]]]],
+                False,
+                "None",
+            ],
+            ["dimension_names", "dimension_names", ["list", "json"], False, "None"],
+        ],
+        "node": ["array", 3],
+    },
     "XarrayDataset": {
         "fields": [
             ["attributes", "attributes", "json", True, None],
