@@ -59,7 +59,7 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
             "pointer": "/dimension_names",
             "message": "has 1 item, but the array has 2 dimensions (shape [2, 3])",
             "keyword": "x-zomgen-ndim-length",
-            "schema_path": "/$defs/Variable/x-zomgen-ndim-length/0",
+            "schema_path": "/$defs/zomgen:v3.schema.json/$defs/ArraySpec/x-zomgen-ndim-length/0",
         },
     ]
     text = _validate(store, "--schema", XARRAY_V3)

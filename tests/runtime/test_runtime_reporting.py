@@ -77,7 +77,10 @@ def test_ndim_length_v3_and_v2() -> None:
     problems = check_document(v3, convention("xarray-v3"))
     assert _where(problems) == [("/t", "/dimension_names", "x-zomgen-ndim-length")]
     assert problems[0].message == "has 1 item, but the array has 2 dimensions (shape [2, 3])"
-    assert problems[0].schema_path == "/$defs/Variable/x-zomgen-ndim-length/0"
+    assert (
+        problems[0].schema_path
+        == "/$defs/zomgen:v3.schema.json/$defs/ArraySpec/x-zomgen-ndim-length/0"
+    )
     v2 = {
         "zarr_format": 2,
         "attributes": {},
