@@ -154,6 +154,7 @@ DOCUMENTS = {
     "rt_tuple": _array(
         {"bbox": [0, 0, 1.5, 2], "range": [1, 2, "a", "b"], "nothing": None, "maybe": None, "z": 1},
         shape=[3, 4, 3],
+        chunk_grid={"name": "regular", "configuration": {"chunk_shape": [3, 4, 3]}},
         data_type="float32",
         dimension_names=["y", "x", "c"],
         storage_transformers=[],
