@@ -51,7 +51,7 @@ class Spelling:
         if isinstance(t, ir.MapOf):
             return f"Mapping[str, {self.model(t.value)}]"
         if isinstance(t, ir.UnionOf):
-            if (version := _any_node_version(t)) is not None:
+            if (version := any_node_version(t)) is not None:
                 return self.any_node(version)
             return union([self.model(o) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
@@ -80,7 +80,7 @@ class Spelling:
         if isinstance(t, ir.MapOf):
             return f"dict[str, {self.document(t.value)}]"
         if isinstance(t, ir.UnionOf):
-            if (version := _any_node_version(t)) is not None:
+            if (version := any_node_version(t)) is not None:
                 return self.any_node(version)
             return union([self.document(o) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
@@ -115,7 +115,7 @@ class Spelling:
         return ["class", self.base_name(t.kind, t.zarr_format)]
 
 
-def _any_node_version(t: ir.UnionOf) -> int | None:
+def any_node_version(t: ir.UnionOf) -> int | None:
     """The base `Node` (any group or array of one version) has a name of its own: `AnyNode`."""
     kinds = {(o.kind, o.zarr_format) for o in t.options if isinstance(o, ir.BaseNode)}
     if len(t.options) == 2 and len(kinds) == 2 and len({v for _k, v in kinds}) == 1:

@@ -1,10 +1,234 @@
-"""IR -> TypeScript files of a package (`types.ts`, `validate.ts`)."""
+"""IR -> `types.ts`: the same types as the Python package, with the same names, in TypeScript.
+
+Spelling (input-language §6, docs/typescript.md): every property is `readonly` (the models are
+frozen); optional keys are `?:`, exact under `exactOptionalPropertyTypes`; closed objects have no
+index signature, so an unknown key in a literal is an error; open objects intersect their known
+keys with `{ readonly [key: string]: unknown }`. Node types are standalone object types (base
+fields plus the narrowed ones) so that excess-property checks apply; the generic bases
+`ArraySpec<TAttrs>` / `GroupSpec<TAttrs, TMembers>` stay assignable from them.
+"""
 
 from __future__ import annotations
 
+import json
+import math
+import re
+from dataclasses import dataclass
+
 from zomgen import ir
+from zomgen.render import render
+from zomgen.targets.pyspell import Spelling, any_node_version, merge_literals
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+_PRIMITIVES = {
+    "string": "string",
+    "integer": "number",
+    "number": "number",
+    "boolean": "boolean",
+    "null": "null",
+}
+_EXT = "string | NamedConfig"
+# (key, TypeScript type, required) of each version's base array metadata.
+BASE_ARRAY_FIELDS: dict[int, list[tuple[str, str, bool]]] = {
+    3: [
+        ("shape", "readonly number[]", True),
+        ("data_type", _EXT, True),
+        ("chunk_grid", _EXT, True),
+        ("chunk_key_encoding", _EXT, True),
+        ("fill_value", "JsonValue", True),
+        ("codecs", f"readonly ({_EXT})[]", True),
+        ("storage_transformers", f"readonly ({_EXT})[]", False),
+        ("dimension_names", "readonly (string | null)[]", False),
+    ],
+    2: [
+        ("shape", "readonly number[]", True),
+        ("chunks", "readonly number[]", True),
+        ("dtype", "string | readonly JsonValue[]", True),
+        ("compressor", "JsonObject | null", True),
+        ("fill_value", "JsonValue", True),
+        ("order", '"C" | "F"', True),
+        ("filters", "readonly JsonObject[] | null", True),
+        ("dimension_separator", '"." | "/"', False),
+    ],
+}
+# Integers beyond this cannot be written exactly as TypeScript number literals.
+_SAFE_INTEGER = 2**53
+
+
+@dataclass
+class Declaration:
+    name: str
+    body: str
+    doc: str | None
+
+
+def key(text: str) -> str:
+    """A property name: bare when it is a plain identifier, else a quoted string literal."""
+    if _IDENTIFIER.match(text) and text != "__proto__":
+        return text
+    return json.dumps(text)  # ASCII escapes: quotes, backslashes, lone surrogates stay inert
+
+
+def jsdoc(text: str | None, indent: str = "") -> str | None:
+    """A JSDoc comment no schema text can end early (`*/`) or break (lone surrogates)."""
+    if text is None or not text.strip():
+        return None
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    safe = [
+        "".join(c if c.isprintable() else " " for c in line).replace("*/", "*\\/")
+        for line in lines
+        if line
+    ]
+    safe = [line.encode("utf-8", "replace").decode("utf-8") for line in safe]
+    if len(safe) == 1:
+        return f"{indent}/** {safe[0]} */"
+    body = "\n".join(f"{indent} * {line}" for line in safe)
+    return f"{indent}/**\n{body}\n{indent} */"
+
+
+class TypeScriptTarget:
+    def __init__(self, hierarchy: ir.Hierarchy) -> None:
+        self.h = hierarchy
+        self.sp = Spelling(hierarchy)
+
+    def type(self, t: ir.TypeRef) -> str:
+        if isinstance(t, ir.Primitive):
+            return _PRIMITIVES[t.name]
+        if isinstance(t, ir.Literal):
+            return " | ".join(dict.fromkeys(_literal(v) for v in t.values))
+        if isinstance(t, ir.Json):
+            return "JsonValue"
+        if isinstance(t, ir.JsonObject):
+            return "JsonObject"
+        if isinstance(t, ir.ListOf):
+            return f"readonly {self._element(t.item)}[]"
+        if isinstance(t, ir.TupleOf):
+            items = [self.type(i) for i in t.items]
+            if t.rest is not None:
+                items.append(f"...{self._element(t.rest)}[]")
+            return f"readonly [{', '.join(items)}]"
+        if isinstance(t, ir.MapOf):
+            return f"{{ readonly [key: string]: {self.type(t.value)} }}"
+        if isinstance(t, ir.UnionOf):
+            if (version := any_node_version(t)) is not None:
+                return self.sp.any_node(version)
+            return " | ".join(dict.fromkeys(self.type(o) for o in merge_literals(t.options)))
+        if isinstance(t, ir.Ref):
+            return t.name
+        if t.kind == "group":
+            group = self.sp.base_name("group", t.zarr_format)
+            members = f"{{ readonly [name: string]: {self.sp.any_node(t.zarr_format)} }}"
+            return f"{group}<JsonObject, {members}>"
+        return f"{self.sp.base_name('array', t.zarr_format)}<JsonObject>"
+
+    def _element(self, t: ir.TypeRef) -> str:
+        text = self.type(t)
+        return f"({text})" if " " in text and not text.startswith("{") else text
+
+    def _property(self, name: str, typ: str, required: bool, doc: str | None) -> str:
+        comment = jsdoc(doc, "  ")
+        line = f"  readonly {key(name)}{'' if required else '?'}: {typ};"
+        return f"{comment}\n{line}" if comment else line
+
+    def _object(self, o: ir.ObjectType) -> str:
+        props = [
+            self._property(f.key, self.type(f.type), f.required, f.description) for f in o.fields
+        ]
+        body = "{\n" + "\n".join(props) + "\n}" if props else "{}"
+        if o.extra is None:
+            return body if props else "Record<never, never>"
+        return (
+            f"{body} & {{ readonly [key: string]: unknown }}"
+            if props
+            else "{ readonly [key: string]: unknown }"
+        )
+
+    def _members(self, m: ir.Members) -> str:
+        others: list[str] = []
+        indexes: list[str] = []
+        for pattern, t in m.patterns:
+            index = "`${number}`" if pattern in ("^[0-9]+$", "^\\d+$") else "string"
+            indexes.append(f"{{ readonly [name: {index}]: {self.type(t)} }}")
+            others.append(self.type(t))
+        if m.other is not None:
+            others.append(self.type(m.other))
+            indexes = [i for i in indexes if "[name: string]" not in i]
+        named = [
+            self._property(f.key, self.type(f.type), f.required, f.description) for f in m.named
+        ]
+        if m.other is not None:
+            # An index signature types every key, the named ones too: it must admit them.
+            every = dict.fromkeys([*(self.type(f.type) for f in m.named), *others])
+            indexes.append(f"{{ readonly [name: string]: {' | '.join(every)} }}")
+        parts = (["{\n" + "\n".join(named) + "\n}"] if named else []) + indexes
+        return " & ".join(parts) if parts else "Record<never, never>"
+
+    def _node(self, n: ir.NodeType) -> str:
+        lines = [f"  readonly zarr_format: {n.zarr_format};"]
+        if n.zarr_format == 3:
+            lines.append(f'  readonly node_type: "{n.node_kind}";')
+        lines.append(f"  readonly attributes: {self.type(n.attributes)};")
+        if n.members is not None:
+            lines.append(f"  readonly members: {self._members(n.members)};")
+        else:
+            narrowed = {f.key: f for f in n.metadata}
+            for field_key, typ, required in BASE_ARRAY_FIELDS[n.zarr_format]:
+                f = narrowed.get(field_key)
+                if f is not None:
+                    lines.append(
+                        self._property(f.key, self.type(f.type), f.required, f.description)
+                    )
+                else:
+                    lines.append(self._property(field_key, typ, required, None))
+        return "{\n" + "\n".join(lines) + "\n}"
+
+    def declarations(self) -> list[Declaration]:
+        out: list[Declaration] = []
+        for named in self.h.types:
+            if isinstance(named, ir.ObjectType):
+                body = self._object(named)
+            elif isinstance(named, ir.NodeType):
+                body = self._node(named)
+            else:
+                body = self.type(named.target)
+            out.append(Declaration(named.name, body, jsdoc(named.description)))
+        return out
+
+    def types_ts(self) -> str:
+        versions = list(self.h.zarr_formats)
+        base_fields = {
+            v: [f"readonly {k}{'' if r else '?'}: {t};" for k, t, r in BASE_ARRAY_FIELDS[v]]
+            for v in versions
+        }
+        base_names = {
+            f"{kind}{v}": self.sp.base_name(kind, v)
+            for v in versions
+            for kind in ("group", "array")
+        } | {f"any{v}": self.sp.any_node(v) for v in versions}
+        view = {
+            "source": self.h.source,
+            "root": self.h.root,
+            "versions": versions,
+            "base_fields": base_fields,
+            "base_names": base_names,
+            "declarations": self.declarations(),
+        }
+        return render("typescript/types.ts.j2", t=view)
+
+
+def _literal(value: ir.JsonScalar) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if abs(value) < _SAFE_INTEGER else "number"
+    if isinstance(value, float):
+        return json.dumps(value) if math.isfinite(value) else "number"
+    return json.dumps(value)
 
 
 def typescript_files(hierarchy: ir.Hierarchy, bundled_schema: dict[str, object]) -> dict[str, str]:
     """{file name: text} of the TypeScript side of a package."""
-    return {}
+    del bundled_schema  # validate.ts, which will need it, is not generated yet
+    return {"types.ts": TypeScriptTarget(hierarchy).types_ts()}
