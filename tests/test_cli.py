@@ -111,3 +111,40 @@ def test_python_dash_m_and_console_script_agree() -> None:
     module = zomgen("--version")
     assert direct.returncode == module.returncode == 0
     assert direct.stdout == module.stdout
+
+
+def test_a_file_reached_through_a_symlink_is_one_schema(tmp_path: Path) -> None:
+    """A relative `$ref` through a symlinked folder names a file also found (resolved) by -I: it
+    must be loaded once, not again on every lookup (that once looped forever)."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "attrs.json").write_text(
+        '{"type": "object", "properties": {"a": {"$ref": "#/$defs/text"}}, "required": ["a"],'
+        ' "$defs": {"text": {"type": "string"}}}'
+    )
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
+    conv = tmp_path / "conv"
+    conv.mkdir()
+    (conv / "schema.json").write_text(
+        '{"title": "Linked", "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],'
+        ' "properties": {"attributes": {"$ref": "../link/attrs.json"}}}'
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "zomgen",
+            "build",
+            str(conv / "schema.json"),
+            "-o",
+            str(tmp_path / "pkg"),
+            "-I",
+            str(real),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "class Attrs" in (tmp_path / "pkg" / "models.py").read_text()

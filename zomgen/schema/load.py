@@ -182,8 +182,14 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
         for uri in dict.fromkeys((doc.path.as_uri(), doc.uri)):
             resources.append((uri, resource))
 
+    retrieved: dict[str, SchemaDocument] = {}
+
     def retrieve(uri: str) -> Resource[object]:
-        found = _from_disk(uri, documents) or _by_path_suffix(uri, documents)
+        # referencing may ask again for the same URI: answer with the same document, whose
+        # objects' identity the compiler relies on.
+        found = retrieved.get(uri) or _from_disk(uri, documents) or _by_path_suffix(uri, documents)
+        if found is not None:
+            retrieved[uri] = found
         if found is None:
             for doc, problems in rejected:
                 if uri in (doc.uri, doc.path.as_uri()) or _by_path_suffix(uri, [doc]):
@@ -211,7 +217,10 @@ def _from_disk(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | No
     """A relative `$ref` from a local file to another local file outside the search folders."""
     if not uri.startswith("file:"):
         return None
-    path = Path(url2pathname(urlsplit(uri).path))
+    path = Path(url2pathname(urlsplit(uri).path)).resolve()
+    for doc in documents:
+        if doc.path == path:  # known under another name (a symlink, `..` segments)
+            return doc
     if not path.is_file():
         return None
     contents = _load_optional(path)
