@@ -1,6 +1,10 @@
-"""Negative: models are frozen."""
+"""Negative: models are frozen dataclasses, the root and every node and attribute object."""
 
 from xarray_v2 import models
 
-attrs = models.VariableAttributes(ARRAY_DIMENSIONS=("x",))
-attrs.ARRAY_DIMENSIONS = ("y",)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+from ._valid import ATTRIBUTES, variable
+
+dataset = models.XarrayDataset(attributes={}, members={"t": variable(ATTRIBUTES)})
+dataset.attributes = {"title": "changed"}  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+dataset.members["t"].order = "F"  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+dataset.members["t"].attributes.ARRAY_DIMENSIONS = ("y",)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]

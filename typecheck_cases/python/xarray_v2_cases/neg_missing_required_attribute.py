@@ -1,6 +1,8 @@
-"""Negative: `_ARRAY_DIMENSIONS` is required on every variable's attributes."""
+"""Negative: `_ARRAY_DIMENSIONS` is required in every variable's attributes."""
 
 from xarray_v2 import documents, models
 
-attrs_doc: documents.VariableAttributes = {}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-attrs = models.VariableAttributes()  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+from ._valid import DATASET, VARIABLE, variable
+
+no_dimensions: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "attributes": {}}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+no_dimensions_model = models.XarrayDataset(attributes={}, members={"t": variable(models.VariableAttributes())})  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]

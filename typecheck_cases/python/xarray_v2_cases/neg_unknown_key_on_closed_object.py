@@ -1,0 +1,23 @@
+"""Negative: a v2 array's metadata is closed (`additionalProperties: false` in the base)."""
+
+from xarray_v2 import documents, models
+
+from ._valid import ATTRIBUTES, DATASET, VARIABLE
+
+colour: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # type: ignore[typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]
+colour_model = models.XarrayDataset(
+    attributes={},
+    members={
+        "t": models.Variable(colour="red",  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+            attributes=ATTRIBUTES,
+            shape=(2,),
+            chunks=(2,),
+            dtype="<f8",
+            compressor=None,
+            fill_value=0,
+            order="C",
+            filters=None,
+            dimension_separator=None,
+        )
+    },
+)
