@@ -1,6 +1,9 @@
-"""Negative: models are frozen, down to the group's own fields."""
+"""Negative: models are frozen dataclasses, the root and every node."""
 
 from xarray_v3 import models
 
-dataset = models.XarrayDataset(attributes={}, members={})
+from ._valid import VARIABLE_MODEL
+
+dataset = models.XarrayDataset(attributes={}, members={"t": VARIABLE_MODEL})
 dataset.members = {}  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+dataset.members["t"].dimension_names = ("y",)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]

@@ -1,36 +1,32 @@
-"""Negative: xarray-v3 variables must have `dimension_names`, without nulls."""
+"""Negative: every xarray-v3 variable has `dimension_names` (required by the convention)."""
 
 from xarray_v3 import documents, models
 
-variable = models.Variable(  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
-    attributes={},
-    shape=(2,),
-    data_type="float32",
-    chunk_grid="regular",
-    chunk_key_encoding="default",
-    fill_value=0,
-    codecs=("bytes",),
-    storage_transformers=None,
-)
-variable_doc: documents.Variable = {  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+from ._valid import DATASET
+
+no_names: documents.XarrayDataset = {**DATASET, "members": {"t": {  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
     "zarr_format": 3,
     "node_type": "array",
     "attributes": {},
     "shape": [2],
     "data_type": "float32",
-    "chunk_grid": "regular",
-    "chunk_key_encoding": "default",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+    "chunk_key_encoding": {"name": "default"},
     "fill_value": 0,
     "codecs": ["bytes"],
-}
-with_null = models.Variable(
+}}}
+no_names_model = models.XarrayDataset(
     attributes={},
-    shape=(2, 2),
-    data_type="float32",
-    chunk_grid="regular",
-    chunk_key_encoding="default",
-    fill_value=0,
-    codecs=("bytes",),
-    storage_transformers=None,
-    dimension_names=("x", None),  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    members={
+        "t": models.Variable(  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+            attributes={},
+            shape=(2,),
+            data_type="float32",
+            chunk_grid="regular",
+            chunk_key_encoding="default",
+            fill_value=0,
+            codecs=("bytes",),
+            storage_transformers=None,
+        )
+    },
 )
