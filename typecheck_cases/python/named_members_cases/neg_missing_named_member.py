@@ -1,11 +1,10 @@
-"""Negative: the member "0" is required."""
+"""Negative: the member "0" is required (`members.required` in the schema)."""
 
 from named_members import documents, models
 
-image = models.Image(attributes={}, members={})  # type: ignore[typeddict-item]  # pyright: ignore[reportArgumentType]
-image_doc: documents.Image = {
-    "zarr_format": 3,
-    "node_type": "group",
-    "attributes": {},
-    "members": {},  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-}
+from ._valid import IMAGE, LABELS
+
+no_members: documents.Image = {**IMAGE, "members": {}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+only_labels: documents.Image = {**IMAGE, "members": {"labels": LABELS}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+no_members_model = models.Image(attributes={}, members={})  # type: ignore[typeddict-item]  # pyright: ignore[reportArgumentType]
+only_labels_model = models.Image(attributes={}, members={"labels": models.Labels(attributes=models.LabelsAttributes(labels=("cells",)), members={})})  # type: ignore[typeddict-item]  # pyright: ignore[reportArgumentType]

@@ -1,6 +1,8 @@
-"""Negative: a labels group's attributes must list its `labels`."""
+"""Negative: a labels group's attributes must list its `labels` (`required`)."""
 
 from named_members import documents, models
 
-attrs = models.LabelsAttributes()  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
-attrs_doc: documents.LabelsAttributes = {}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+from ._valid import IMAGE, LABELS, LEVEL_MODEL
+
+no_labels: documents.Image = {**IMAGE, "members": {**IMAGE["members"], "labels": {**LABELS, "attributes": {}}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+no_labels_model = models.Image(attributes={}, members={"0": LEVEL_MODEL, "labels": models.Labels(attributes=models.LabelsAttributes(), members={})})  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]

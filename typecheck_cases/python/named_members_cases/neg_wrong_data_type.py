@@ -1,18 +1,23 @@
-"""Negative: a level's data type is "uint8" or "uint16", nothing else."""
+"""Negative: a level's data type is narrowed to the `enum` "uint8", "uint16"."""
 
 from named_members import documents, models
 
-from ._levels import LEVEL_DOC
+from ._valid import IMAGE, LEVEL
 
-level = models.Level(
+float64: documents.Image = {**IMAGE, "members": {"0": {**LEVEL, "data_type": "float64"}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+float64_model = models.Image(
     attributes={},
-    shape=(2, 2),
-    data_type="float64",  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-    chunk_grid="regular",
-    chunk_key_encoding="default",
-    fill_value=0,
-    codecs=("bytes",),
-    storage_transformers=None,
-    dimension_names=None,
+    members={
+        "0": models.Level(
+            attributes={},
+            shape=(2, 2),
+            data_type="float64",  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            chunk_grid="regular",
+            chunk_key_encoding="default",
+            fill_value=0,
+            codecs=("bytes",),
+            storage_transformers=None,
+            dimension_names=None,
+        )
+    },
 )
-level_doc: documents.Level = {**LEVEL_DOC, "data_type": "float64"}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
