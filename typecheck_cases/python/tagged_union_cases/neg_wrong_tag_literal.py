@@ -1,6 +1,9 @@
-"""Negative: the tag of a transform is one of its `const`s."""
+"""Negative: a transform's tag `type` is one of the branches' `const`s."""
 
 from tagged_union import documents, models
 
-attrs_doc: documents.TransformedAttributes = {"transform": {"type": "rotate"}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-identity = models.Identity(type="rotate")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+from ._valid import TRANSFORMED, transformed
+
+rotate: documents.Transformed = {**TRANSFORMED, "attributes": {"transform": {"type": "rotate"}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+rotate_model = transformed(models.TransformedAttributes(transform=models.Identity(type="rotate")))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+mislabelled_model = transformed(models.TransformedAttributes(transform=models.TransformScale(type="translation", scale=(2.0,))))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
