@@ -1,32 +1,28 @@
 """Positive: valid xarray-v3 documents and models type-check, with the types users rely on."""
 
-from typing import assert_type
+from collections.abc import Mapping
+from typing import Literal, assert_type
 
 import xarray_v3
 from xarray_v3 import documents, models
 
-variable_doc: documents.Variable = {
-    "zarr_format": 3,
-    "node_type": "array",
-    "attributes": {"units": "K"},
-    "shape": [2, 3],
-    "data_type": "float32",
-    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 3]}},
-    "chunk_key_encoding": {"name": "default"},
-    "fill_value": 0,
-    "codecs": ["bytes"],
-    "dimension_names": ["y", "x"],
-}
-dataset_doc: documents.XarrayDataset = {
-    "zarr_format": 3,
-    "node_type": "group",
-    "attributes": {},
-    "members": {"t": variable_doc},
-}
+from ._valid import DATASET, VARIABLE, VARIABLE_MODEL
+
+dataset_doc: documents.XarrayDataset = {**DATASET, "members": {"t": VARIABLE}}
 dataset = xarray_v3.parse(dataset_doc)
 assert_type(dataset, models.XarrayDataset)
+assert_type(dataset.members, Mapping[str, models.Variable])
 assert_type(dataset.members["t"].dimension_names, tuple[str, ...])
-# These files are type-checked, never run: no store is read here.
-assert_type(xarray_v3.load("store.zarr"), models.XarrayDataset)
-assert_type(xarray_v3.validate("store.zarr"), list[xarray_v3.Problem])
+assert_type(dataset.members["t"].node_type, Literal["array"])
+assert_type(xarray_v3.dump(dataset), documents.XarrayDataset)
 assert_type(xarray_v3.dump(dataset)["members"]["t"]["dimension_names"], list[str])
+
+built = models.XarrayDataset(attributes={"title": "demo"}, members={"t": VARIABLE_MODEL})
+# A node is its generic base, with its narrowed attribute and member types.
+base: models.GroupSpec[models.JsonObject, Mapping[str, models.ArraySpec[models.JsonObject]]] = built
+
+
+def reads_a_store() -> None:
+    """Checked, never called: these read a store."""
+    assert_type(xarray_v3.load("store.zarr"), models.XarrayDataset)
+    assert_type(xarray_v3.validate("store.zarr"), list[xarray_v3.Problem])
