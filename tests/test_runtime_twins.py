@@ -1,157 +1,210 @@
-"""Every static negative in typecheck_cases/python has its run-time twin: the same mistake, as a
-JSON document given to `parse`, is refused with a ZomError naming where it is; mutating a
-frozen model raises at run time too."""
+"""Every static negative in typecheck_cases/python has its run-time twin, read from the case file
+itself so the two cannot drift apart.
+
+Each negative file is run statement by statement. A negative document (`name: documents.<Root>
+= ...`, the package's root TypedDict) is passed to `parse`, which must raise `ZomError` naming
+the mistake's node path and pointer (`TWINS`). A negative model statement in a `neg_frozen_*`
+file must raise `dataclasses.FrozenInstanceError`. Other model negatives share their file's
+concept with its documents (test_typecheck_cases checks every such file has both), and are run
+only so the statements after them can be. Positive files and the valid pieces run whole, and
+their root documents parse.
+"""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
-import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import CASES, ROOT
+from test_typecheck_cases import (
+    CASES_DIR,
+    GENERATED,
+    ROOTS,
+    build_packages,
+    case_files,
+    document_root,
+    negative_lines,
+    negatives,
+    statements,
+)
+
+# (case file, document variable) -> a (node path, pointer) among the problems `parse` raises.
+TWINS = {
+    ("named_members_cases/neg_group_where_array_must_be.py", "group_0"): ("/0", "/node_type"),
+    ("named_members_cases/neg_group_where_array_must_be.py", "group_0_literal"): (
+        "/0",
+        "/node_type",
+    ),
+    ("named_members_cases/neg_missing_named_member.py", "no_members"): ("/", "/members"),
+    ("named_members_cases/neg_missing_named_member.py", "only_labels"): ("/", "/members"),
+    ("named_members_cases/neg_missing_required_attribute.py", "no_labels"): (
+        "/labels",
+        "/attributes",
+    ),
+    ("named_members_cases/neg_wrong_const_or_enum_literal.py", "format_2"): ("/", "/zarr_format"),
+    ("named_members_cases/neg_wrong_const_or_enum_literal.py", "node_type_array"): (
+        "/",
+        "/node_type",
+    ),
+    ("named_members_cases/neg_wrong_data_type.py", "float64"): ("/0", "/data_type"),
+    ("tagged_union_cases/neg_missing_required_attribute.py", "no_transform"): ("/", "/attributes"),
+    ("tagged_union_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/", "/attributes"),
+    ("tagged_union_cases/neg_unknown_key_on_closed_object.py", "coloured_identity"): (
+        "/",
+        "/attributes/transform",
+    ),
+    ("tagged_union_cases/neg_wrong_tag_literal.py", "rotate"): (
+        "/",
+        "/attributes/transform/type",
+    ),
+    ("xarray_v2_cases/neg_missing_required_attribute.py", "no_dimensions"): ("/t", "/attributes"),
+    ("xarray_v2_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/t", ""),
+    ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "format_3"): ("/", "/zarr_format"),
+    ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "order_z"): ("/t", "/order"),
+    ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member"): ("/g", "/node_type"),
+    ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member_literal"): (
+        "/g",
+        "/node_type",
+    ),
+    ("xarray_v3_cases/neg_missing_dimension_names.py", "no_names"): ("/t", ""),
+    ("xarray_v3_cases/neg_null_dimension_name.py", "null_name"): ("/t", "/dimension_names/0"),
+    ("xarray_v3_cases/neg_wrong_const_or_enum_literal.py", "format_2"): ("/", "/zarr_format"),
+    ("xarray_v3_cases/neg_wrong_const_or_enum_literal.py", "node_type_group"): (
+        "/t",
+        "/node_type",
+    ),
+}
+# Statically read-only, mutable at run time: parse and the model constructors keep the plain
+# dicts they are given behind `Mapping` annotations. Reported as a generator bug; strict, so
+# the mark must go when it is fixed.
+MUTABLE_AT_RUN_TIME = pytest.mark.xfail(
+    strict=True,
+    raises=pytest.fail.Exception,  # `pytest.raises(TypeError)` finds nothing raised reason="models' Mapping fields are plain dicts at run time (generator bug)"
+)
 
 
 @pytest.fixture(scope="module")
 def pkgs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
-    out = tmp_path_factory.mktemp("twins")
-    for package, case in {
-        "named_members": "named-members",
-        "tagged_union": "oneof-tagged-union",
-    }.items():
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "zomgen",
-                "build",
-                str(CASES / case / "schema.json"),
-                "-o",
-                str(out / package),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
-    paths = [str(ROOT / "generated"), str(out)]
+    out = build_packages(tmp_path_factory.mktemp("twins"))
+    paths = [str(GENERATED), str(out), str(CASES_DIR)]
     sys.path[:0] = paths
     try:
-        yield {
-            name: importlib.import_module(name)
-            for name in ("xarray_v2", "xarray_v3", "named_members", "tagged_union")
-        }
+        yield {name: importlib.import_module(name) for name in ROOTS}
     finally:
         for path in paths:
             sys.path.remove(path)
+        for name in list(sys.modules):
+            if name.split(".")[0] in {*ROOTS, *(f"{p}_cases" for p in ROOTS)}:
+                del sys.modules[name]
 
 
-def v2_variable(**attributes: Any) -> dict[str, Any]:
+def package_of(path: Path) -> str:
+    return path.parent.name.removesuffix("_cases")
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(CASES_DIR).as_posix()
+
+
+def module_namespace(path: Path) -> dict[str, Any]:
+    """A fresh module namespace for running a case file statement by statement."""
     return {
-        "zarr_format": 2,
-        "attributes": attributes,
-        "shape": [2],
-        "chunks": [2],
-        "dtype": "<f8",
-        "compressor": None,
-        "fill_value": 0,
-        "order": "C",
-        "filters": None,
+        "__name__": f"{path.parent.name}.{path.stem}",
+        "__package__": path.parent.name,
+        "__file__": str(path),
     }
 
 
-def v3_array(**metadata: Any) -> dict[str, Any]:
-    document = {
-        "zarr_format": 3,
-        "node_type": "array",
-        "attributes": {},
-        "shape": [2],
-        "data_type": "uint8",
-        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
-        "chunk_key_encoding": {"name": "default"},
-        "fill_value": 0,
-        "codecs": ["bytes"],
-    }
-    document.update(metadata)
-    return document
+def run(stmt: ast.stmt, path: Path, namespace: dict[str, Any]) -> None:
+    # The case files are this repository's own code, run one statement at a time so a
+    # statement that fails at run time does not stop the ones after it.
+    exec(  # noqa: S102
+        compile(ast.Module([stmt], type_ignores=[]), str(path), "exec"), namespace
+    )
 
 
-def group(version: int, members: dict[str, Any], **attributes: Any) -> dict[str, Any]:
-    node: dict[str, Any] = {"zarr_format": version, "attributes": attributes, "members": members}
-    if version == 3:
-        node["node_type"] = "group"
-    return node
-
-
-def refused(pkg: ModuleType, document: dict[str, Any]) -> list[tuple[str, str]]:
+def problems(pkg: ModuleType, document: object) -> list[tuple[str, str]]:
     with pytest.raises(pkg.ZomError) as info:
         pkg.parse(document)
     return [(p.node_path, p.pointer) for p in info.value.problems]
 
 
-def test_xarray_v2_missing_required_attribute(pkgs: dict[str, ModuleType]) -> None:
-    where = refused(pkgs["xarray_v2"], group(2, {"t": v2_variable(units="K")}))
-    assert ("/t", "/attributes") in where
+def test_roots_are_the_documents_parse_takes(pkgs: dict[str, ModuleType]) -> None:
+    for name, root in ROOTS.items():
+        assert pkgs[name].dump.__annotations__["return"] == f"documents.{root}"
 
 
-def test_xarray_v2_wrong_const(pkgs: dict[str, ModuleType]) -> None:
-    variable = v2_variable(_ARRAY_DIMENSIONS=["x"])
-    variable["zarr_format"] = 3
-    assert ("/t", "/zarr_format") in refused(pkgs["xarray_v2"], group(2, {"t": variable}))
+def test_every_negative_document_has_its_expected_twin() -> None:
+    documents = set()
+    for path in case_files(CASES_DIR, "neg_"):
+        lines = {n.line for n in negatives(CASES_DIR) if n.path == rel(path)}
+        for stmt in statements(path):
+            if negative_lines(stmt, lines) and document_root(stmt):
+                assert isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                documents.add((rel(path), stmt.target.id))
+    assert documents == TWINS.keys()
 
 
-def test_frozen_models(pkgs: dict[str, ModuleType]) -> None:
-    attrs = pkgs["xarray_v2"].models.VariableAttributes(ARRAY_DIMENSIONS=("x",))
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        attrs.ARRAY_DIMENSIONS = ("y",)
-    dataset = pkgs["xarray_v3"].models.XarrayDataset(attributes={}, members={})
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        dataset.members = {}
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, marks=MUTABLE_AT_RUN_TIME) if p.name.startswith("neg_mutate_") else p
+        for p in case_files(CASES_DIR, "neg_")
+    ],
+    ids=rel,
+)
+def test_each_negative_fails_at_run_time(path: Path, pkgs: dict[str, ModuleType]) -> None:
+    pkg = pkgs[package_of(path)]
+    lines = {n.line for n in negatives(CASES_DIR) if n.path == rel(path)}
+    namespace = module_namespace(path)
+    twins = 0
+    for stmt in statements(path):
+        if not negative_lines(stmt, lines):
+            run(stmt, path, namespace)
+        elif document_root(stmt):
+            run(stmt, path, namespace)
+            assert isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+            found = problems(pkg, namespace[stmt.target.id])
+            assert TWINS[rel(path), stmt.target.id] in found, (stmt.target.id, found)
+            twins += 1
+        elif path.name.startswith("neg_frozen_"):
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                run(stmt, path, namespace)
+            twins += 1
+        elif path.name.startswith("neg_mutate_"):
+            # What a read-only mapping raises on item assignment (MappingProxyType, frozendict).
+            with pytest.raises(TypeError):
+                run(stmt, path, namespace)
+            twins += 1
+        else:
+            # A model mistake; its twin is the file's document. Dataclasses check arguments,
+            # not their types, so this raises TypeError or nothing.
+            try:
+                run(stmt, path, namespace)
+            except TypeError:
+                pass
+    assert twins
 
 
-def test_xarray_v3_group_where_array_must_be(pkgs: dict[str, ModuleType]) -> None:
-    where = refused(pkgs["xarray_v3"], group(3, {"g": group(3, {})}))
-    assert [path for path, _pointer in where] == ["/g"]
-
-
-def test_xarray_v3_missing_or_null_dimension_names(pkgs: dict[str, ModuleType]) -> None:
-    assert ("/t", "") in refused(pkgs["xarray_v3"], group(3, {"t": v3_array()}))
-    with_null = v3_array(shape=[2, 2], dimension_names=["x", None])
-    assert ("/t", "/dimension_names/1") in refused(pkgs["xarray_v3"], group(3, {"t": with_null}))
-
-
-def test_xarray_v3_wrong_node_type_literal(pkgs: dict[str, ModuleType]) -> None:
-    wrong = v3_array(dimension_names=["x"])
-    wrong["node_type"] = "group"
-    assert [p for p, _ in refused(pkgs["xarray_v3"], group(3, {"t": wrong}))] == ["/t"]
-
-
-def test_named_members_missing_named_member(pkgs: dict[str, ModuleType]) -> None:
-    assert ("/", "/members") in refused(pkgs["named_members"], group(3, {}))
-
-
-def test_named_members_wrong_data_type(pkgs: dict[str, ModuleType]) -> None:
-    document = group(3, {"0": v3_array(data_type="float64")})
-    assert ("/0", "/data_type") in refused(pkgs["named_members"], document)
-
-
-def test_named_members_missing_required_attribute(pkgs: dict[str, ModuleType]) -> None:
-    document = group(3, {"0": v3_array(), "labels": group(3, {})})
-    assert ("/labels", "/attributes") in refused(pkgs["named_members"], document)
-
-
-def test_tagged_union_unknown_key_on_closed_object(pkgs: dict[str, ModuleType]) -> None:
-    document = v3_array(attributes={"transform": {"type": "identity"}, "colour": "red"})
-    assert ("/", "/attributes") in refused(pkgs["tagged_union"], document)
-
-
-def test_tagged_union_wrong_tag(pkgs: dict[str, ModuleType]) -> None:
-    document = v3_array(attributes={"transform": {"type": "rotate"}})
-    where = refused(pkgs["tagged_union"], document)
-    assert where and all(
-        path == "/" and pointer.startswith("/attributes/transform") for path, pointer in where
-    )
+@pytest.mark.parametrize(
+    "path", [*case_files(CASES_DIR, "pos_"), *case_files(CASES_DIR, "_valid")], ids=rel
+)
+def test_positive_cases_run_and_their_documents_parse(
+    path: Path, pkgs: dict[str, ModuleType]
+) -> None:
+    module = importlib.import_module(f"{path.parent.name}.{path.stem}")
+    pkg = pkgs[package_of(path)]
+    parsed = 0
+    for stmt in statements(path):
+        if document_root(stmt) == ROOTS[package_of(path)]:
+            assert isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+            model = pkg.parse(getattr(module, stmt.target.id))
+            assert pkg.dump(model) == getattr(module, stmt.target.id)
+            parsed += 1
+    assert parsed
