@@ -317,14 +317,15 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
 
     miscoded = "xarray_v2_cases/neg_frozen_model.py"
     miscoded_line = next(n for n in expected if n.path == miscoded)
-    assert (miscoded_line.mypy, miscoded_line.pyright) == ({"misc"}, "reportAttributeAccessIssue")
-    text = (cases / miscoded).read_text("utf-8").splitlines()
-    text[miscoded_line.line - 1] = (
-        text[miscoded_line.line - 1]
+    assert miscoded_line.mypy == {"misc"}
+    assert miscoded_line.pyright == "reportAttributeAccessIssue"
+    source = (cases / miscoded).read_text("utf-8").splitlines()
+    source[miscoded_line.line - 1] = (
+        source[miscoded_line.line - 1]
         .replace("ignore[misc]", "ignore[arg-type]")
         .replace("ignore[reportAttributeAccessIssue]", "ignore[reportArgumentType]")
     )
-    (cases / miscoded).write_text("\n".join(text) + "\n")
+    (cases / miscoded).write_text("\n".join(source) + "\n")
 
     kept = {corrected_line, miscoded_line}
     for path in case_files(cases, "neg_"):
@@ -333,13 +334,15 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
 
     mypy = run_mypy(cases, built, tmp_path / "mypy_cache")
     assert mypy.returncode != 0
-    want_mypy = {(n.path, n.line): n.mypy for n in expected if n not in kept} | {
-        (corrected, corrected_line.line): {"unused-ignore"},
-        (miscoded, miscoded_line.line): {"misc", "unused-ignore"},
+    want_mypy: dict[tuple[str, int], frozenset[str]] = {
+        (n.path, n.line): n.mypy for n in expected if n not in kept
+    } | {
+        (corrected, corrected_line.line): frozenset({"unused-ignore"}),
+        (miscoded, miscoded_line.line): frozenset({"misc", "unused-ignore"}),
     }
     got_mypy: dict[tuple[str, int], set[str]] = {}
-    for path, line, code in mypy_errors(mypy):
-        got_mypy.setdefault((path, line), set()).add(code)
+    for file, line, code in mypy_errors(mypy):
+        got_mypy.setdefault((file, line), set()).add(code)
     assert got_mypy.keys() == want_mypy.keys(), mypy.stdout
     for where, codes in got_mypy.items():
         # Each reported code is one the line names, or a sub-code of one, and each named code
