@@ -46,6 +46,7 @@ EXPECTED_NEGATIVES = {
     "named_members_cases/neg_group_where_array_must_be.py": 3,
     "named_members_cases/neg_missing_named_member.py": 4,
     "named_members_cases/neg_missing_required_attribute.py": 2,
+    "named_members_cases/neg_unknown_key_on_closed_object.py": 3,
     "named_members_cases/neg_wrong_const_or_enum_literal.py": 4,
     "named_members_cases/neg_wrong_data_type.py": 2,
     "tagged_union_cases/neg_frozen_model.py": 3,
@@ -63,9 +64,16 @@ EXPECTED_NEGATIVES = {
     "xarray_v3_cases/neg_missing_dimension_names.py": 2,
     "xarray_v3_cases/neg_mutate_members_mapping.py": 2,
     "xarray_v3_cases/neg_null_dimension_name.py": 2,
+    "xarray_v3_cases/neg_unknown_key_on_closed_object.py": 4,
     "xarray_v3_cases/neg_wrong_const_or_enum_literal.py": 4,
 }
-TOTAL_NEGATIVES = 59
+TOTAL_NEGATIVES = 66
+# Lines of `diff_*.py` files: valid for pyright and at run time, rejected by mypy only (it has no
+# PEP 728 `extra_items`), counted per file like the negatives.
+EXPECTED_MYPY_ONLY = {
+    "named_members_cases/diff_pep728_extra_items.py": 4,
+    "xarray_v2_cases/diff_pep728_extra_items.py": 2,
+}
 # Negatives about mutating a model: the static mistake has no document to parse; its run-time
 # twin is the exception the mutation raises (test_runtime_twins).
 MUTATION_CASES = ("neg_frozen_", "neg_mutate_")
@@ -74,6 +82,7 @@ IGNORES = re.compile(
     r"  # type: ignore\[(?P<mypy>[a-z-]+(?:, [a-z-]+)*)\]"
     r"  # pyright: ignore\[(?P<pyright>report[A-Za-z]+)\]$"
 )
+MYPY_ONLY_IGNORE = re.compile(r"  # type: ignore\[(?P<mypy>[a-z-]+(?:, [a-z-]+)*)\]$")
 ANY_IGNORE = re.compile(r"#\s*(type|pyright):\s*ignore")
 # mypy error codes that an ignore of their parent code also silences.
 MYPY_SUBCODES = {"typeddict-unknown-key": "typeddict-item"}
@@ -105,6 +114,18 @@ def negatives(root: Path) -> list[Negative]:
                         match["pyright"],
                     )
                 )
+    return found
+
+
+def mypy_only(root: Path) -> list[Negative]:
+    """The lines of `diff_*.py` files that carry a mypy ignore (their `pyright` is "")."""
+    found = []
+    for path in case_files(root, "diff_"):
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            match = MYPY_ONLY_IGNORE.search(line)
+            if match:
+                rel = path.relative_to(root).as_posix()
+                found.append(Negative(rel, number, frozenset(match["mypy"].split(", ")), ""))
     return found
 
 
@@ -231,6 +252,23 @@ def test_every_negative_is_counted() -> None:
     assert sum(EXPECTED_NEGATIVES.values()) == TOTAL_NEGATIVES
 
 
+def test_every_mypy_only_line_is_counted() -> None:
+    found: dict[str, int] = {}
+    for line in mypy_only(CASES_DIR):
+        found[line.path] = found.get(line.path, 0) + 1
+    assert found == EXPECTED_MYPY_ONLY
+
+
+@pytest.mark.parametrize(
+    "path", case_files(CASES_DIR, "diff_"), ids=lambda p: p.relative_to(CASES_DIR).as_posix()
+)
+def test_checker_difference_case_shape(path: Path) -> None:
+    """A `diff_*.py` line carries a mypy ignore only: pyright must accept it as it stands."""
+    for line in path.read_text("utf-8").splitlines():
+        if ANY_IGNORE.search(line):
+            assert MYPY_ONLY_IGNORE.search(line) and "pyright:" not in line, line
+
+
 def test_every_package_has_cases() -> None:
     folders = {p.name for p in CASES_DIR.iterdir() if p.is_dir() and p.name.endswith("_cases")}
     assert folders == {f"{package}_cases" for package in ROOTS}
@@ -290,11 +328,11 @@ def test_negative_case_shape(path: Path) -> None:
         assert kinds == {"document", "model"}, path.name
 
 
-def strip_ignores(path: Path, keep: set[int]) -> None:
+def strip_ignores(path: Path, keep: set[int], pattern: re.Pattern[str] = IGNORES) -> None:
     lines = path.read_text("utf-8").splitlines()
     for index, line in enumerate(lines):
         if index + 1 not in keep:
-            lines[index] = IGNORES.sub("", line)
+            lines[index] = pattern.sub("", line)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -302,10 +340,13 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
     """On a copy of the cases: with every ignore comment removed, each checker reports exactly
     the negatives (file, line, code) and nothing else, so each negative fails on its own line
     for its own reason; a negative whose mistake is corrected reports its now unused ignore;
-    a negative carrying the wrong codes reports both the real error and the unused ignore."""
+    a negative carrying the wrong codes reports both the real error and the unused ignore.
+    The mypy-only lines of `diff_*.py`, stripped too, are reported by mypy alone."""
     cases = tmp_path / "cases"
     shutil.copytree(CASES_DIR, cases, ignore=shutil.ignore_patterns("__pycache__", ".*"))
     expected = negatives(cases)
+    expected_mypy_only = mypy_only(cases)
+    assert expected_mypy_only
 
     corrected = "xarray_v2_cases/neg_wrong_const_or_enum_literal.py"
     mistake = '{**DATASET, "zarr_format": 3}  # type: ignore'
@@ -331,11 +372,13 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
     for path in case_files(cases, "neg_"):
         rel = path.relative_to(cases).as_posix()
         strip_ignores(path, {n.line for n in kept if n.path == rel})
+    for path in case_files(cases, "diff_"):
+        strip_ignores(path, set(), MYPY_ONLY_IGNORE)
 
     mypy = run_mypy(cases, built, tmp_path / "mypy_cache")
     assert mypy.returncode != 0
     want_mypy: dict[tuple[str, int], frozenset[str]] = {
-        (n.path, n.line): n.mypy for n in expected if n not in kept
+        (n.path, n.line): n.mypy for n in [*expected, *expected_mypy_only] if n not in kept
     } | {
         (corrected, corrected_line.line): frozenset({"unused-ignore"}),
         (miscoded, miscoded_line.line): frozenset({"misc", "unused-ignore"}),
