@@ -4,9 +4,10 @@ itself so the two cannot drift apart.
 Each negative file is run statement by statement. A negative document (`name: documents.<Root>
 = ...`, the package's root TypedDict) is passed to `parse`, which must raise `ZomError` naming
 the mistake's node path and pointer (`TWINS`). A negative model statement in a `neg_frozen_*`
-file must raise `dataclasses.FrozenInstanceError`. Other model negatives share their file's
-concept with its documents (test_typecheck_cases checks every such file has both), and are run
-only so the statements after them can be. Positive files and the valid pieces run whole, and
+file must raise `dataclasses.FrozenInstanceError`. Every other negative model (`name =
+models.X(...)`) is refused as `MODEL_TWINS` says: its constructor raises TypeError, or the check
+`create` makes before writing (the schema check of `dump(model)`) raises `ZomError` at the named
+node path and pointer. Positive files, `diff_*.py` files and the valid pieces run whole, and
 their root documents parse.
 """
 

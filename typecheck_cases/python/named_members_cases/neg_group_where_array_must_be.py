@@ -5,5 +5,5 @@ from named_members import documents, models
 from ._valid import GROUP_MODEL, IMAGE, LABELS
 
 group_0: documents.Image = {**IMAGE, "members": {"0": LABELS}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-group_0_literal: documents.Image = {**IMAGE, "members": {"0": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+group_0_literal: documents.Image = {**IMAGE, "members": {"0": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}  # type: ignore[typeddict-item, typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]
 group_0_model = models.Image(attributes={}, members={"0": GROUP_MODEL})  # type: ignore[typeddict-item]  # pyright: ignore[reportArgumentType]
