@@ -62,7 +62,7 @@ def generate(options: Options) -> dict[str, str]:
     files["README.md"] = render("python/README.md.j2", p=view, package=options.package)
     files["schema.json"] = _json_text(bundled)
     files["py.typed"] = ""
-    files.update(typescript_files(hierarchy, bundled))
+    files.update(typescript_files(hierarchy, files["schema.json"]))
     for source in sorted(runtime_dir().glob("*.py")):
         files[f"_runtime/{source.name}"] = source.read_text("utf-8")
     return files

@@ -29,3 +29,8 @@ def base_schemas_dir() -> Path:
 def runtime_dir() -> Path:
     """The run-time loader, copied verbatim into every generated package."""
     return _PACKAGE / "runtime"
+
+
+def runtime_ts_dir() -> Path:
+    """The TypeScript run-time checks, copied verbatim into every generated package."""
+    return _PACKAGE / "runtime_ts"

@@ -25,7 +25,9 @@ def _ours(text: str) -> bool:
 
 def _is_generated_verbatim(name: str) -> bool:
     # Files that cannot carry a header comment (py.typed, schema.json, the copied runtime).
-    return name in ("py.typed", "schema.json", "package.json") or name.startswith("_runtime/")
+    return name in ("py.typed", "schema.json", "package.json") or name.startswith(
+        ("_runtime/", "_runtime_ts/")
+    )
 
 
 def stale(files: dict[str, str], out_dir: Path) -> list[str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from zomgen import ir
 from zomgen.render import render
+from zomgen.resources import runtime_ts_dir
 from zomgen.targets.pyspell import Spelling, any_node_version, merge_literals
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
@@ -228,7 +229,25 @@ def _literal(value: ir.JsonScalar) -> str:
     return json.dumps(value)
 
 
-def typescript_files(hierarchy: ir.Hierarchy, bundled_schema: dict[str, object]) -> dict[str, str]:
-    """{file name: text} of the TypeScript side of a package."""
-    del bundled_schema  # validate.ts, which will need it, is not generated yet
-    return {"types.ts": TypeScriptTarget(hierarchy).types_ts()}
+def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str]:
+    """{file name: text} of the TypeScript side of a package: the types, the run-time checks
+    (`validate.ts` over `schema.ts`, the text of schema.json) and the verbatim TypeScript
+    runtime they import."""
+    root = hierarchy.root
+    view = {
+        "source": hierarchy.source,
+        "root": root,
+        "guard": f"is{root}",
+        "assertion": f"assert{root}",
+    }
+    # Each line of schema.json as a JSON string literal, which is a JavaScript one: ASCII
+    # escapes, so no line separator, quote or `${` in the schema can end it.
+    lines = [json.dumps(line) for line in schema_text.splitlines()]
+    files = {
+        "types.ts": TypeScriptTarget(hierarchy).types_ts(),
+        "validate.ts": render("typescript/validate.ts.j2", t=view),
+        "schema.ts": render("typescript/schema.ts.j2", source=hierarchy.source, lines=lines),
+    }
+    for source in sorted(runtime_ts_dir().glob("*.ts")):
+        files[f"_runtime_ts/{source.name}"] = source.read_text("utf-8")
+    return files

@@ -1,0 +1,213 @@
+/**
+ * The bundled schema under Ajv: options that give python-jsonschema's verdicts, the zomgen check
+ * keywords as Ajv keywords, and the one place where Ajv must be helped to read a key.
+ *
+ * Why these options: the bundled schema is always draft 2020-12 (zomgen/schema/bundle.py), so
+ * Ajv2020; `strict: false` because JSON Schema ignores unknown keywords (annotations, `x-*`) and
+ * so must we; `validateFormats: false` because the Python loader does not assert `format`
+ * either; `validateSchema: false` because `zomgen build` already checked the schema against
+ * its metaschema, and a second opinion could only refuse a schema Python accepts. Ajv never
+ * changes a document with these options (no defaults, coercion or removal).
+ *
+ * `__proto__`: Ajv skips a `properties` entry named `__proto__` (a guard against prototype
+ * pollution), so a schema that names that key would be judged differently from Python. The
+ * schema's property names and the documents' keys `__proto__` are therefore renamed to a
+ * private key before Ajv sees them, and renamed back in every reported problem.
+ */
+
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { DataValidationCxt } from "ajv/dist/types/index.js";
+import { CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
+import { escapeToken, isArray, isObject, parsePointer, toPointer } from "./pointers.js";
+
+/** The bundled schema's own id inside Ajv; fragments of it are compiled on demand (report.ts). */
+export const SCHEMA_ID = "urn:zomgen:bundled-schema";
+const PROTO = "__proto__";
+/** What `__proto__` is called while Ajv looks (a private-use character cannot clash). */
+export const PROTO_ALIAS = "__proto__\uE000";
+
+type Mutable = { [key: string]: unknown };
+
+const escapeKey = (key: string): string => (key === PROTO ? PROTO_ALIAS : key);
+export const unescapeKey = (key: string): string => (key === PROTO_ALIAS ? PROTO : key);
+
+/** A JSON value with every object key `__proto__` renamed; the value itself if it has none. */
+export function escapeKeys(value: unknown): unknown {
+  if (!containsProtoKey(value)) return value;
+  return copyEscaped(value);
+}
+
+function containsProtoKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (isArray(item)) stack.push(...item);
+    else if (isObject(item)) {
+      for (const key of Object.keys(item)) {
+        if (key === PROTO) return true;
+        stack.push(item[key]);
+      }
+    }
+  }
+  return false;
+}
+
+function copyEscaped(value: unknown): unknown {
+  if (isArray(value)) return value.map(copyEscaped);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).map((k) => [escapeKey(k), copyEscaped(value[k])]));
+}
+
+// Keywords whose values are schemas, maps of schemas or lists of schemas (draft 2020-12).
+const SCHEMA_ONE = [
+  "additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames",
+  "unevaluatedProperties", "unevaluatedItems", "contentSchema",
+];
+const SCHEMA_MAPS = ["$defs", "definitions", "patternProperties"];
+const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const POINTER_KEYWORDS = [NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH];
+
+/** Rename `__proto__` wherever a schema names an object key (in place: the schema is our own
+ * parse of the package's text), and in the paths of the zomgen checks. */
+export function escapeSchema(schema: unknown): void {
+  if (!isObject(schema)) return;
+  const s = schema as Mutable;
+  for (const key of ["properties", "dependentSchemas"]) {
+    const map = s[key];
+    if (isObject(map)) {
+      s[key] = Object.fromEntries(Object.keys(map).map((k) => [escapeKey(k), map[k]]));
+      Object.values(s[key] as Mutable).forEach(escapeSchema);
+    }
+  }
+  const required = s["required"];
+  if (isArray(required)) s["required"] = required.map((k) => (typeof k === "string" ? escapeKey(k) : k));
+  const dependent = s["dependentRequired"];
+  if (isObject(dependent)) {
+    s["dependentRequired"] = Object.fromEntries(
+      Object.keys(dependent).map((k) => {
+        const names = dependent[k];
+        return [escapeKey(k), isArray(names) ? names.map((n) => (typeof n === "string" ? escapeKey(n) : n)) : names];
+      }),
+    );
+  }
+  if ("const" in s) s["const"] = escapeKeys(s["const"]);
+  if (isArray(s["enum"])) s["enum"] = s["enum"].map(escapeKeys);
+  for (const key of SCHEMA_ONE) escapeSchema(s[key]);
+  for (const key of SCHEMA_MAPS) if (isObject(s[key])) Object.values(s[key]).forEach(escapeSchema);
+  for (const key of SCHEMA_LISTS) if (isArray(s[key])) s[key].forEach(escapeSchema);
+  for (const key of POINTER_KEYWORDS) if (key in s) s[key] = escapePointers(s[key]);
+}
+
+function escapePointer(pointer: unknown): unknown {
+  return typeof pointer === "string" && pointer.includes(PROTO)
+    ? toPointer(parsePointer(pointer).map(escapeKey))
+    : pointer;
+}
+
+function escapePointers(value: unknown): unknown {
+  if (isArray(value)) {
+    return value.map((v) =>
+      isObject(v) ? { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) } : escapePointer(v),
+    );
+  }
+  if (isObject(value)) {
+    return Object.fromEntries(Object.keys(value).map((k) => [String(escapePointer(k)), value[k]]));
+  }
+  return value;
+}
+
+/** Every object of `schema` -> its JSON pointer (with the original key names), for
+ * Problem.schema_path: Ajv hands back the very objects it was given. */
+export function schemaLocations(schema: unknown): Map<object, string> {
+  const found = new Map<object, string>();
+  const stack: [unknown, string][] = [[schema, ""]];
+  while (stack.length > 0) {
+    const [value, pointer] = stack.pop() ?? [null, ""];
+    if (isObject(value)) {
+      if (!found.has(value)) found.set(value, pointer);
+      for (const k of Object.keys(value)) stack.push([value[k], `${pointer}/${escapeToken(unescapeKey(k))}`]);
+    } else if (isArray(value)) {
+      value.forEach((v, i) => stack.push([v, `${pointer}/${i}`]));
+    }
+  }
+  return found;
+}
+
+/** JavaScript reads a few Python-valid patterns (`\-` outside a class) only without the `u`
+ * flag: try with it, as Ajv does, then without. */
+const regExp = Object.assign(
+  (pattern: string, flags: string): RegExp => {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      if (!flags.includes("u")) throw error;
+      return new RegExp(pattern, flags.replace("u", ""));
+    }
+  },
+  { code: "zomgenRegExp" },
+);
+
+/** A zomgen check as an Ajv keyword: compiled once per schema value, reporting every violation
+ * at its own place inside the node's document. */
+function checkKeyword(keyword: string) {
+  const compileCheck = CHECKS[keyword];
+  return (value: unknown, parentSchema: AnySchemaObject) => {
+    const check = compileCheck ? compileCheck(value) : () => [];
+    const validate = (data: unknown, context?: DataValidationCxt): boolean => {
+      const found = check(data);
+      const base = context?.instancePath ?? "";
+      validate.errors = found.map(
+        (v): Partial<ErrorObject> => ({
+          keyword,
+          instancePath: base + toPointer(v.path),
+          params: v.at === null ? {} : { at: v.at },
+          message: v.message,
+          parentSchema,
+        }),
+      );
+      return found.length === 0;
+    };
+    validate.errors = [] as Partial<ErrorObject>[];
+    return validate;
+  };
+}
+
+export interface Engines {
+  /** The verdict: stops at the first failure. */
+  readonly fast: ValidateFunction;
+  /** Every error, with the schema objects that raised them (verbose). */
+  readonly detailed: Ajv2020;
+  readonly locations: Map<object, string>;
+}
+
+function newAjv(detailed: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    validateFormats: false,
+    validateSchema: false,
+    allErrors: detailed,
+    verbose: detailed,
+    logger: false,
+    code: { regExp },
+  });
+  for (const keyword of Object.keys(CHECKS)) {
+    ajv.addKeyword({ keyword, compile: checkKeyword(keyword), errors: true });
+  }
+  return ajv;
+}
+
+/** Compile the package's schema (JSON text) twice: for verdicts and for details. */
+export function compileEngines(schemaText: string): Engines {
+  const parse = (): Mutable => {
+    const schema: unknown = JSON.parse(schemaText);
+    if (!isObject(schema)) throw new Error("the bundled schema is not a JSON object");
+    escapeSchema(schema);
+    return { ...schema, $id: SCHEMA_ID };
+  };
+  const fast = newAjv(false).compile(parse());
+  const detailedSchema = parse();
+  const detailed = newAjv(true);
+  detailed.addSchema(detailedSchema);
+  return { fast, detailed, locations: schemaLocations(detailedSchema) };
+}
