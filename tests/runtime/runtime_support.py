@@ -100,3 +100,31 @@ def v2_array(shape: list[int], **extra: Any) -> dict[str, Any]:
     }
     doc.update(extra)
     return doc
+
+
+_NDIM = "x-zomgen-ndim-length"
+# (schema, document, valid): the zomgen checks are keywords like any other inside combinators.
+CHECK_COMBINATOR_CASES: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
+    # anyOf: a failed check in one branch is rescued by the other
+    (
+        {"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]},
+        {"shape": [1], "a": [1, 2], "b": 0},
+        True,
+    ),
+    ({"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]}, {"shape": [1], "a": [1, 2]}, False),
+    # oneOf: the check decides which branch holds
+    ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [5, 5], "a": [1, 2]}, False),
+    ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [1], "a": [1, 2]}, True),
+    # not / if-then: the check is an ordinary assertion
+    ({"not": {_NDIM: ["/a"]}}, {"shape": [1], "a": [1, 2]}, True),
+    ({"not": {_NDIM: ["/a"]}}, {"shape": [5, 5], "a": [1, 2]}, False),
+    (
+        {"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}},
+        {"shape": [5, 5], "a": [1, 2]},
+        False,
+    ),
+    ({"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}}, {"shape": [3], "a": [1, 2]}, True),
+    # wildcards over list items
+    ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"d": [3]}]}, False),
+    ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"x": 0}]}, True),
+]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_cases import STORE_ROOTS, with_length_checks
 from runtime_support import STORES, base, convention
-from test_runtime_engines import STORE_ROOTS, with_length_checks
 
 from zomgen.runtime import read_document, validate_store
 

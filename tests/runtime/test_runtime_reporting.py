@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_support import STORES, V3_GROUP, base, convention, v2_array, v3_array, write_json
+from runtime_support import (
+    CHECK_COMBINATOR_CASES,
+    STORES,
+    V3_GROUP,
+    base,
+    convention,
+    v2_array,
+    v3_array,
+    write_json,
+)
 
 from zomgen.runtime import (
     Problem,
@@ -153,33 +162,7 @@ def test_ome_validator_sample_with_a_missing_field(tmp_path: Path) -> None:
 _NDIM = "x-zomgen-ndim-length"
 
 
-@pytest.mark.parametrize(
-    ("schema", "document", "valid"),
-    [
-        # anyOf: a failed check in one branch is rescued by the other
-        (
-            {"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]},
-            {"shape": [1], "a": [1, 2], "b": 0},
-            True,
-        ),
-        ({"anyOf": [{_NDIM: ["/a"]}, {"required": ["b"]}]}, {"shape": [1], "a": [1, 2]}, False),
-        # oneOf: the check decides which branch holds
-        ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [5, 5], "a": [1, 2]}, False),
-        ({"oneOf": [{_NDIM: ["/a"]}, {"required": ["a"]}]}, {"shape": [1], "a": [1, 2]}, True),
-        # not / if-then: the check is an ordinary assertion
-        ({"not": {_NDIM: ["/a"]}}, {"shape": [1], "a": [1, 2]}, True),
-        ({"not": {_NDIM: ["/a"]}}, {"shape": [5, 5], "a": [1, 2]}, False),
-        (
-            {"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}},
-            {"shape": [5, 5], "a": [1, 2]},
-            False,
-        ),
-        ({"if": {_NDIM: ["/a"]}, "then": {"required": ["ok"]}}, {"shape": [3], "a": [1, 2]}, True),
-        # wildcards over list items
-        ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"d": [3]}]}, False),
-        ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"x": 0}]}, True),
-    ],
-)
+@pytest.mark.parametrize(("schema", "document", "valid"), CHECK_COMBINATOR_CASES)
 def test_checks_take_part_in_combinators(
     schema: dict[str, Any], document: dict[str, Any], valid: bool
 ) -> None:

@@ -299,7 +299,7 @@ def _problem(error: Any, engines: _Engines) -> Problem:
     else:
         schema_path = f"{where}/{escape(keyword)}"
         last = error.relative_schema_path[-1] if error.relative_schema_path else keyword
-        if last != keyword:  # a zomgen check names the entry of its value that failed
+        if keyword in CHECKS and last != keyword:  # the entry of a check's value that failed
             schema_path += f"/{escape(last)}"
     return Problem(node_path, pointer, _message(error), keyword, schema_path)
 

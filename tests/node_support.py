@@ -1,0 +1,83 @@
+"""Running generated TypeScript under Node: compile with the project's tsc (strict tsconfig) to
+ES modules, then feed a harness script JSON on stdin and read JSON from its stdout.
+
+Node 20 cannot run TypeScript itself, so tests compile it: the same tsc and tsconfig that
+type-check the output emit it, which also proves the emitted JavaScript is what users get.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+
+TSC = ROOT / "node_modules" / ".bin" / "tsc"
+HARNESS = ROOT / "tests" / "typescript" / "harness"
+RUNTIME_TS = ROOT / "zomgen" / "runtime_ts"
+
+
+def require_toolchain() -> None:
+    if not TSC.exists() or not (ROOT / "node_modules" / "ajv").is_dir():
+        pytest.fail("TypeScript or Ajv is not installed: run `bash scripts/setup.sh` (npm ci)")
+    if shutil.which("node") is None:
+        pytest.fail("node is not on PATH")
+
+
+def link_node_modules(work: Path) -> None:
+    """Let tsc and Node resolve `ajv` from a temporary folder, as an app's own install would."""
+    link = work / "node_modules"
+    if not link.exists():
+        link.symlink_to(ROOT / "node_modules", target_is_directory=True)
+
+
+def compile_typescript(work: Path, include: list[str]) -> Path:
+    """Compile `include` (globs relative to `work`) into `work/out` as ES modules; fail the
+    test with tsc's output on any error. Returns the output folder."""
+    require_toolchain()
+    link_node_modules(work)
+    config = {
+        "extends": (ROOT / "tsconfig.json").as_posix(),
+        "compilerOptions": {"noEmit": False, "outDir": "out", "rootDir": "."},
+        "include": include,
+    }
+    (work / "tsconfig.emit.json").write_text(json.dumps(config), encoding="utf-8")
+    result = subprocess.run(
+        [str(TSC), "-p", "tsconfig.emit.json", "--pretty", "false"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = work / "out"
+    (out / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    return out
+
+
+def compiled_runtime(work: Path) -> Path:
+    """zomgen's TypeScript runtime compiled on its own, with the harness scripts beside it:
+    `work/out/_runtime_ts/*.js` and `work/out/harness/*.mjs`."""
+    shutil.copytree(RUNTIME_TS, work / "_runtime_ts", dirs_exist_ok=True)
+    out = compile_typescript(work, ["_runtime_ts/*.ts"])
+    shutil.copytree(HARNESS, out / "harness", dirs_exist_ok=True)
+    return out
+
+
+def run_node(script: Path, payload: Any, *args: str) -> Any:
+    """Run a harness script with `payload` as JSON on stdin; its stdout is JSON."""
+    result = subprocess.run(
+        ["node", str(script), *args],
+        input=json.dumps(payload, allow_nan=False),
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NODE_NO_WARNINGS": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)

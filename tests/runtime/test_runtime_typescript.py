@@ -1,0 +1,350 @@
+"""validate.ts gives the Python loader's verdicts, and the same problems.
+
+Every document is checked by both languages and compared as (verdict, problems), a problem
+being (node path, pointer, keyword, schema path): messages are each engine's own words.
+
+- The corpus, through zomgen's TypeScript runtime on its own: every metadata-only store (under
+  the base ZOMs, the base ZOMs with the length checks, and the xarray conventions), the Zarr
+  metadata conformance cases, the OME-NGFF suites and examples, the zarr-conventions examples.
+- Real stores written by xarray and zarr-python, read by the Python loader, then checked by the
+  generated packages' own `validate.ts` (compiled by tsc, run by Node), as an app would: plus
+  the same documents broken in the ways users break them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import xarray as xr
+import zarr
+from corpus_cases import (
+    CONFORMANCE_CASES,
+    CONVENTION_CASES,
+    OME_CASES,
+    STORE_ROOTS,
+    as_node,
+    with_length_checks,
+)
+from node_support import compile_typescript, compiled_runtime, run_node
+from runtime_support import (
+    CHECK_COMBINATOR_CASES,
+    CONVENTIONS,
+    CORPUS,
+    ROOT,
+    STORES,
+    base,
+    bundled,
+    convention,
+)
+
+from zomgen.compile import Options, generate
+from zomgen.runtime import Problem, check_document, read_document
+from zomgen.write import write_package
+
+warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
+
+Verdict = tuple[bool, list[tuple[str, str, str, str]]]
+
+
+def _python(document: Any, schema: dict[str, Any]) -> Verdict:
+    problems = check_document(document, schema)
+    return not problems, sorted(_row(p) for p in problems)
+
+
+def _row(p: Problem | dict[str, str]) -> tuple[str, str, str, str]:
+    if isinstance(p, Problem):
+        return p.node_path, p.pointer, p.keyword, p.schema_path
+    return p["node_path"], p["pointer"], p["keyword"], p["schema_path"]
+
+
+def _typescript(result: dict[str, Any]) -> Verdict:
+    assert result["valid"] == (result["problems"] == []), "isValid and problems disagree"
+    return result["valid"], sorted(_row(p) for p in result["problems"])
+
+
+# ---------------------------------------------------------------- the corpus, runtime on its own
+
+Case = tuple[str, Callable[[], dict[str, Any]], Any]
+
+
+def _store_cases() -> list[Case]:
+    cases: list[Case] = []
+    for root in STORE_ROOTS:
+        for consolidated in (True, False):
+            document, _problems = read_document(root, use_consolidated=consolidated)
+            if document is None:
+                continue  # GDAL's .zmetadata-only stores without consolidation: nothing to read
+            v = document["zarr_format"]
+            label = f"{root.relative_to(STORES)} consolidated={consolidated}"
+            for name, schema in (
+                ("base", lambda v=v: base(v)),
+                ("length checks", lambda v=v: with_length_checks(v)),
+                (f"xarray-v{v}", lambda v=v: convention(f"xarray-v{v}")),
+            ):
+                cases.append((f"{label} [{name}]", schema, document))
+    return cases
+
+
+def _conformance_cases() -> list[Case]:
+    cases: list[Case] = []
+    for label, case, v in CONFORMANCE_CASES:
+        node = as_node(case["document"], v)
+        cases.append((f"{label} [base]", lambda v=v: base(v), node))
+        cases.append((f"{label} [length checks]", lambda v=v: with_length_checks(v), node))
+    return cases
+
+
+def _ome_cases() -> list[Case]:
+    return [(label, lambda s=s, i=i: bundled(s, i), doc) for label, doc, s, i in OME_CASES]
+
+
+def _convention_cases() -> list[Case]:
+    external = CORPUS / "external-schemas"
+    return [
+        (label, lambda s=s: bundled(s, external), doc)
+        for label, doc, s in CONVENTION_CASES
+        if "stac" not in s.parts[-2]  # refused at build time: its STAC schema is not offline
+    ]
+
+
+def _combinator_cases() -> list[Case]:
+    return [
+        (f"combinator case {i}", lambda s=s: copy.deepcopy(s), doc)
+        for i, (s, doc, _valid) in enumerate(CHECK_COMBINATOR_CASES)
+    ]
+
+
+FAMILIES: dict[str, Callable[[], list[Case]]] = {
+    "stores": _store_cases,
+    "conformance": _conformance_cases,
+    "ome-ngff": _ome_cases,
+    "zarr-conventions": _convention_cases,
+    "check combinators": _combinator_cases,
+}
+# At least this many documents per family, so that a corpus that moved is noticed.
+MINIMUM = {
+    "stores": 150,
+    "conformance": 40,
+    "ome-ngff": 400,
+    "zarr-conventions": 20,
+    "check combinators": 10,
+}
+
+
+@pytest.fixture(scope="module")
+def corpus_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
+    """family -> [(label, Python verdict, TypeScript verdict)], from one Node run."""
+    out = compiled_runtime(tmp_path_factory.mktemp("ts_runtime"))
+    jobs: dict[str, tuple[dict[str, Any], list[tuple[str, str, Any]]]] = {}
+    for family, cases in FAMILIES.items():
+        for label, schema_of, document in cases():
+            schema = schema_of()
+            text = json.dumps(schema, sort_keys=True)
+            jobs.setdefault(text, (schema, []))[1].append((family, label, document))
+    payload = [
+        {"schema": text, "documents": [d for _f, _l, d in docs]}
+        for text, (_s, docs) in jobs.items()
+    ]
+    results = run_node(out / "harness" / "verdicts.mjs", payload)
+    found: dict[str, list[Any]] = {family: [] for family in FAMILIES}
+    for (schema, docs), job_results in zip(jobs.values(), results, strict=True):
+        for (family, label, document), result in zip(docs, job_results, strict=True):
+            found[family].append((label, _python(document, schema), _typescript(result)))
+    return found
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_corpus_verdicts_and_problems_agree(
+    corpus_verdicts: dict[str, list[Any]], family: str
+) -> None:
+    rows = corpus_verdicts[family]
+    assert len(rows) >= MINIMUM[family]
+    # both verdicts occur, so agreement is not the trivial "everything is valid"
+    assert {py[0] for _label, py, _ts in rows} == {True, False}
+    differ = [(label, py, ts) for label, py, ts in rows if py != ts]
+    assert not differ, f"{len(differ)} of {len(rows)} differ, first: {differ[:3]}"
+
+
+# ---------------------------------------------------------------- real stores, generated packages
+
+OME_IMAGE = CONVENTIONS / "ome-0.4-image.json"
+OME_SCHEMAS = CORPUS / "ome-ngff" / "0.4" / "schemas"
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of packages (`<name>/`), compiled into `out/<name>/`: the checked-in xarray
+    packages and an OME 0.4 image package built from tests/runtime/conventions."""
+    work = tmp_path_factory.mktemp("ts_packages")
+    for name in ("xarray_v2", "xarray_v3"):
+        shutil.copytree(ROOT / "generated" / name, work / name)
+    write_package(generate(Options(OME_IMAGE, (OME_SCHEMAS,), "ome_image")), work / "ome_image")
+    compile_typescript(work, ["*/*.ts", "*/_runtime_ts/*.ts"])
+    return work
+
+
+def _dataset() -> xr.Dataset:
+    return xr.Dataset(
+        {
+            "temperature": (("time", "y", "x"), np.zeros((2, 3, 4)), {"units": "K"}),
+            "mask": (("y", "x"), np.ones((3, 4), dtype=bool)),
+        },
+        coords={"time": [0, 1], "y": [10.0, 20.0, 30.0], "x": np.arange(4)},
+        attrs={"title": "test"},
+    )
+
+
+def _zarr_hierarchy(store: Path, zarr_format: Any) -> None:
+    """A plain zarr-python hierarchy: a subgroup, which no xarray dataset has."""
+    root = zarr.open_group(store, mode="w", zarr_format=zarr_format)
+    root.create_array("a", shape=(4,), dtype="int32")
+    sub = root.create_group("sub", attributes={"note": "nested"})
+    sub.create_array("b", shape=(2, 2), dtype="float64")
+
+
+def _ome_store(tmp_path: Path) -> Path:
+    store = tmp_path / "image.zarr"
+    shutil.copytree(STORES / "ome2024-ngff-challenge" / "2d.zarr", store)
+    for path in store.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)  # the corpus is read-only
+    return store
+
+
+def _read(store: Path, consolidated: bool | None = None) -> dict[str, Any]:
+    document, problems = read_document(store, use_consolidated=consolidated)
+    assert document is not None, problems
+    return document
+
+
+# Ways users break a document: (name, mutation). A mutation returns None when it does not
+# apply to that document.
+def _first(document: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    for child in document.get("members", {}).values():
+        if ("shape" in child) == (kind == "array"):
+            return child
+    return None
+
+
+def _drop(key: str) -> Callable[[dict[str, Any]], bool]:
+    def mutate(document: dict[str, Any]) -> bool:
+        array = _first(document, "array")
+        if array is None:
+            return False
+        if key in array:
+            del array[key]
+            return True
+        attributes = array.get("attributes", {})
+        return attributes.pop(key, None) is not None
+
+    return mutate
+
+
+def _set(where: str, key: str, value: Any) -> Callable[[dict[str, Any]], bool]:
+    def mutate(document: dict[str, Any]) -> bool:
+        node = document if where == "root" else _first(document, "array")
+        if node is None:
+            return False
+        node[key] = value
+        return True
+
+    return mutate
+
+
+def _extra_group(document: dict[str, Any]) -> bool:
+    group = {"zarr_format": document["zarr_format"], "attributes": {}, "members": {}}
+    if document["zarr_format"] == 3:
+        group["node_type"] = "group"
+    document.setdefault("members", {})["extra"] = group
+    return True
+
+
+def _wrong_dimension_count(document: dict[str, Any]) -> bool:
+    array = _first(document, "array")
+    if array is None:
+        return False
+    names = array.get("dimension_names") or array.get("attributes", {}).get("_ARRAY_DIMENSIONS")
+    if not isinstance(names, list):
+        return False
+    names.append("extra")
+    return True
+
+
+def _rename_dataset(document: dict[str, Any]) -> bool:
+    multiscales = document.get("attributes", {}).get("multiscales")
+    if not multiscales:
+        return False
+    multiscales[0]["datasets"][0]["path"] = "missing"
+    return True
+
+
+MUTATIONS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "root zarr_format": _set("root", "zarr_format", 4),
+    "unknown key on an array": _set("array", "colour", "red"),
+    "shape is not a list": _set("array", "shape", "big"),
+    "array without dimension names": _drop("dimension_names"),
+    "array without _ARRAY_DIMENSIONS": _drop("_ARRAY_DIMENSIONS"),
+    "dimension names one too many": _wrong_dimension_count,
+    "a group among the members": _extra_group,
+    "dataset path names nothing": _rename_dataset,
+}
+
+
+def _real_documents(tmp_path: Path) -> list[tuple[str, str, dict[str, Any]]]:
+    """(package, label, document) of real stores, each also broken every way that applies."""
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    for zarr_format in (2, 3):
+        for consolidated in (True, False):
+            store = tmp_path / f"xr{zarr_format}{consolidated}.zarr"
+            _dataset().to_zarr(store, zarr_format=zarr_format, consolidated=consolidated)
+            label = f"xarray to_zarr v{zarr_format} consolidated={consolidated}"
+            found.append((f"xarray_v{zarr_format}", label, _read(store, consolidated)))
+        store = tmp_path / f"plain{zarr_format}.zarr"
+        _zarr_hierarchy(store, zarr_format)
+        found.append((f"xarray_v{zarr_format}", f"zarr-python v{zarr_format}", _read(store)))
+    found.append(("ome_image", "OME-NGFF 0.4 image", _read(_ome_store(tmp_path))))
+    broken: list[tuple[str, str, dict[str, Any]]] = []
+    for package, label, document in found:
+        for name, mutate in MUTATIONS.items():
+            changed = copy.deepcopy(document)
+            if mutate(changed):
+                broken.append((package, f"{label}, {name}", changed))
+    return found + broken
+
+
+def test_real_stores_through_generated_packages(packages: Path, tmp_path: Path) -> None:
+    rows = _real_documents(tmp_path)
+    by_package: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for package, label, document in rows:
+        by_package.setdefault(package, []).append((label, document))
+    payload = [
+        {
+            "package": str(packages / "out" / name / "validate.js"),
+            "documents": [d for _l, d in docs],
+        }
+        for name, docs in by_package.items()
+    ]
+    results = run_node(ROOT / "tests" / "typescript" / "harness" / "package_verdicts.mjs", payload)
+    verdicts: list[bool] = []
+    for (name, docs), job in zip(by_package.items(), results, strict=True):
+        # The package's Python side checks with the schema.json the TypeScript side embeds.
+        schema = json.loads((packages / name / "schema.json").read_text("utf-8"))
+        for (label, document), ts in zip(docs, job, strict=True):
+            valid, problems = _python(document, schema)
+            verdicts.append(valid)
+            ts_problems = sorted(_row(p) for p in ts["problems"])
+            assert (valid, problems) == (not ts_problems, ts_problems), label
+            assert ts["guard"] is valid, label
+            if valid:
+                assert ts["parsed"] == document and ts["frozen"] is True, label
+            else:
+                assert ts["error"]["isZomError"], label
+                assert sorted(_row(p) for p in ts["error"]["problems"]) == problems, label
+    assert verdicts.count(True) >= 5 and verdicts.count(False) >= 20
