@@ -1,11 +1,17 @@
-"""types.ts under tsc --strict --exactOptionalPropertyTypes: every package's types compile, and
-the TypeScript type-check cases reject exactly the mistakes they name.
+"""The TypeScript of every package under tsc --strict --exactOptionalPropertyTypes: every file
+compiles, and the TypeScript type-check cases reject exactly the mistakes they name.
 
 A negative is `// @ts-expect-error TSxxxx why` above the line that must fail. tsc alone only
 says that *some* error happened there (facts.md), so the checker runs tsc twice: as written (no
 error may remain, and a directive whose line stops failing is TS2578), and with the directives
 disabled, where every error must stand on a directive's line with the directive's code, and
 every directive's line must fail.
+
+The cases mirror typecheck_cases/python file for file (docs/typecheck-cases.md): each Python
+`neg_*.py` has its `neg_*.ts` twin making the same document mistakes under the same names, and
+each of those is also refused at run time by the package's validate.ts at the same (node path,
+pointer) the Python twin names (`TWINS` of tests/test_runtime_twins.py); mutations of what
+`parse` returns throw TypeError.
 """
 
 from __future__ import annotations
@@ -19,13 +25,40 @@ from pathlib import Path
 
 import pytest
 from conftest import CASES, ROOT
+from node_support import HARNESS, compile_typescript, link_node_modules, run_node
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 TS_CASES = ROOT / "typecheck_cases" / "typescript"
 BUILT = {"named_members": "named-members", "tagged_union": "oneof-tagged-union"}
 DIRECTIVE = re.compile(r"//\s*@ts-expect-error\s+(TS\d+)\b")
 ERROR = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),\d+\): error (?P<code>TS\d+):")
-EXPECTED_NEGATIVES = 13
+# Directives per case file, so that a deleted case is noticed.
+EXPECTED_NEGATIVES = {
+    "named_members_cases/neg_frozen_model.ts": 3,
+    "named_members_cases/neg_group_where_array_must_be.ts": 2,
+    "named_members_cases/neg_missing_named_member.ts": 2,
+    "named_members_cases/neg_missing_required_attribute.ts": 1,
+    "named_members_cases/neg_unknown_key_on_closed_object.ts": 2,
+    "named_members_cases/neg_wrong_const_or_enum_literal.ts": 2,
+    "named_members_cases/neg_wrong_data_type.ts": 1,
+    "tagged_union_cases/neg_frozen_model.ts": 3,
+    "tagged_union_cases/neg_missing_required_attribute.ts": 1,
+    "tagged_union_cases/neg_unknown_key_on_closed_object.ts": 2,
+    "tagged_union_cases/neg_wrong_tag_literal.ts": 1,
+    "xarray_v2_cases/neg_frozen_model.ts": 3,
+    "xarray_v2_cases/neg_group_where_array_must_be.ts": 1,
+    "xarray_v2_cases/neg_missing_required_attribute.ts": 1,
+    "xarray_v2_cases/neg_mutate_members_mapping.ts": 1,
+    "xarray_v2_cases/neg_unknown_key_on_closed_object.ts": 1,
+    "xarray_v2_cases/neg_wrong_const_or_enum_literal.ts": 2,
+    "xarray_v3_cases/neg_frozen_model.ts": 2,
+    "xarray_v3_cases/neg_group_where_array_must_be.ts": 2,
+    "xarray_v3_cases/neg_missing_dimension_names.ts": 1,
+    "xarray_v3_cases/neg_mutate_members_mapping.ts": 2,
+    "xarray_v3_cases/neg_null_dimension_name.ts": 1,
+    "xarray_v3_cases/neg_unknown_key_on_closed_object.ts": 2,
+    "xarray_v3_cases/neg_wrong_const_or_enum_literal.ts": 2,
+}
 
 
 def _tsc(project: Path) -> subprocess.CompletedProcess[str]:
@@ -57,7 +90,7 @@ def _project(folder: Path, include: list[str]) -> Path:
     return config
 
 
-def test_every_package_types_ts_compiles(tmp_path: Path) -> None:
+def test_every_package_typescript_compiles(tmp_path: Path) -> None:
     schemas = sorted((ROOT / "schemas").glob("*/schema.json")) + sorted(
         case / "schema.json"
         for case in CASES.iterdir()
@@ -65,8 +98,10 @@ def test_every_package_types_ts_compiles(tmp_path: Path) -> None:
     )
     for schema in schemas:
         _build(schema, tmp_path / schema.parent.name.replace("-", "_"))
-    result = _tsc(_project(tmp_path, ["*/types.ts"]))
+    link_node_modules(tmp_path)  # validate.ts imports ajv, as in an app that installed it
+    result = _tsc(_project(tmp_path, ["*/*.ts", "*/_runtime_ts/*.ts"]))
     assert result.returncode == 0, result.stdout + result.stderr
+    assert len(list(tmp_path.glob("*/validate.ts"))) == len(schemas)
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +113,8 @@ def ts_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copytree(ROOT / "generated" / name, packages / name)
     for name, case in BUILT.items():
         _build(CASES / case / "schema.json", packages / name)
-    _project(work, ["*_cases/*.ts"])
+    link_node_modules(work)
+    _project(work, ["*_cases/*.ts", "_expect.ts"])
     return work
 
 
@@ -111,10 +147,14 @@ def test_positives_pass_and_every_directive_is_used(ts_cases: Path) -> None:
 
 
 def test_every_negative_fails_for_the_reason_it_names(ts_cases: Path, tmp_path: Path) -> None:
-    shutil.copytree(ts_cases, tmp_path / "w")
+    shutil.copytree(ts_cases, tmp_path / "w", symlinks=True)
     work = tmp_path / "w"
     expected = _directives(work)
-    assert len(expected) == EXPECTED_NEGATIVES  # a deleted case is noticed
+    counts: dict[str, int] = {}
+    for file, _line in expected:
+        name = Path(file).relative_to(work.resolve()).as_posix()
+        counts[name] = counts.get(name, 0) + 1
+    assert counts == EXPECTED_NEGATIVES  # a deleted case is noticed
     for path in work.glob("*_cases/*.ts"):
         path.write_text(path.read_text("utf-8").replace("@ts-expect-error", "expect-error"))
     result = _tsc(work / "tsconfig.json")
@@ -130,8 +170,8 @@ def test_every_negative_fails_for_the_reason_it_names(ts_cases: Path, tmp_path: 
 
 
 def test_the_checker_notices_a_wrong_code(ts_cases: Path, tmp_path: Path) -> None:
-    shutil.copytree(ts_cases, tmp_path / "w")
-    case = tmp_path / "w" / "tagged_union_cases" / "cases.ts"
+    shutil.copytree(ts_cases, tmp_path / "w", symlinks=True)
+    case = tmp_path / "w" / "tagged_union_cases" / "neg_unknown_key_on_closed_object.ts"
     case.write_text(case.read_text("utf-8").replace("TS2353", "TS2322"))
     work = tmp_path / "w"
     expected = _directives(work)
@@ -139,3 +179,105 @@ def test_the_checker_notices_a_wrong_code(ts_cases: Path, tmp_path: Path) -> Non
         path.write_text(path.read_text("utf-8").replace("@ts-expect-error", "expect-error"))
     errors = _errors(_tsc(work / "tsconfig.json").stdout, work)
     assert any(code not in errors.get(where, set()) for where, code in expected.items())
+
+
+# ---------------------------------------------------------------- twins of the Python cases
+
+PY_CASES = ROOT / "typecheck_cases" / "python"
+ROOT_TYPES = {
+    "xarray_v2": "XarrayDataset",
+    "xarray_v3": "XarrayDataset",
+    "named_members": "Image",
+    "tagged_union": "Transformed",
+}
+ROOT_DOCUMENT = re.compile(r"^export const (\w+): (\w+) =")
+FUNCTION = re.compile(r"^export function (\w+)\(\)")
+MUTATIONS = ("neg_frozen_", "neg_mutate_")
+
+
+def _package(path: Path) -> str:
+    return path.parent.name.removesuffix("_cases")
+
+
+def _root_documents(path: Path, *, negative: bool) -> list[str]:
+    """The exports annotated with the package's root type: the negatives (right below a
+    directive) or the positives (every other one)."""
+    found: list[str] = []
+    previous = ""
+    for line in path.read_text("utf-8").splitlines():
+        match = ROOT_DOCUMENT.match(line)
+        is_root = match is not None and match[2] == ROOT_TYPES[_package(path)]
+        if match and is_root and ("@ts-expect-error" in previous) == negative:
+            found.append(match[1])
+        previous = line
+    return found
+
+
+def _functions(path: Path) -> list[str]:
+    return [m[1] for line in path.read_text("utf-8").splitlines() if (m := FUNCTION.match(line))]
+
+
+def _case_files(prefix: str) -> list[Path]:
+    return sorted(TS_CASES.glob(f"*_cases/{prefix}*.ts"))
+
+
+def test_every_python_negative_has_its_typescript_twin() -> None:
+    from test_runtime_twins import TWINS
+
+    python = {
+        p.relative_to(PY_CASES).with_suffix("").as_posix() for p in PY_CASES.glob("*/neg_*.py")
+    }
+    typescript = {p.relative_to(TS_CASES).with_suffix("").as_posix() for p in _case_files("neg_")}
+    assert python == typescript
+    documents = {
+        (p.relative_to(TS_CASES).with_suffix(".py").as_posix(), name)
+        for p in _case_files("neg_")
+        for name in _root_documents(p, negative=True)
+    }
+    assert documents == set(TWINS)  # the same mistakes, under the same names
+    for path in _case_files("neg_"):
+        count = EXPECTED_NEGATIVES[path.relative_to(TS_CASES).as_posix()]
+        if path.name.startswith(MUTATIONS):  # one mutation per function, run by the twin test
+            assert len(_functions(path)) == count, path.name
+        else:
+            assert len(_root_documents(path, negative=True)) == count, path.name
+
+
+def test_typescript_cases_have_run_time_twins(ts_cases: Path, tmp_path: Path) -> None:
+    from test_runtime_twins import TWINS
+
+    work = tmp_path / "w"
+    shutil.copytree(ts_cases, work, symlinks=True)
+    out = compile_typescript(work, ["*_cases/*.ts", "_expect.ts"])
+    jobs: list[dict[str, object]] = []
+    for path in sorted(TS_CASES.glob("*_cases/*.ts")):
+        rel = path.relative_to(TS_CASES)
+        negative = path.name.startswith("neg_")
+        jobs.append(
+            {
+                "module": str(out / rel.with_suffix(".js")),
+                "package": str(out / "packages" / _package(path) / "validate.js"),
+                "documents": _root_documents(path, negative=negative),
+                "functions": _functions(path) if path.name.startswith(MUTATIONS) else [],
+                "rel": rel.with_suffix(".py").as_posix(),
+                "negative": negative,
+            }
+        )
+    results = run_node(HARNESS / "twins.mjs", jobs)
+    checked = 0
+    for job, result in zip(jobs, results, strict=True):
+        for name, problems in result["documents"].items():
+            where = [(p["node_path"], p["pointer"]) for p in problems]
+            if job["negative"]:
+                assert TWINS[str(job["rel"]), name] in where, (job["rel"], name, where)
+            else:
+                assert where == [], (job["rel"], name, where)
+            checked += 1
+        for name, thrown in result["functions"].items():
+            assert thrown is not None and thrown["isTypeError"], (job["rel"], name, thrown)
+            checked += 1
+    assert checked >= len(TWINS) + sum(
+        EXPECTED_NEGATIVES[p.relative_to(TS_CASES).as_posix()]
+        for p in _case_files("neg_")
+        if p.name.startswith(MUTATIONS)
+    )

@@ -1,0 +1,10 @@
+// Negative: a document's members are a read-only map; no member can be added or replaced
+// (TS2542), and parse's frozen result throws TypeError at run time.
+import { parse } from "../packages/xarray_v2/validate.js";
+import { VARIABLE, WITH_VARIABLE } from "./_valid.js";
+
+export function add_member(): void {
+  const dataset = parse(WITH_VARIABLE);
+  // @ts-expect-error TS2542 members only permit reading
+  dataset.members["u"] = VARIABLE;
+}
