@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import ROOT
+
+from zomgen.runtime import check_document
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 HARNESS = ROOT / "tests" / "typescript" / "harness"
@@ -81,3 +85,69 @@ def run_node(script: Path, payload: Any, *args: str) -> Any:
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+TS_ERROR = re.compile(r"^(?P<file>[^(\s][^(]*)\(\d+,\d+\): error (?P<code>TS\d+): ")
+
+
+def check_typescript(folder: Path, packages: Sequence[str]) -> dict[str, list[str]]:
+    """One tsc run (the project's strict tsconfig) over every .ts file of `packages` (folders of
+    `folder`), emitting JavaScript into `folder/_js`; then each package's validate.js is
+    imported and run on two documents, so a schema Ajv cannot compile is found too. Returns
+    package -> problems (tsc errors, then run-time failures)."""
+    require_toolchain()
+    found: dict[str, list[str]] = {}
+    if not packages:
+        return found
+    link_node_modules(folder)
+    include = [f"{p}/{pattern}" for p in packages for pattern in ("*.ts", "_runtime_ts/*.ts")]
+    config = {
+        "extends": (ROOT / "tsconfig.json").as_posix(),
+        "compilerOptions": {"noEmit": False, "outDir": "_js", "rootDir": "."},
+        "include": include,
+    }
+    (folder / "tsconfig.check.json").write_text(json.dumps(config), encoding="utf-8")
+    result = subprocess.run(
+        [str(TSC), "-p", "tsconfig.check.json", "--pretty", "false"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in result.stdout.splitlines():
+        match = TS_ERROR.match(line)
+        if match:
+            found.setdefault(Path(match["file"]).parts[0], []).append(line)
+        elif line.strip() and not line.startswith(" "):
+            found.setdefault("(tsc)", []).append(line)
+    out = folder / "_js"
+    if not out.is_dir():
+        return found
+    (out / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    loadable = [p for p in packages if p not in found and (out / p / "validate.js").is_file()]
+    jobs = [{"package": str(out / p / "validate.js"), "name": p} for p in loadable]
+    payload = {"documents": SMOKE_DOCUMENTS, "packages": jobs}
+    for name, result in run_node(HARNESS / "smoke.mjs", payload).items():
+        if "error" in result:
+            found.setdefault(name, []).append(f"validate.js: {result['error']}")
+            continue
+        schema = json.loads((folder / name / "schema.json").read_text("utf-8"))
+        for document, problems in zip(SMOKE_DOCUMENTS, result["problems"], strict=True):
+            python = sorted(_row(p.to_json()) for p in check_document(document, schema))
+            typescript = sorted(_row(p) for p in problems)
+            if python != typescript:
+                message = f"validate.js disagrees with Python on {document}: {typescript} {python}"
+                found.setdefault(name, []).append(message)
+    return found
+
+
+# Documents every package's validate.js checks once, compared with the Python loader's problems.
+SMOKE_DOCUMENTS: list[Any] = [
+    {},
+    {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}},
+    {"zarr_format": 2, "attributes": {"a": [1, None]}, "members": {}},
+]
+
+
+def _row(p: dict[str, str]) -> tuple[str, str, str, str]:
+    return p["node_path"], p["pointer"], p["keyword"], p["schema_path"]

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from node_support import check_typescript
 from test_bundle import CORPUS_SCHEMAS, corpus_cases, original_verdict, schema_by_uri
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,6 +199,8 @@ class Findings:
     mypy: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     pyright: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     ruff: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # tsc --strict over every .ts file, and validate.js run under Node (node_support)
+    typescript: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _package_of(path: str, folder: Path) -> str:
@@ -209,7 +212,8 @@ def _package_of(path: str, folder: Path) -> str:
 
 def check_packages(folder: Path, packages: Sequence[str], extra: Sequence[str] = ()) -> Findings:
     """mypy --strict, pyright strict, ruff check and ruff format --check over `packages` (folders
-    of `folder`), once each. `extra` files (relative to `folder`) go to pyright only."""
+    of `folder`), once each, and tsc --strict over their TypeScript with each validate.js run
+    once under Node. `extra` files (relative to `folder`) go to pyright only."""
     findings = Findings()
     if not packages:
         return findings
@@ -286,6 +290,7 @@ def check_packages(folder: Path, packages: Sequence[str], extra: Sequence[str] =
     for line in fmt.stdout.splitlines():
         if line.startswith("Would reformat: "):
             findings.ruff[_package_of(line.removeprefix("Would reformat: "), folder)].append(line)
+    findings.typescript = check_typescript(folder, packages)
     return findings
 
 
@@ -344,6 +349,12 @@ def test_pyright_strict(corpus: Corpus, name: str) -> None:
 def test_ruff_check_and_format(corpus: Corpus, name: str) -> None:
     _built(corpus, name)
     assert not corpus.findings.ruff.get(name), "\n".join(corpus.findings.ruff[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "typescript") for n in WRAPPERS_TO_BUILD])
+def test_typescript_strict_and_validate_runs(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.typescript.get(name), "\n".join(corpus.findings.typescript[name])
 
 
 def test_valid_corpus_documents_are_accepted_by_the_typeddicts(corpus: Corpus) -> None:

@@ -1,5 +1,6 @@
 """Hostile input: every generated schema either compiles into a package that passes mypy --strict,
-pyright strict, ruff check and ruff format --check, or is refused with exit 2, one
+pyright strict, ruff check, ruff format --check and tsc --strict (with its validate.js loading
+and checking documents under Node), or is refused with exit 2, one
 `zomgen: file:pointer: message` line per problem, no traceback and nothing written.
 
 The schemas are made here: JSON keys, `$defs` keys, titles and union tags that are keywords,
@@ -198,7 +199,7 @@ def test_compiles_or_is_refused_cleanly(hostile: Built, case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", _params("checks"))
-def test_compiled_package_passes_mypy_pyright_and_ruff(hostile: Built, case: Case) -> None:
+def test_compiled_package_passes_mypy_pyright_ruff_and_tsc(hostile: Built, case: Case) -> None:
     if hostile.builds[case.name].returncode != 0:
         return  # refused (or crashed): the outcome test says whether that is right
     found = hostile.findings
@@ -206,5 +207,6 @@ def test_compiled_package_passes_mypy_pyright_and_ruff(hostile: Built, case: Cas
         found.mypy.get(case.name, [])
         + found.pyright.get(case.name, [])
         + found.ruff.get(case.name, [])
+        + found.typescript.get(case.name, [])
     )
     assert not problems, "\n".join(problems[:30])

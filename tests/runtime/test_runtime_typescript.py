@@ -348,3 +348,63 @@ def test_real_stores_through_generated_packages(packages: Path, tmp_path: Path) 
                 assert ts["error"]["isZomError"], label
                 assert sorted(_row(p) for p in ts["error"]["problems"]) == problems, label
     assert verdicts.count(True) >= 5 and verdicts.count(False) >= 20
+
+
+# ---------------------------------------------------------------- keys JavaScript treats specially
+
+
+def _weird_documents() -> list[tuple[str, dict[str, Any]]]:
+    """tests/cases/weird-keys: `__proto__`, `constructor`, quotes, spaces and non-ASCII keys,
+    valid and broken; Ajv alone misjudges `__proto__` and `constructor` (engine.ts)."""
+    array = {
+        "zarr_format": 3,
+        "node_type": "array",
+        "attributes": {},
+        "shape": [2],
+        "data_type": "float32",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+        "chunk_key_encoding": {"name": "default"},
+        "fill_value": 0,
+        "codecs": [{"name": "bytes"}],
+    }
+    attributes = {
+        "class": "c",
+        "ome-zarr": {"version": "0.5"},
+        "größe": 2.5,
+        "__proto__": "p",
+        "constructor": "k",
+        'it\'s "quoted"': "q",
+    }
+    valid = {"zarr_format": 3, "node_type": "group", "attributes": attributes, "members": {}}
+    found = [("valid", valid), ("with members", {**valid, "members": {"with space": array}})]
+    for key, value in (("__proto__", 1), ("constructor", 1), ("größe", "big")):
+        found.append(
+            (f"{key} of the wrong type", {**valid, "attributes": {**attributes, key: value}})
+        )
+    without = {k: v for k, v in attributes.items() if k not in ("__proto__", "constructor")}
+    found.append(("no __proto__ or constructor", {**valid, "attributes": without}))
+    found.append(("unknown key", {**valid, "attributes": {**attributes, "toString": "x"}}))
+    found.append(("missing class", {**valid, "attributes": {"ome-zarr": {"version": "0.5"}}}))
+    found.append(("__proto__ member", {**valid, "members": {"__proto__": array}}))
+    return found
+
+
+def test_keys_javascript_treats_specially(tmp_path: Path) -> None:
+    schema = ROOT / "tests" / "cases" / "weird-keys" / "schema.json"
+    write_package(generate(Options(schema, (), "weird")), tmp_path / "weird")
+    out = compile_typescript(tmp_path, ["weird/*.ts", "weird/_runtime_ts/*.ts"])
+    rows = _weird_documents()
+    bundled_schema = json.loads((tmp_path / "weird" / "schema.json").read_text("utf-8"))
+    # JSON text carries `__proto__` as an own key into Node, as JSON.parse does in an app.
+    payload = [{"package": str(out / "weird" / "validate.js"), "documents": [d for _l, d in rows]}]
+    [results] = run_node(
+        ROOT / "tests" / "typescript" / "harness" / "package_verdicts.mjs", payload
+    )
+    for (label, document), ts in zip(rows, results, strict=True):
+        python = _python(document, bundled_schema)
+        assert python == (not ts["problems"], sorted(_row(p) for p in ts["problems"])), label
+    assert [label for (label, d), ts in zip(rows, results, strict=True) if not ts["problems"]] == [
+        "valid",
+        "with members",
+        "no __proto__ or constructor",
+    ]

@@ -241,8 +241,10 @@ def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str
         "assertion": f"assert{root}",
     }
     # Each line of schema.json as a JSON string literal, which is a JavaScript one: ASCII
-    # escapes, so no line separator, quote or `${` in the schema can end it.
-    lines = [json.dumps(line) for line in schema_text.splitlines()]
+    # escapes, so no line separator, quote or `${` in the schema can end it. Split at "\n" only:
+    # json.dumps writes no other line break outside strings, and str.splitlines would also
+    # split inside strings (at U+2028, U+0085, \x1c...).
+    lines = [json.dumps(line) for line in schema_text.rstrip("\n").split("\n")]
     files = {
         "types.ts": TypeScriptTarget(hierarchy).types_ts(),
         "validate.ts": render("typescript/validate.ts.j2", t=view),

@@ -6,20 +6,23 @@
  * Ajv2020; `strict: false` because JSON Schema ignores unknown keywords (annotations, `x-*`) and
  * so must we; `validateFormats: false` because the Python loader does not assert `format`
  * either; `validateSchema: false` because `zomgen build` already checked the schema against
- * its metaschema, and a second opinion could only refuse a schema Python accepts. Ajv never
+ * its metaschema, and a second opinion could only refuse a schema Python accepts;
+ * `ownProperties: true` because a document's key `constructor` is its own, never inherited. Ajv never
  * changes a document with these options (no defaults, coercion or removal).
  *
  * `__proto__`: Ajv skips a `properties` entry named `__proto__` (a guard against prototype
  * pollution), so a schema that names that key would be judged differently from Python. The
  * schema's property names and the documents' keys `__proto__` are therefore renamed to a
- * private key before Ajv sees them, and renamed back in every reported problem.
+ * private key before Ajv sees them, and renamed back in every reported problem. Likewise a
+ * `$defs` entry named `$id`, which Ajv's scan for ids takes for the schema's own `$id` (and
+ * throws): it is renamed, and so are the `$ref`s that point to it.
  */
 
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
 import { CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
-import { escapeToken, isArray, isObject, parsePointer, toPointer } from "./pointers.js";
+import { escapeToken, hasOwn, isArray, isObject, parsePointer, toPointer, unescapeToken } from "./pointers.js";
 
 /** The bundled schema's own id inside Ajv; fragments of it are compiled on demand (report.ts). */
 export const SCHEMA_ID = "urn:zomgen:bundled-schema";
@@ -29,8 +32,14 @@ export const PROTO_ALIAS = "__proto__\uE000";
 
 type Mutable = { [key: string]: unknown };
 
+const DEFS = ["$defs", "definitions"];
+const ID = "$id";
+const ID_ALIAS = "$id\uE000";
+
 const escapeKey = (key: string): string => (key === PROTO ? PROTO_ALIAS : key);
-export const unescapeKey = (key: string): string => (key === PROTO_ALIAS ? PROTO : key);
+const escapeDefKey = (key: string): string => (key === ID ? ID_ALIAS : key);
+export const unescapeKey = (key: string): string =>
+  key === PROTO_ALIAS ? PROTO : key === ID_ALIAS ? ID : key;
 
 /** A JSON value with every object key `__proto__` renamed; the value itself if it has none. */
 export function escapeKeys(value: unknown): unknown {
@@ -93,10 +102,38 @@ export function escapeSchema(schema: unknown): void {
   }
   if ("const" in s) s["const"] = escapeKeys(s["const"]);
   if (isArray(s["enum"])) s["enum"] = s["enum"].map(escapeKeys);
+  for (const key of DEFS) {
+    const defs = s[key];
+    if (isObject(defs) && hasOwn(defs, ID)) {
+      s[key] = Object.fromEntries(Object.keys(defs).map((k) => [escapeDefKey(k), defs[k]]));
+    }
+  }
+  if (typeof s["$ref"] === "string") s["$ref"] = escapeRef(s["$ref"]);
   for (const key of SCHEMA_ONE) escapeSchema(s[key]);
   for (const key of SCHEMA_MAPS) if (isObject(s[key])) Object.values(s[key]).forEach(escapeSchema);
   for (const key of SCHEMA_LISTS) if (isArray(s[key])) s[key].forEach(escapeSchema);
   for (const key of POINTER_KEYWORDS) if (key in s) s[key] = escapePointers(s[key]);
+}
+
+/** A local `$ref` (`#/$defs/%24id/...`, percent-encoded) with its `$defs` `$id` tokens renamed. */
+function escapeRef(ref: string): string {
+  if (!ref.startsWith("#/")) return ref;
+  const tokens = ref.slice(2).split("/");
+  const decoded = tokens.map((t) => {
+    try {
+      return unescapeToken(decodeURIComponent(t));
+    } catch {
+      return null; // not percent-encoding we can read: leave the reference as it is
+    }
+  });
+  if (!decoded.some((t, i) => t === ID && i > 0 && DEFS.includes(decoded[i - 1] ?? ""))) return ref;
+  return "#" + decoded
+    .map((t, i) => {
+      if (t === null) return "/" + tokens[i];
+      const renamed = i > 0 && DEFS.includes(decoded[i - 1] ?? "") ? escapeDefKey(t) : t;
+      return "/" + encodeURIComponent(escapeToken(renamed));
+    })
+    .join("");
 }
 
 function escapePointer(pointer: unknown): unknown {
@@ -186,6 +223,8 @@ function newAjv(detailed: boolean): Ajv2020 {
     strict: false,
     validateFormats: false,
     validateSchema: false,
+    // A property named `constructor` or `toString` must not be found on Object.prototype.
+    ownProperties: true,
     allErrors: detailed,
     verbose: detailed,
     logger: false,
