@@ -408,3 +408,45 @@ def test_keys_javascript_treats_specially(tmp_path: Path) -> None:
         "with members",
         "no __proto__ or constructor",
     ]
+
+
+# ---------------------------------------------------------------- regular expression dialects
+
+
+def _pattern_package(tmp_path: Path, name: str, pattern: str) -> Path:
+    schema = {
+        "title": "Patterned",
+        "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+        "properties": {"attributes": {"type": "object", "properties": {"x": {"pattern": pattern}}}},
+    }
+    source = tmp_path / f"{name}.json"
+    source.write_text(json.dumps(schema), encoding="utf-8")
+    write_package(generate(Options(source, (), name)), tmp_path / name)
+    return tmp_path / name
+
+
+def test_patterns_javascript_reads_only_without_the_u_flag_agree(tmp_path: Path) -> None:
+    # `\-` outside a class: Python reads it, JavaScript only without the `u` flag, same meaning
+    package = _pattern_package(tmp_path, "escaped", r"^a\-b$")
+    out = compile_typescript(tmp_path, ["escaped/*.ts", "escaped/_runtime_ts/*.ts"])
+    schema = json.loads((package / "schema.json").read_text("utf-8"))
+    group = {"zarr_format": 3, "node_type": "group", "members": {}}
+    documents = [{**group, "attributes": {"x": value}} for value in ("a-b", "ab", "a\\-b")]
+    payload = [{"package": str(out / "escaped" / "validate.js"), "documents": documents}]
+    [results] = run_node(
+        ROOT / "tests" / "typescript" / "harness" / "package_verdicts.mjs", payload
+    )
+    verdicts = [not ts["problems"] for ts in results]
+    assert verdicts == [_python(d, schema)[0] for d in documents] == [True, False, False]
+
+
+def test_a_pattern_javascript_cannot_read_is_an_error_not_a_verdict(tmp_path: Path) -> None:
+    _pattern_package(tmp_path, "named_group", r"^(?P<year>[0-9]{4})$")  # Python-only syntax
+    out = compile_typescript(tmp_path, ["named_group/*.ts", "named_group/_runtime_ts/*.ts"])
+    payload = {
+        "documents": [{}],
+        "packages": [{"package": str(out / "named_group" / "validate.js"), "name": "p"}],
+    }
+    result = run_node(ROOT / "tests" / "typescript" / "harness" / "smoke.mjs", payload)
+    assert "Ajv cannot compile this package's schema.json" in result["p"]["error"]
+    assert "(?P<year>[0-9]{4})" in result["p"]["error"]
