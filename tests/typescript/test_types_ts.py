@@ -281,3 +281,56 @@ def test_typescript_cases_have_run_time_twins(ts_cases: Path, tmp_path: Path) ->
         for p in _case_files("neg_")
         if p.name.startswith(MUTATIONS)
     )
+
+
+# ---------------------------------------------------------------- in an app's own project
+
+APP_SETTINGS = [
+    ("nodenext", "nodenext", "module"),  # Node, ES modules
+    ("nodenext", "nodenext", "commonjs"),  # Node, CommonJS
+    ("preserve", "bundler", "module"),  # a bundler
+]
+
+
+@pytest.mark.parametrize(("module", "resolution", "kind"), APP_SETTINGS)
+def test_a_package_compiles_and_runs_under_an_apps_module_settings(
+    tmp_path: Path, module: str, resolution: str, kind: str
+) -> None:
+    """An app's own tsconfig, not the project's: the package's TypeScript compiles under the
+    module settings apps use, and the emitted validate.js runs under Node."""
+    shutil.copytree(ROOT / "generated" / "xarray_v3", tmp_path / "xarray_v3")
+    link_node_modules(tmp_path)
+    (tmp_path / "package.json").write_text(json.dumps({"type": kind}), encoding="utf-8")
+    options = {
+        "strict": True,
+        "exactOptionalPropertyTypes": True,
+        "noUncheckedIndexedAccess": True,
+        "types": [],
+        "skipLibCheck": True,
+        "module": module,
+        "moduleResolution": resolution,
+        "target": "es2022",
+        "outDir": "out",
+        "rootDir": ".",
+    }
+    config = {
+        "compilerOptions": options,
+        "include": ["xarray_v3/*.ts", "xarray_v3/_runtime_ts/*.ts"],
+    }
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    result = _tsc(tmp_path / "tsconfig.json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    shutil.copyfile(tmp_path / "package.json", tmp_path / "out" / "package.json")
+    script = (
+        "import(process.argv[1]).then((m) => console.log(JSON.stringify("
+        "[m.validate({}).length > 0, m.isXarrayDataset({zarr_format: 3, node_type: 'group',"
+        " attributes: {}, members: {}})])))"
+    )
+    run = subprocess.run(
+        ["node", "-e", script, (tmp_path / "out" / "xarray_v3" / "validate.js").as_uri()],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [True, True]
