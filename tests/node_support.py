@@ -40,28 +40,35 @@ def link_node_modules(work: Path) -> None:
         link.symlink_to(ROOT / "node_modules", target_is_directory=True)
 
 
-def compile_typescript(work: Path, include: list[str]) -> Path:
-    """Compile `include` (globs relative to `work`) into `work/out` as ES modules; fail the
-    test with tsc's output on any error. Returns the output folder."""
+def _emit(work: Path, include: list[str], out: str) -> subprocess.CompletedProcess[str]:
+    """tsc with the project's strict tsconfig over `include` (globs relative to `work`),
+    emitting ES modules into `work/out`."""
     require_toolchain()
     link_node_modules(work)
     config = {
         "extends": (ROOT / "tsconfig.json").as_posix(),
-        "compilerOptions": {"noEmit": False, "outDir": "out", "rootDir": "."},
+        "compilerOptions": {"noEmit": False, "outDir": out, "rootDir": "."},
         "include": include,
     }
-    (work / "tsconfig.emit.json").write_text(json.dumps(config), encoding="utf-8")
+    (work / f"tsconfig.{out}.json").write_text(json.dumps(config), encoding="utf-8")
     result = subprocess.run(
-        [str(TSC), "-p", "tsconfig.emit.json", "--pretty", "false"],
+        [str(TSC), "-p", f"tsconfig.{out}.json", "--pretty", "false"],
         cwd=work,
         capture_output=True,
         text=True,
         check=False,
     )
+    if (work / out).is_dir():
+        (work / out / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    return result
+
+
+def compile_typescript(work: Path, include: list[str]) -> Path:
+    """Compile `include` (globs relative to `work`) into `work/out` as ES modules; fail the
+    test with tsc's output on any error. Returns the output folder."""
+    result = _emit(work, include, "out")
     assert result.returncode == 0, result.stdout + result.stderr
-    out = work / "out"
-    (out / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
-    return out
+    return work / "out"
 
 
 def compiled_runtime(work: Path) -> Path:
@@ -95,25 +102,11 @@ def check_typescript(folder: Path, packages: Sequence[str]) -> dict[str, list[st
     `folder`), emitting JavaScript into `folder/_js`; then each package's validate.js is
     imported and run on two documents, so a schema Ajv cannot compile is found too. Returns
     package -> problems (tsc errors, then run-time failures)."""
-    require_toolchain()
     found: dict[str, list[str]] = {}
     if not packages:
         return found
-    link_node_modules(folder)
     include = [f"{p}/{pattern}" for p in packages for pattern in ("*.ts", "_runtime_ts/*.ts")]
-    config = {
-        "extends": (ROOT / "tsconfig.json").as_posix(),
-        "compilerOptions": {"noEmit": False, "outDir": "_js", "rootDir": "."},
-        "include": include,
-    }
-    (folder / "tsconfig.check.json").write_text(json.dumps(config), encoding="utf-8")
-    result = subprocess.run(
-        [str(TSC), "-p", "tsconfig.check.json", "--pretty", "false"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _emit(folder, include, "_js")
     for line in result.stdout.splitlines():
         match = TS_ERROR.match(line)
         if match:
@@ -123,7 +116,6 @@ def check_typescript(folder: Path, packages: Sequence[str]) -> dict[str, list[st
     out = folder / "_js"
     if not out.is_dir():
         return found
-    (out / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
     loadable = [p for p in packages if p not in found and (out / p / "validate.js").is_file()]
     jobs = [{"package": str(out / p / "validate.js"), "name": p} for p in loadable]
     payload = {"documents": SMOKE_DOCUMENTS, "packages": jobs}

@@ -128,3 +128,29 @@ CHECK_COMBINATOR_CASES: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
     ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"d": [3]}]}, False),
     ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"x": 0}]}, True),
 ]
+
+
+def xarray_dataset() -> Any:
+    """A small xarray Dataset: two data variables, three coordinates, attributes."""
+    import numpy as np
+    import xarray as xr
+
+    return xr.Dataset(
+        {
+            "temperature": (("time", "y", "x"), np.zeros((2, 3, 4)), {"units": "K"}),
+            "mask": (("y", "x"), np.ones((3, 4), dtype=bool)),
+        },
+        coords={"time": [0, 1], "y": [10.0, 20.0, 30.0], "x": np.arange(4)},
+        attrs={"title": "test"},
+    )
+
+
+def ome_image_store(tmp_path: Path) -> Path:
+    """A writable copy of the corpus' OME-NGFF 0.4 challenge image (2d.zarr, v2)."""
+    import shutil
+
+    store = tmp_path / "image.zarr"
+    shutil.copytree(STORES / "ome2024-ngff-challenge" / "2d.zarr", store)
+    for path in store.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)  # the corpus is read-only
+    return store

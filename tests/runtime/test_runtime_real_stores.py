@@ -14,27 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
-import xarray as xr
 import zarr
 import zarr.storage
-from runtime_support import base, convention, snapshot
+from runtime_support import base, convention, snapshot, xarray_dataset
 
 from zomgen.runtime import load_document, read_document, validate_store
 
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
-
-
-def _dataset() -> xr.Dataset:
-    return xr.Dataset(
-        {
-            "temperature": (("time", "y", "x"), np.zeros((2, 3, 4)), {"units": "K"}),
-            "mask": (("y", "x"), np.ones((3, 4), dtype=bool)),
-        },
-        coords={"time": [0, 1], "y": [10.0, 20.0, 30.0], "x": np.arange(4)},
-        attrs={"title": "test"},
-    )
 
 
 def _nodes(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -73,7 +60,7 @@ XARRAY_CASES = [(fmt, cons) for fmt in (2, 3) for cons in (True, False)]
 @pytest.mark.parametrize(("zarr_format", "consolidated"), XARRAY_CASES)
 def test_xarray_to_zarr_stores(tmp_path: Path, zarr_format: int, consolidated: bool) -> None:
     store = tmp_path / "ds.zarr"
-    _dataset().to_zarr(store, zarr_format=zarr_format, consolidated=consolidated, mode="w")
+    xarray_dataset().to_zarr(store, zarr_format=zarr_format, consolidated=consolidated, mode="w")
     before = snapshot(store)
     schema = convention(f"xarray-v{zarr_format}")
     document = load_document(str(store), schema)

@@ -15,6 +15,7 @@ from runtime_support import (
     V3_GROUP,
     base,
     convention,
+    ome_image_store,
     v2_array,
     v3_array,
     write_json,
@@ -112,20 +113,12 @@ def test_absent_targets_are_not_an_error_of_the_check() -> None:
     assert _where(problems) == [("/t", "", "required")]
 
 
-def _ome(tmp_path: Path) -> Path:
-    store = tmp_path / "image.zarr"
-    shutil.copytree(STORES / "ome2024-ngff-challenge" / "2d.zarr", store)
-    for path in store.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)  # the corpus is read-only
-    return store
-
-
 def test_ome_image_rules_hold_on_a_real_store(tmp_path: Path) -> None:
-    assert validate_store(_ome(tmp_path), convention("ome-0.4-image")) == []
+    assert validate_store(ome_image_store(tmp_path), convention("ome-0.4-image")) == []
 
 
 def test_ome_dataset_path_must_name_an_array(tmp_path: Path) -> None:
-    store = _ome(tmp_path)
+    store = ome_image_store(tmp_path)
     schema = convention("ome-0.4-image")
     shutil.rmtree(store / "0")
     pointer = "/attributes/multiscales/0/datasets/0/path"
@@ -139,7 +132,7 @@ def test_ome_dataset_path_must_name_an_array(tmp_path: Path) -> None:
 
 
 def test_ome_dataset_ndim_must_equal_len_axes(tmp_path: Path) -> None:
-    store = _ome(tmp_path)
+    store = ome_image_store(tmp_path)
     zarray = json.loads((store / "0" / ".zarray").read_text())
     zarray["shape"], zarray["chunks"] = [3, 64, 64], [1, 64, 64]
     write_json(store, "0/.zarray", zarray)

@@ -21,9 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
-import xarray as xr
 import zarr
 from corpus_cases import (
     CONFORMANCE_CASES,
@@ -43,6 +41,8 @@ from runtime_support import (
     base,
     bundled,
     convention,
+    ome_image_store,
+    xarray_dataset,
 )
 
 from zomgen.compile import Options, generate
@@ -191,31 +191,12 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return work
 
 
-def _dataset() -> xr.Dataset:
-    return xr.Dataset(
-        {
-            "temperature": (("time", "y", "x"), np.zeros((2, 3, 4)), {"units": "K"}),
-            "mask": (("y", "x"), np.ones((3, 4), dtype=bool)),
-        },
-        coords={"time": [0, 1], "y": [10.0, 20.0, 30.0], "x": np.arange(4)},
-        attrs={"title": "test"},
-    )
-
-
 def _zarr_hierarchy(store: Path, zarr_format: Any) -> None:
     """A plain zarr-python hierarchy: a subgroup, which no xarray dataset has."""
     root = zarr.open_group(store, mode="w", zarr_format=zarr_format)
     root.create_array("a", shape=(4,), dtype="int32")
     sub = root.create_group("sub", attributes={"note": "nested"})
     sub.create_array("b", shape=(2, 2), dtype="float64")
-
-
-def _ome_store(tmp_path: Path) -> Path:
-    store = tmp_path / "image.zarr"
-    shutil.copytree(STORES / "ome2024-ngff-challenge" / "2d.zarr", store)
-    for path in store.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)  # the corpus is read-only
-    return store
 
 
 def _read(store: Path, consolidated: bool | None = None) -> dict[str, Any]:
@@ -303,13 +284,13 @@ def _real_documents(tmp_path: Path) -> list[tuple[str, str, dict[str, Any]]]:
     for zarr_format in (2, 3):
         for consolidated in (True, False):
             store = tmp_path / f"xr{zarr_format}{consolidated}.zarr"
-            _dataset().to_zarr(store, zarr_format=zarr_format, consolidated=consolidated)
+            xarray_dataset().to_zarr(store, zarr_format=zarr_format, consolidated=consolidated)
             label = f"xarray to_zarr v{zarr_format} consolidated={consolidated}"
             found.append((f"xarray_v{zarr_format}", label, _read(store, consolidated)))
         store = tmp_path / f"plain{zarr_format}.zarr"
         _zarr_hierarchy(store, zarr_format)
         found.append((f"xarray_v{zarr_format}", f"zarr-python v{zarr_format}", _read(store)))
-    found.append(("ome_image", "OME-NGFF 0.4 image", _read(_ome_store(tmp_path))))
+    found.append(("ome_image", "OME-NGFF 0.4 image", _read(ome_image_store(tmp_path))))
     broken: list[tuple[str, str, dict[str, Any]]] = []
     for package, label, document in found:
         for name, mutate in MUTATIONS.items():
