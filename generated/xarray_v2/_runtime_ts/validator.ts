@@ -11,8 +11,11 @@ import { report } from "./report.js";
 
 export class Validator {
   private compiled: Engines | undefined;
+  private readonly schemaText: string;
 
-  constructor(private readonly schemaText: string) {}
+  constructor(schemaText: string) {
+    this.schemaText = schemaText;
+  }
 
   private engines(): Engines {
     if (this.compiled === undefined) {

@@ -40,8 +40,11 @@ interface Walk {
 
 class Reporter {
   private readonly fragments = new Map<string, ValidateFunction | null>();
+  private readonly engines: Engines;
 
-  constructor(private readonly engines: Engines) {}
+  constructor(engines: Engines) {
+    this.engines = engines;
+  }
 
   problems(errors: readonly ErrorObject[]): Problem[] {
     const causes = mergeUnexpected(this.walk(errors, "").causes);
