@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import warnings
 from collections.abc import Callable
@@ -431,3 +432,13 @@ def test_a_pattern_javascript_cannot_read_is_an_error_not_a_verdict(tmp_path: Pa
     result = run_node(ROOT / "tests" / "typescript" / "harness" / "smoke.mjs", payload)
     assert "Ajv cannot compile this package's schema.json" in result["p"]["error"]
     assert "(?P<year>[0-9]{4})" in result["p"]["error"]
+
+
+def test_the_typescript_runtime_is_flat_and_imports_only_itself_and_ajv() -> None:
+    """It is copied file by file into every package (`_runtime_ts/`), like zomgen/runtime."""
+    runtime = ROOT / "zomgen" / "runtime_ts"
+    assert sorted(p.suffix for p in runtime.iterdir()) == [".ts"] * len(list(runtime.iterdir()))
+    for source in runtime.glob("*.ts"):
+        for spec in re.findall(r'\bfrom "([^"]+)"', source.read_text("utf-8")):
+            local = spec.startswith("./") and (runtime / spec[2:]).with_suffix(".ts").is_file()
+            assert local or spec.startswith("ajv/dist/"), (source.name, spec)
