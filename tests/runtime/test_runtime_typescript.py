@@ -17,6 +17,7 @@ import copy
 import json
 import re
 import shutil
+import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +33,7 @@ from corpus_cases import (
     as_node,
     with_length_checks,
 )
-from node_support import compile_typescript, compiled_runtime, run_node
+from node_support import HARNESS, compile_typescript, compiled_runtime, run_node
 from runtime_support import (
     CHECK_COMBINATOR_CASES,
     CONVENTIONS,
@@ -313,7 +314,7 @@ def test_real_stores_through_generated_packages(packages: Path, tmp_path: Path) 
         }
         for name, docs in by_package.items()
     ]
-    results = run_node(ROOT / "tests" / "typescript" / "harness" / "package_verdicts.mjs", payload)
+    results = run_node(HARNESS / "package_verdicts.mjs", payload)
     verdicts: list[bool] = []
     for (name, docs), job in zip(by_package.items(), results, strict=True):
         # The package's Python side checks with the schema.json the TypeScript side embeds.
@@ -379,9 +380,7 @@ def test_keys_javascript_treats_specially(tmp_path: Path) -> None:
     bundled_schema = json.loads((tmp_path / "weird" / "schema.json").read_text("utf-8"))
     # JSON text carries `__proto__` as an own key into Node, as JSON.parse does in an app.
     payload = [{"package": str(out / "weird" / "validate.js"), "documents": [d for _l, d in rows]}]
-    [results] = run_node(
-        ROOT / "tests" / "typescript" / "harness" / "package_verdicts.mjs", payload
-    )
+    [results] = run_node(HARNESS / "package_verdicts.mjs", payload)
     for (label, document), ts in zip(rows, results, strict=True):
         python = _python(document, bundled_schema)
         assert python == (not ts["problems"], sorted(_row(p) for p in ts["problems"])), label
@@ -415,9 +414,7 @@ def test_patterns_javascript_reads_only_without_the_u_flag_agree(tmp_path: Path)
     group = {"zarr_format": 3, "node_type": "group", "members": {}}
     documents = [{**group, "attributes": {"x": value}} for value in ("a-b", "ab", "a\\-b")]
     payload = [{"package": str(out / "escaped" / "validate.js"), "documents": documents}]
-    [results] = run_node(
-        ROOT / "tests" / "typescript" / "harness" / "package_verdicts.mjs", payload
-    )
+    [results] = run_node(HARNESS / "package_verdicts.mjs", payload)
     verdicts = [not ts["problems"] for ts in results]
     assert verdicts == [_python(d, schema)[0] for d in documents] == [True, False, False]
 
@@ -429,7 +426,7 @@ def test_a_pattern_javascript_cannot_read_is_an_error_not_a_verdict(tmp_path: Pa
         "documents": [{}],
         "packages": [{"package": str(out / "named_group" / "validate.js"), "name": "p"}],
     }
-    result = run_node(ROOT / "tests" / "typescript" / "harness" / "smoke.mjs", payload)
+    result = run_node(HARNESS / "smoke.mjs", payload)
     assert "Ajv cannot compile this package's schema.json" in result["p"]["error"]
     assert "(?P<year>[0-9]{4})" in result["p"]["error"]
 
@@ -442,3 +439,35 @@ def test_the_typescript_runtime_is_flat_and_imports_only_itself_and_ajv() -> Non
         for spec in re.findall(r'\bfrom "([^"]+)"', source.read_text("utf-8")):
             local = spec.startswith("./") and (runtime / spec[2:]).with_suffix(".ts").is_file()
             assert local or spec.startswith("ajv/dist/"), (source.name, spec)
+
+
+def _nested(depth: int, attributes: dict[str, Any]) -> dict[str, Any]:
+    node: dict[str, Any] = {"zarr_format": 2, "attributes": attributes, "members": {}}
+    for _ in range(depth):
+        node = {"zarr_format": 2, "attributes": {}, "members": {"c": node}}
+    return node
+
+
+def test_deep_hierarchies(tmp_path: Path) -> None:
+    """Groups of groups (tests/cases/recursive-group): 120 levels agree with Python, broken at the
+    bottom; 5,000 levels, beyond the JavaScript stack, are a problem, not an exception."""
+    schema_file = ROOT / "tests" / "cases" / "recursive-group" / "schema.json"
+    write_package(generate(Options(schema_file, (), "tree")), tmp_path / "tree")
+    out = compile_typescript(tmp_path, ["tree/*.ts", "tree/_runtime_ts/*.ts"])
+    schema = json.loads((tmp_path / "tree" / "schema.json").read_text("utf-8"))
+    documents = [_nested(120, {}), _nested(120, {"note": 5}), _nested(5000, {})]
+    payload = [{"package": str(out / "tree" / "validate.js"), "documents": documents}]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)  # json.dumps recurses once per level
+    try:
+        [results] = run_node(HARNESS / "package_verdicts.mjs", payload)
+    finally:
+        sys.setrecursionlimit(limit)
+    for document, ts in zip(documents[:2], results[:2], strict=True):
+        assert _python(document, schema) == (ts["guard"], sorted(_row(p) for p in ts["problems"]))
+    assert results[1]["problems"][0]["node_path"] == "/c" * 120
+    too_deep = results[2]
+    assert too_deep["guard"] is False and too_deep["error"]["isZomError"]
+    assert [(p["keyword"], p["message"]) for p in too_deep["problems"]] == [
+        ("schema", "the document nests too deeply to check")
+    ]

@@ -29,23 +29,49 @@ export class Validator {
     return this.compiled;
   }
 
-  /** The verdict alone: Ajv stops at the first failure. */
+  /** The verdict alone: Ajv stops at the first failure. A document nested too deeply for the
+   * JavaScript stack (thousands of levels) is not valid: it cannot be checked. */
   isValid(document: unknown): boolean {
-    return this.engines().fast(escapeKeys(document)) === true;
+    const engines = this.engines();
+    return deeply(() => engines.fast(escapeKeys(document)) === true, () => false);
   }
 
   /** Every problem, by node path and JSON pointer; [] when the document is valid. */
   problems(document: unknown): Problem[] {
     const engines = this.engines();
-    const escaped = escapeKeys(document);
-    if (engines.fast(escaped) === true) return [];
-    return report(engines, escaped);
+    return deeply(
+      () => {
+        const escaped = escapeKeys(document);
+        return engines.fast(escaped) === true ? [] : report(engines, escaped);
+      },
+      () => [TOO_DEEP],
+    );
   }
 
   /** Throws ZomError listing every problem unless the document is valid. */
   check(document: unknown): void {
     const problems = this.problems(document);
     if (problems.length > 0) throw new ZomError(problems);
+  }
+}
+
+/** What the Python loader reports when a document nests deeper than it can walk. */
+const TOO_DEEP: Problem = {
+  node_path: "/",
+  pointer: "",
+  message: "the document nests too deeply to check",
+  keyword: "schema",
+  schema_path: "",
+};
+
+/** `work()`, or `tooDeep()` when it runs out of stack (a RangeError: Ajv and the reporter
+ * recurse once per level of the document). */
+function deeply<T>(work: () => T, tooDeep: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof RangeError) return tooDeep();
+    throw error;
   }
 }
 
