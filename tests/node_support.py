@@ -123,7 +123,12 @@ def check_typescript(folder: Path, packages: Sequence[str]) -> dict[str, list[st
         if "error" in result:
             found.setdefault(name, []).append(f"validate.js: {result['error']}")
             continue
-        schema = json.loads((folder / name / "schema.json").read_text("utf-8"))
+        text = (folder / name / "schema.json").read_text("utf-8")
+        # Node prints 2**64 as 18446744073709552000: both sides read as JavaScript numbers.
+        from_node = json.loads(json.dumps(result["schema"]), parse_int=_as_javascript_reads_it)
+        if from_node != json.loads(text, parse_int=_as_javascript_reads_it):
+            found.setdefault(name, []).append("schema.ts does not hold schema.json")
+        schema = json.loads(text)
         for document, problems in zip(SMOKE_DOCUMENTS, result["problems"], strict=True):
             python = sorted(_row(p.to_json()) for p in check_document(document, schema))
             typescript = sorted(_row(p) for p in problems)
@@ -139,6 +144,12 @@ SMOKE_DOCUMENTS: list[Any] = [
     {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}},
     {"zarr_format": 2, "attributes": {"a": [1, None]}, "members": {}},
 ]
+
+
+def _as_javascript_reads_it(digits: str) -> int | float:
+    """A JSON integer as JavaScript holds it: exact up to 2^53, a float beyond."""
+    value = int(digits)
+    return value if abs(value) <= 2**53 else float(value)
 
 
 def _row(p: dict[str, str]) -> tuple[str, str, str, str]:

@@ -2,7 +2,8 @@
 // cannot compile, or a validator that throws, is found; the problems go back for comparison
 // with the Python loader's.
 // stdin: {"documents": [...], "packages": [{"package": <validate.js>, "name": <package>}, ...]}
-// stdout: {name: {"problems": [[Problem, ...] per document]} or {"error": message}}
+// stdout: {name: {"problems": [[Problem, ...] per document], "schema": schema.ts parsed}
+//          or {"error": message}}
 import { pathToFileURL } from "node:url";
 
 let input = "";
@@ -12,7 +13,11 @@ const results = {};
 for (const job of packages) {
   try {
     const pkg = await import(pathToFileURL(job.package).href);
-    results[job.name] = { problems: documents.map((document) => pkg.validate(document)) };
+    const { schemaText } = await import(new URL("schema.js", pathToFileURL(job.package)).href);
+    results[job.name] = {
+      problems: documents.map((document) => pkg.validate(document)),
+      schema: JSON.parse(schemaText),
+    };
   } catch (e) {
     results[job.name] = { error: String(e && e.message ? e.message : e).slice(0, 500) };
   }
