@@ -15,7 +15,17 @@
  * `not` and `if` like any other keyword.
  */
 
-import { type Segment, WILDCARD, isArray, isObject, hasOwn, match, parsePointer, repr, toPointer } from "./pointers.js";
+import {
+  type Segment,
+  WILDCARD,
+  hasOwn,
+  isArray,
+  isObject,
+  match,
+  parsePointer,
+  repr,
+  toPointer,
+} from "./pointers.js";
 
 export const NDIM_LENGTH = "x-zomgen-ndim-length";
 export const MEMBER_KIND = "x-zomgen-member-kind";

@@ -22,7 +22,15 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
 import { CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
-import { escapeToken, hasOwn, isArray, isObject, parsePointer, toPointer, unescapeToken } from "./pointers.js";
+import {
+  escapeToken,
+  hasOwn,
+  isArray,
+  isObject,
+  parsePointer,
+  toPointer,
+  unescapeToken,
+} from "./pointers.js";
 
 /** The bundled schema's own id inside Ajv; fragments of it are compiled on demand (report.ts). */
 export const SCHEMA_ID = "urn:zomgen:bundled-schema";
@@ -96,7 +104,10 @@ export function escapeSchema(schema: unknown): void {
     s["dependentRequired"] = Object.fromEntries(
       Object.keys(dependent).map((k) => {
         const names = dependent[k];
-        return [escapeKey(k), isArray(names) ? names.map((n) => (typeof n === "string" ? escapeKey(n) : n)) : names];
+        const renamed = isArray(names)
+          ? names.map((n) => (typeof n === "string" ? escapeKey(n) : n))
+          : names;
+        return [escapeKey(k), renamed];
       }),
     );
   }
@@ -145,7 +156,9 @@ function escapePointer(pointer: unknown): unknown {
 function escapePointers(value: unknown): unknown {
   if (isArray(value)) {
     return value.map((v) =>
-      isObject(v) ? { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) } : escapePointer(v),
+      isObject(v)
+        ? { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) }
+        : escapePointer(v),
     );
   }
   if (isObject(value)) {

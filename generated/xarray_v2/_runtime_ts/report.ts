@@ -90,7 +90,8 @@ class Reporter {
     let consumed = 0;
     const scored: { score: [number, number, number]; causes: Cause[] }[] = [];
     for (let j = 0; j < branches.length; j++) {
-      const branchErrors = this.branchErrors(`${holder ?? ""}/${error.keyword}/${j}`, branches[j], error.data);
+      const pointer = `${holder ?? ""}/${error.keyword}/${j}`;
+      const branchErrors = this.branchErrors(pointer, branches[j], error.data);
       if (branchErrors === null) continue;
       consumed += branchErrors.length;
       const walk = this.walk(branchErrors, path);
@@ -138,11 +139,13 @@ class Reporter {
   private branchErrors(pointer: string, branch: unknown, data: unknown): ErrorObject[] | null {
     if (branch === true) return null;
     if (branch === false) {
-      return [{ keyword: "false schema", instancePath: "", schemaPath: "#", params: {}, message: "boolean schema is false" }];
+      const message = "boolean schema is false";
+      return [{ keyword: "false schema", instancePath: "", schemaPath: "#", params: {}, message }];
     }
     let validate = this.fragments.get(pointer);
     if (validate === undefined) {
-      const ref = `${SCHEMA_ID}#${parsePointer(pointer).map((t) => encodeURIComponent(escapeToken(t))).map((t) => "/" + t).join("")}`;
+      const tokens = parsePointer(pointer).map((t) => "/" + encodeURIComponent(escapeToken(t)));
+      const ref = `${SCHEMA_ID}#${tokens.join("")}`;
       validate = this.engines.detailed.getSchema(ref) ?? null;
       this.fragments.set(pointer, validate);
     }
@@ -154,10 +157,17 @@ class Reporter {
     const segments = parsePointer(path).map(unescapeKey);
     const [nodePath, pointer] = splitNodePointer(segments);
     const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
-    let schemaPath = holder === undefined ? error.schemaPath.replace(/^#/, "") : `${holder}/${escapeToken(error.keyword)}`;
     const at = (error.params as { at?: unknown }).at;
-    if (holder !== undefined && (typeof at === "string" || typeof at === "number")) schemaPath += `/${escapeToken(at)}`;
-    return { node_path: nodePath, pointer, message: message(error), keyword: error.keyword, schema_path: schemaPath };
+    let schemaPath: string;
+    if (holder === undefined) {
+      schemaPath = error.schemaPath.replace(/^#/, "");
+    } else {
+      schemaPath = `${holder}/${escapeToken(error.keyword)}`;
+      // a zomgen check names the entry of its value that failed
+      if (typeof at === "string" || typeof at === "number") schemaPath += `/${escapeToken(at)}`;
+    }
+    const keyword = error.keyword;
+    return { node_path: nodePath, pointer, message: message(error), keyword, schema_path: schemaPath };
   }
 }
 
