@@ -249,17 +249,16 @@ function newAjv(detailed: boolean): Ajv2020 {
   return ajv;
 }
 
-/** Compile the package's schema (JSON text) twice: for verdicts and for details. */
+/** Compile the package's schema (JSON text) for verdicts now, and register it for details,
+ * compiled the first time a document is invalid. Ajv does not change the schema objects, so
+ * both instances share one parse, and the locations apply to both. */
 export function compileEngines(schemaText: string): Engines {
-  const parse = (): Mutable => {
-    const schema: unknown = JSON.parse(schemaText);
-    if (!isObject(schema)) throw new Error("the bundled schema is not a JSON object");
-    escapeSchema(schema);
-    return { ...schema, $id: SCHEMA_ID };
-  };
-  const fast = newAjv(false).compile(parse());
-  const detailedSchema = parse();
+  const parsed: unknown = JSON.parse(schemaText);
+  if (!isObject(parsed)) throw new Error("the bundled schema is not a JSON object");
+  escapeSchema(parsed);
+  const schema = { ...parsed, $id: SCHEMA_ID };
+  const fast = newAjv(false).compile(schema);
   const detailed = newAjv(true);
-  detailed.addSchema(detailedSchema);
-  return { fast, detailed, locations: schemaLocations(detailedSchema) };
+  detailed.addSchema(schema);
+  return { fast, detailed, locations: schemaLocations(schema) };
 }
