@@ -21,7 +21,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
-import { CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
+import { CHECKS, type Check, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
 import {
   escapeToken,
   hasOwn,
@@ -200,10 +200,9 @@ const regExp = Object.assign(
 
 /** A zomgen check as an Ajv keyword: compiled once per schema value, reporting every violation
  * at its own place inside the node's document. */
-function checkKeyword(keyword: string) {
-  const compileCheck = CHECKS[keyword];
+function checkKeyword(keyword: string, compileCheck: (value: unknown) => Check) {
   return (value: unknown, parentSchema: AnySchemaObject) => {
-    const check = compileCheck ? compileCheck(value) : () => [];
+    const check = compileCheck(value);
     const validate = (data: unknown, context?: DataValidationCxt): boolean => {
       const found = check(data);
       const base = context?.instancePath ?? "";
@@ -243,8 +242,8 @@ function newAjv(detailed: boolean): Ajv2020 {
     logger: false,
     code: { regExp },
   });
-  for (const keyword of Object.keys(CHECKS)) {
-    ajv.addKeyword({ keyword, compile: checkKeyword(keyword), errors: true });
+  for (const [keyword, compileCheck] of Object.entries(CHECKS)) {
+    ajv.addKeyword({ keyword, compile: checkKeyword(keyword, compileCheck), errors: true });
   }
   return ajv;
 }
