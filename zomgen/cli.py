@@ -81,7 +81,7 @@ def _package_name(out: Path) -> str | None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from zomgen.compile import Options, generate
+    from zomgen.compile import Options, generate_package
     from zomgen.write import stale, write_package
 
     name = _package_name(args.out)
@@ -95,7 +95,12 @@ def _build(args: argparse.Namespace) -> int:
                 )
             ]
         )
-    files = generate(Options(schema=args.schema, include_dirs=tuple(args.include), package=name))
+    generated = generate_package(
+        Options(schema=args.schema, include_dirs=tuple(args.include), package=name)
+    )
+    for warning in generated.warnings:
+        print(f"zomgen: warning: {warning}", file=sys.stderr)
+    files = generated.files
     if args.check:
         diffs = stale(files, args.out)
         if diffs:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zomgen import ir
+from zomgen.errors import InputProblem
 from zomgen.format import format_python
 from zomgen.render import render
 from zomgen.resources import runtime_dir, templates_dir
@@ -42,7 +43,20 @@ def build_ir(schema_set: SchemaSet) -> ir.Hierarchy:
 RECURSION_LIMIT = 8000
 
 
+@dataclass(frozen=True)
+class Generated:
+    """A package's files, and what the compiler did safely but not exactly (a type left wider
+    than the schema, a pattern one run time cannot read), each with its file and pointer."""
+
+    files: dict[str, str]
+    warnings: tuple[InputProblem, ...]
+
+
 def generate(options: Options) -> dict[str, str]:
+    return generate_package(options).files
+
+
+def generate_package(options: Options) -> Generated:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     schema_set = load(options)
     hierarchy = build_ir(schema_set)
@@ -65,7 +79,7 @@ def generate(options: Options) -> dict[str, str]:
     files.update(typescript_files(hierarchy, files["schema.json"]))
     for source in sorted(runtime_dir().glob("*.py")):
         files[f"_runtime/{source.name}"] = source.read_text("utf-8")
-    return files
+    return Generated(files, tuple(schema_set.warnings))
 
 
 def _json_text(data: object) -> str:

@@ -21,7 +21,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
-from zomgen.errors import CompileError
+from zomgen.errors import CompileError, InputProblem
 from zomgen.resources import base_schemas_dir
 
 SCHEMA_SUFFIXES = (".json", ".schema", ".yaml", ".yml")
@@ -99,6 +99,9 @@ class SchemaSet:
     # hands back the very objects we loaded, so identity is a cheap, exact location.
     locations: dict[int, tuple[SchemaDocument, str]] = field(default_factory=dict)
     checked: set[int] = field(default_factory=set)  # documents checked against their meta-schema
+    # What the compilation could not do exactly but did safely (a type widened, a pattern one
+    # run time cannot read): reported by `zomgen build` as warnings, never as a failure.
+    warnings: list[InputProblem] = field(default_factory=list)
 
     indexed: int = 0  # documents already in `locations` (files found on disk come later)
 
@@ -108,6 +111,11 @@ class SchemaSet:
                 _index(doc, doc.contents, "", self.locations)
             self.indexed = len(self.documents)
         return self.locations.get(id(schema))
+
+    def warn(self, file: str, pointer: str, message: str) -> None:
+        problem = InputProblem(file, pointer, message)
+        if problem not in self.warnings:
+            self.warnings.append(problem)
 
 
 def _schema_files(folder: Path, recursive: bool) -> Iterator[Path]:
