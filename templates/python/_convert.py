@@ -147,7 +147,11 @@ class Converter:
         if tag == "members":
             named = {key: item_spec for key, item_spec, _required in spec[1]}
             return {
-                k: (_thaw(v) if named.get(k, spec[2]) is None else self.dump(v, named.get(k, spec[2])))
+                k: (
+                    _thaw(v)
+                    if named.get(k, spec[2]) is None
+                    else self.dump(v, named.get(k, spec[2]))
+                )
                 for k, v in value.items()
             }
         return self._dump_class(value, spec[1])
@@ -198,12 +202,16 @@ def _absent(item: Any, default: Any) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b or (
-        isinstance(a, (int, float))
-        and isinstance(b, (int, float))
-        and not isinstance(a, bool)
-        and not isinstance(b, bool)
+    return (
+        type(a) is type(b)
         and a == b
+        or (
+            isinstance(a, (int, float))
+            and isinstance(b, (int, float))
+            and not isinstance(a, bool)
+            and not isinstance(b, bool)
+            and a == b
+        )
     )
 
 
@@ -213,9 +221,9 @@ def _fits_primitive(value: Any, name: str) -> bool:
     if name == "string":
         return isinstance(value, str)
     if name == "integer":
-        return isinstance(value, int) and not isinstance(value, bool) or (
-            isinstance(value, float) and value.is_integer()
-        )
+        if isinstance(value, bool):
+            return False
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     if name == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if name == "boolean":
