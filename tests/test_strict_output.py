@@ -1,6 +1,16 @@
-"""Every generated package passes mypy --strict, pyright strict, ruff check and ruff format
---check, and imports without side effects: the bundled conventions and every good compiler case
-(tests/cases), built fresh into one folder and checked in one run per tool."""
+"""Every generated package passes mypy --strict, pyright strict, pyrefly, ty, ruff check and ruff
+format --check, and imports without side effects: the bundled conventions and every good compiler
+case (tests/cases), built fresh into one folder and checked in one run per tool.
+
+pyrefly and ty run as tests/python_checkers.py configures them, the stricter side of each
+checker, which holds its defaults: pyrefly `--preset strict` with warnings counted as failures
+(no configuration file means its `basic` preset, a pyproject.toml with `[tool.mypy]` its `legacy`
+one, both inside `strict`); ty with every rule at error (its default errors, its default warnings
+as `--error-on-warning` would make them, and the rules off by default such as
+`possibly-unresolved-reference` and `missing-type-argument`) except five about style or `Any`
+(`missing-override-decorator`, `truthiness-test-of-none-union`, `unsound-assignment`,
+`unsound-return`, `unsound-yield`). Both run from the packages' folder, which holds no
+pyproject.toml (pyrefly would import its `[tool.mypy]` section)."""
 
 from __future__ import annotations
 
@@ -11,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CASES, ROOT
+from python_checkers import pyrefly_diagnostics, run_pyrefly, run_ty, ty_diagnostics
 
 PYTHON = sys.executable
 
@@ -56,6 +67,18 @@ def test_mypy_strict(packages: Path) -> None:
 def test_pyright_strict(packages: Path) -> None:
     result = _run([PYTHON, "-m", "pyright", "--pythonpath", PYTHON, *_names(packages)], packages)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_pyrefly(packages: Path) -> None:
+    result = run_pyrefly(_names(packages), packages)
+    found = pyrefly_diagnostics(result)
+    assert result.returncode == 0 and not found, "\n".join(map(str, found)) + result.stderr
+
+
+def test_ty(packages: Path) -> None:
+    result = run_ty(_names(packages), packages)
+    found = ty_diagnostics(result)
+    assert result.returncode == 0 and not found, "\n".join(map(str, found)) + result.stderr
 
 
 def test_ruff_check_and_format(packages: Path) -> None:
