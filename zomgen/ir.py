@@ -44,6 +44,15 @@ class Json:
 
 
 @dataclass(frozen=True)
+class Never:
+    """No value at all: a key that can never be present (`properties: {"x": false}`, an empty
+    `enum`, an `anyOf` of `false`s). Only optional fields have this type; a required one makes
+    its object admit no value."""
+
+    form: TLiteral["never"] = "never"
+
+
+@dataclass(frozen=True)
 class JsonObject:
     """Any JSON object (`type: object` with no properties)."""
 
@@ -63,11 +72,18 @@ class TupleOf:
     """A JSON array with positional item types (`prefixItems`, or `minItems == maxItems`).
 
     `rest` types the items after the positional ones; `None` means there are none.
+    `min_length` is how many positions must be present: JSON Schema lets an array stop before
+    its last `prefixItems` position unless `minItems` says otherwise (`None`: all of them).
     """
 
     items: tuple[TypeRef, ...]
     rest: TypeRef | None = None
+    min_length: int | None = None
     form: TLiteral["tuple"] = "tuple"
+
+    @property
+    def required_length(self) -> int:
+        return len(self.items) if self.min_length is None else self.min_length
 
 
 @dataclass(frozen=True)
@@ -109,7 +125,17 @@ class BaseNode:
 
 
 TypeRef = (
-    Primitive | Literal | Json | JsonObject | ListOf | TupleOf | MapOf | UnionOf | Ref | BaseNode
+    Primitive
+    | Literal
+    | Json
+    | Never
+    | JsonObject
+    | ListOf
+    | TupleOf
+    | MapOf
+    | UnionOf
+    | Ref
+    | BaseNode
 )
 
 

@@ -82,10 +82,42 @@ RUNTIME_KEYWORDS = frozenset(
         "patternProperties",
     }
 )
-OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties")
-ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "contains")
+OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+)
+ARRAY_KEYWORDS = (
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "minItems",
+    "maxItems",
+    "contains",
+    "uniqueItems",
+    "unevaluatedItems",
+)
 STRING_KEYWORDS = ("pattern", "minLength", "maxLength")
 NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+TYPED_KEYWORDS = (
+    ("object", OBJECT_KEYWORDS),
+    ("array", ARRAY_KEYWORDS),
+    ("string", STRING_KEYWORDS),
+    ("number", NUMBER_KEYWORDS),
+)
+# Keywords that shape a static type of their JSON type (the others are checked at run time).
+SHAPING = {
+    "object": ("properties", "required", "additionalProperties", "patternProperties"),
+    "array": ("items", "prefixItems", "additionalItems", "minItems", "maxItems"),
+}
 MAX_TUPLE = 16
 _DEF_POINTER = re.compile(r"/(?:\$defs|definitions)/([^/]+)$")
 
@@ -111,6 +143,8 @@ class Builder:
         self.base_names: dict[int, str] = {}
         self.base_atoms: set[int] = set()
         self._def_keys: dict[int, frozenset[int] | None] = {}
+        self.warned: set[int] = set()  # schema objects already warned about
+        self.constants: dict[str, ir.TypeRef] = {}  # canonical JSON of a const -> its type
         for doc in schema_set.documents:
             version = BASE_URIS.get(doc.uri)
             if version is None or not isinstance(doc.contents, dict):
@@ -440,6 +474,9 @@ class Builder:
         return list(result.values())
 
     def _type_set(self, conj: Conj) -> set[str] | None:
+        """The JSON types `type` allows (`number` includes `integer`), or None when no `type`
+        says: then every JSON type is valid, whatever other keywords say, because JSON Schema
+        applies `properties`, `items`, `pattern`... only to values of their own type."""
         result: set[str] | None = None
         for _atom, value in conj.values("type"):
             these = (
@@ -454,21 +491,29 @@ class Builder:
             result = these if result is None else result & these
         if result is not None and not result:
             raise Impossible
-        if result is None:
-            inferred = [
-                kind
-                for kind, keywords in (
-                    ("object", OBJECT_KEYWORDS),
-                    ("array", ARRAY_KEYWORDS),
-                    ("string", STRING_KEYWORDS),
-                    ("number", NUMBER_KEYWORDS),
-                )
-                if any(True for k in keywords for _ in conj.values(k))
-            ]
-            # A keyword that applies to one JSON type implies that type (documented choice).
-            if len(inferred) == 1:
-                result = {inferred[0]} | ({"integer"} if inferred[0] == "number" else set())
         return result
+
+    def _warn_open_type(self, conj: Conj) -> None:
+        """Warn, once per schema object, where keywords of one JSON type stand without `type`:
+        the static type stays open (any JSON value), which is exact but rarely what is meant."""
+        for atom in conj.atoms:
+            if id(atom.schema) in self.base_atoms or id(atom.schema) in self.warned:
+                continue
+            if atom.draft == "draft-07" and "$ref" in atom.schema:
+                continue
+            for kind, keywords in TYPED_KEYWORDS:
+                used = [k for k in keywords if k in atom.schema]
+                if used:
+                    self.warned.add(id(atom.schema))
+                    file, pointer = self.x.where(atom.schema)
+                    self.schema_set.warn(
+                        file,
+                        pointer,
+                        f"`{used[0]}` applies to {kind}s only and no `type` is given, so any "
+                        f'JSON value is valid here and is typed so: add `"type": "{kind}"` '
+                        f"if only {kind}s are meant",
+                    )
+                    break
 
     def _record_runtime(self, conj: Conj) -> None:
         for atom in conj.atoms:
@@ -481,8 +526,8 @@ class Builder:
 
     def _is_record(self, conj: Conj) -> bool:
         types = self._type_set(conj)
-        if types is not None and "object" not in types:
-            return False
+        if types != {"object"}:
+            return False  # other JSON types are valid too: a union (see `_inline`)
         if self._literals(conj) is not None:
             return False
         return any(True for _ in conj.values("properties")) or any(
@@ -614,7 +659,10 @@ class Builder:
             except Impossible:
                 if key in required:
                     raise
-                continue  # a key that can never be present is no field
+                # A key that can never be present (`"x": false`): typed so, which an open
+                # object needs to reject it (its other keys may hold anything).
+                fields.append(ir.Field(key=key, type=ir.Never(), required=False))
+                continue
             if isinstance(field_type, ir.Json) and key in ("attributes",):
                 field_type = ir.JsonObject()
             fields.append(
@@ -712,6 +760,8 @@ class Builder:
         return False
 
     def _inline(self, conj: Conj, hint: str) -> ir.TypeRef:
+        """The type of a conjunction that is not a named record or node: a literal, a scalar,
+        an array, a map, or the union of those its JSON types allow."""
         self._record_runtime(conj)
         literals = self._literals(conj)
         types = self._type_set(conj)
@@ -720,24 +770,74 @@ class Builder:
                 literals = [v for v in literals if _json_type(v) in types]
                 if not literals:
                     raise Impossible
-            if all(v is None or isinstance(v, (str, int, float, bool)) for v in literals):
-                return ir.Literal(tuple(literals))  # type: ignore[arg-type]
-            return ir.Json()
+            return self._literal_type(literals, hint)
         if types is None:
-            return ir.Json()
+            shaped = [
+                kind
+                for kind, keywords in SHAPING.items()
+                if any(True for k in keywords for _ in conj.values(k))
+            ]
+            if any(
+                True for _kind, keywords in TYPED_KEYWORDS for k in keywords for _ in conj.values(k)
+            ):
+                self._warn_open_type(conj)
+            if not shaped:
+                return ir.Json()
+            types = {"string", "number", "integer", "boolean", "null", "array", "object"}
         parts: list[ir.TypeRef] = []
         for kind in ("string", "integer", "number", "boolean", "null", "array", "object"):
             if kind not in types or (kind == "integer" and "number" in types):
                 continue
-            if kind == "array":
-                parts.append(self._array(conj, hint))
-            elif kind == "object":
-                parts.append(self._object_part(conj, hint))
-            else:
-                parts.append(ir.Primitive(kind))
+            try:
+                if kind == "array":
+                    parts.append(self._array(conj, hint))
+                elif kind == "object":
+                    parts.append(self._object_part(conj, hint))
+                else:
+                    parts.append(ir.Primitive(kind))
+            except Impossible:
+                continue  # no array (object) fits, but values of the other types may
+        if not parts:
+            raise Impossible
         if len(parts) == 1:
             return parts[0]
         return ir.UnionOf(tuple(parts))
+
+    def _literal_type(self, values: list[object], hint: str) -> ir.TypeRef:
+        """`const`/`enum` values as types: scalars as one literal, arrays as tuples of their
+        items' literals, objects as closed records of their keys' literals."""
+        scalars = [v for v in values if v is None or isinstance(v, (str, int, float, bool))]
+        parts: list[ir.TypeRef] = []
+        if scalars:
+            parts.append(ir.Literal(tuple(scalars)))
+        for value in values:
+            if isinstance(value, (list, dict)):
+                parts.append(self._constant(value, hint))
+        return parts[0] if len(parts) == 1 else ir.UnionOf(tuple(parts))
+
+    def _constant(self, value: object, hint: str) -> ir.TypeRef:
+        if not isinstance(value, (list, dict)):
+            return ir.Literal((value,))  # type: ignore[arg-type]
+        canonical = _canonical(value)
+        known = self.constants.get(canonical)
+        if known is not None:
+            return known
+        if isinstance(value, list):
+            items = tuple(self._constant(v, f"{hint}Item{i + 1}") for i, v in enumerate(value))
+            result: ir.TypeRef = ir.TupleOf(items)
+        else:
+            name = self._fresh_name(hint)
+            result = ir.Ref(name)
+            self.types[name] = None
+            fields = tuple(
+                ir.Field(key, self._constant(v, name + pascal_case(key)), True, v is None)
+                for key, v in value.items()
+            )
+            self.types[name] = ir.ObjectType(
+                name, fields, None, "The constant object the schema allows.", "#"
+            )
+        self.constants[canonical] = result
+        return result
 
     def _object_part(self, conj: Conj, hint: str) -> ir.TypeRef:
         if any(True for _ in conj.values("properties")) or any(
@@ -747,13 +847,18 @@ class Builder:
             known = self.by_key.get((key, "object"))
             if known is not None:
                 return known
-            name = self._fresh_name(hint)
+            name = self._fresh_name(hint if self._type_set(conj) == {"object"} else hint + "Object")
             ref = ir.Ref(name)
             self.by_key[(key, "object")] = ref
             self.types[name] = None
-            self.types[name] = self._object(
-                conj, name, self._description(conj), self._pointer_text(conj.atoms[0].schema)
-            )
+            try:
+                self.types[name] = self._object(
+                    conj, name, self._description(conj), self._pointer_text(conj.atoms[0].schema)
+                )
+            except Impossible:
+                del self.types[name]
+                del self.by_key[(key, "object")]
+                raise
             return ref
         other, patterns = self._other(conj, hint + "Value")
         merged = _merge_patterns(other, patterns)
@@ -763,68 +868,93 @@ class Builder:
             return ir.JsonObject()
         return ir.MapOf(merged)
 
+    def _positions(self, conj: Conj) -> list[tuple[Atom, list[object], object]]:
+        """Per atom: its positional item schemas and the schema of the items after them (or
+        `_NO_SCHEMA`). 2020-12 says `prefixItems` + `items`; draft-07 and 2019-09 say array
+        `items` + `additionalItems`, or `items` for every item (`additionalItems` is then
+        ignored)."""
+        found: list[tuple[Atom, list[object], object]] = []
+        for atom in conj.atoms:
+            if atom.draft == "draft-07" and "$ref" in atom.schema:
+                continue
+            items = atom.get("items")
+            if atom.draft == "2020-12":
+                prefix = atom.get("prefixItems")
+                positional = prefix if isinstance(prefix, list) else []
+                rest = items if "items" in atom.schema else _NO_SCHEMA
+            elif isinstance(items, list):
+                positional = items
+                rest = (
+                    atom.get("additionalItems") if "additionalItems" in atom.schema else _NO_SCHEMA
+                )
+            else:
+                positional = []
+                rest = items if "items" in atom.schema else _NO_SCHEMA
+            if positional or rest is not _NO_SCHEMA:
+                found.append((atom, positional, rest))
+        return found
+
     def _array(self, conj: Conj, hint: str) -> ir.TypeRef:
-        """`prefixItems` (or draft-07 array `items`) give positions, `items` the rest; a
-        position or rest that admits nothing bounds the length instead of failing: an array
-        whose items can hold no value is still valid when empty."""
-        prefix: list[list[Atom]] = []
-        prefix_impossible: set[int] = set()
-        rest: list[Atom] = []
-        rest_closed = False
-        has_prefix = False
-        min_items = max((v for _a, v in conj.values("minItems") if isinstance(v, int)), default=0)
+        """Positions and the rest of an array, each the intersection of what every atom says
+        of it (an atom's own `items` also covers the positions past its own prefix). A
+        position or rest that admits nothing ends the array there: an array whose items can
+        hold no value is still valid when empty."""
+        min_items = max((_count(v) for _a, v in conj.values("minItems") if _is_count(v)), default=0)
         max_items = min(
-            (v for _a, v in conj.values("maxItems") if isinstance(v, int)), default=None
+            (_count(v) for _a, v in conj.values("maxItems") if _is_count(v)), default=None
         )
-        positional = [(a, v) for a, v in conj.values("prefixItems")]
-        positional += [(a, v) for a, v in conj.values("items") if isinstance(v, list)]
-        for atom, value in positional:
-            has_prefix = True
-            for i, sub in enumerate(value if isinstance(value, list) else []):
-                while len(prefix) <= i:
-                    prefix.append([])
-                try:
-                    prefix[i].extend(self.x.expand(sub, atom.resolver))
-                except Impossible:
-                    prefix_impossible.add(i)
-        tail = [(a, v) for a, v in conj.values("items") if not isinstance(v, list)]
-        tail += [(a, v) for a, v in conj.values("additionalItems")]
-        for atom, value in tail:
-            try:
-                rest.extend(self.x.expand(value, atom.resolver))
-            except Impossible:
-                rest_closed = True
-        item_hint = hint + "Item"
         if max_items is not None and max_items < min_items:
             raise Impossible
+        per_atom = self._positions(conj)
+        width = max((len(p) for _a, p, _r in per_atom), default=0)
+        item_hint = hint + "Item"
         items: list[ir.TypeRef] = []
-        for i, atoms in enumerate(prefix):
-            if max_items is not None and i >= max_items:
-                rest_closed = True
-                break
+        closed = False
+        for i in range(width if max_items is None else min(width, max_items)):
+            atoms: list[Atom] = []
             try:
-                if i in prefix_impossible:
-                    raise Impossible
+                for atom, positional, rest in per_atom:
+                    sub = positional[i] if i < len(positional) else rest
+                    if sub is not _NO_SCHEMA:
+                        atoms.extend(self.x.expand(sub, atom.resolver))
                 items.append(self.type_of(Conj(tuple(atoms)), f"{item_hint}{i + 1}"))
             except Impossible:
-                rest_closed = True  # nothing fits position i: the array stops before it
+                closed = True  # nothing fits position i: the array stops before it
                 break
+        if max_items is not None and max_items <= len(items):
+            closed = True
         rest_type: ir.TypeRef | None = None
-        if not rest_closed:
+        if not closed:
+            atoms = []
             try:
-                rest_type = self.type_of(Conj(tuple(rest)), item_hint)
+                for atom, _positional, rest in per_atom:
+                    if rest is not _NO_SCHEMA:
+                        atoms.extend(self.x.expand(rest, atom.resolver))
+                rest_type = self.type_of(Conj(tuple(atoms)), item_hint)
             except Impossible:
-                rest_closed = True
-        if len(items) < min_items and (rest_closed or len(items) < len(prefix)):
-            raise Impossible
-        if has_prefix or rest_closed:
-            if max_items is not None and max_items <= len(items):
                 rest_type = None
-            return ir.TupleOf(tuple(items), rest_type)
-        assert rest_type is not None
-        if max_items is not None and max_items == min_items and max_items <= MAX_TUPLE:
-            return ir.TupleOf(tuple(rest_type for _ in range(max_items)))
-        return ir.ListOf(rest_type)
+        longest_fixed = len(items) if rest_type is None else None
+        if longest_fixed is not None and longest_fixed < min_items:
+            raise Impossible
+        if not items and rest_type is not None:
+            if max_items is not None and max_items == min_items and max_items <= MAX_TUPLE:
+                return ir.TupleOf(tuple(rest_type for _ in range(max_items)))
+            return ir.ListOf(rest_type)
+        min_length = min(min_items, len(items))
+        return ir.TupleOf(tuple(items), rest_type, None if min_length >= len(items) else min_length)
+
+
+_NO_SCHEMA = object()  # an array keyword that is absent (not the same as `true`)
+
+
+def _count(value: object) -> int:
+    return int(value) if isinstance(value, (int, float)) else 0
+
+
+def _is_count(value: object) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, float) and value.is_integer()
+    )
 
 
 def _single_value(schema: object) -> object:

@@ -41,13 +41,19 @@ class Spelling:
             return "JsonValue"
         if isinstance(t, ir.JsonObject):
             return "JsonObject"
+        if isinstance(t, ir.Never):
+            return "Never"
         if isinstance(t, ir.ListOf):
             return f"tuple[{self.model(t.item)}, ...]"
         if isinstance(t, ir.TupleOf):
             items = [self.model(i) for i in t.items]
-            if t.rest is not None:
-                items.append(f"*tuple[{self.model(t.rest)}, ...]")
-            return f"tuple[{', '.join(items)}]" if items else "tuple[()]"
+            rest = [] if t.rest is None else [f"*tuple[{self.model(t.rest)}, ...]"]
+            # Shorter arrays are valid down to `required_length`: Python has no optional tuple
+            # positions, so each allowed length is one option, longest first.
+            options = [_tuple(items + rest)]
+            for length in range(len(items) - 1, t.required_length - 1, -1):
+                options.append(_tuple(items[:length]))
+            return " | ".join(options)
         if isinstance(t, ir.MapOf):
             return f"Mapping[str, {self.model(t.value)}]"
         if isinstance(t, ir.UnionOf):
@@ -71,6 +77,8 @@ class Spelling:
             return "JsonValue"
         if isinstance(t, ir.JsonObject):
             return "JsonObject"
+        if isinstance(t, ir.Never):
+            return "Never"
         if isinstance(t, ir.ListOf):
             return f"list[{self.document(t.item)}]"
         if isinstance(t, ir.TupleOf):
@@ -96,7 +104,7 @@ class Spelling:
             return t.name
         if isinstance(t, ir.Literal):
             return ["literal", list(t.values)]
-        if isinstance(t, (ir.Json, ir.JsonObject)):
+        if isinstance(t, (ir.Json, ir.JsonObject, ir.Never)):
             return "json"
         if isinstance(t, ir.ListOf):
             return ["list", self.spec(t.item)]
@@ -113,6 +121,10 @@ class Spelling:
                 return ["alias", t.name]  # by name: an alias may be recursive
             return ["class", t.name]
         return ["class", self.base_name(t.kind, t.zarr_format)]
+
+
+def _tuple(items: list[str]) -> str:
+    return f"tuple[{', '.join(items)}]" if items else "tuple[()]"
 
 
 def any_node_version(t: ir.UnionOf) -> int | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from zomgen import ir
 from zomgen.names import field_identifier
-from zomgen.targets.pyspell import Spelling
+from zomgen.targets.pyspell import Spelling, union
 
 BASE_CONSTS = {"zarr_format", "node_type"}
 MODULE_NAMES = frozenset(
@@ -28,6 +28,8 @@ MODULE_NAMES = frozenset(
         "TypeAlias",
         "TypedDict",
         "NotRequired",
+        "Never",
+        "MYPY",
         "JsonValue",
         "JsonObject",
         "Unset",
@@ -77,6 +79,15 @@ class PyTypedDict:
     extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
     functional: bool
     generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
+    # What mypy (no PEP 728) sees instead, when `extra_items` is set: the listed keys, or a
+    # dict of any keys whose values have one of the types of the listed or other keys.
+    fallback: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.extra_items is not None and self.fallback is None:
+            values = [f.doc_type for f in self.fields if f.doc_type != "Never"]
+            value = union([*values, self.extra_items])
+            self.fallback = f"_{self.name}Keys | dict[str, {value}]"
 
 
 @dataclass
@@ -416,7 +427,7 @@ class PythonTarget:
 
     def _json_only(self, t: ir.TypeRef, seen: set[str]) -> bool:
         """No records (dataclasses are not JSON values) anywhere inside."""
-        if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.JsonObject)):
+        if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.JsonObject, ir.Never)):
             return True
         if isinstance(t, ir.ListOf):
             return self._json_only(t.item, seen)

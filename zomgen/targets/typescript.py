@@ -103,8 +103,14 @@ class TypeScriptTarget:
             return "JsonObject"
         if isinstance(t, ir.ListOf):
             return f"readonly {self._element(t.item)}[]"
+        if isinstance(t, ir.Never):
+            return "never"
         if isinstance(t, ir.TupleOf):
-            items = [self.type(i) for i in t.items]
+            # Positions past `required_length` may be missing, as JSON Schema allows.
+            items = [
+                self.type(i) if n < t.required_length else f"{self._element(i)}?"
+                for n, i in enumerate(t.items)
+            ]
             if t.rest is not None:
                 items.append(f"...{self._element(t.rest)}[]")
             return f"readonly [{', '.join(items)}]"

@@ -1,0 +1,60 @@
+"""The JSON-Schema-Test-Suite through generated packages, at run time.
+
+For every group that builds and every instance in it: `parse` of the wrapped document must give
+the suite's verdict (a model when valid, `ZomError` when not, never another exception), and for
+a valid one `dump(parse(doc))` must give back the very document, JSON types included (`1` stays
+`1`, `1.0` stays `1.0`, `{}` stays `{}`). Which groups build is pinned in
+test_suite_build.py; which instances the checkers accept, in test_suite_static.py.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from suite_build import Suite
+from suite_cases import document, typed
+
+
+@dataclass(frozen=True)
+class Outcome:
+    instance: str
+    what: str  # "crash: ...", "verdict: ...", "round trip: ..."
+
+
+def run_instances(suite: Suite) -> tuple[int, list[Outcome]]:
+    """Parse (and dump) every instance of every built group; return the number of instances
+    run and everything that differs from the suite."""
+    wrong: list[Outcome] = []
+    count = 0
+    for built in suite.packages():
+        package = importlib.import_module(built.group.package)
+        for instance in built.group.instances:
+            count += 1
+            doc = document(instance.data)
+            try:
+                model = package.parse(doc)
+            except package.ZomError:
+                if instance.valid:
+                    wrong.append(Outcome(instance.id, "verdict: valid instance refused"))
+                continue
+            except Exception as exc:  # noqa: BLE001 - any other exception is the defect
+                wrong.append(Outcome(instance.id, f"crash in parse: {type(exc).__name__}: {exc}"))
+                continue
+            if not instance.valid:
+                wrong.append(Outcome(instance.id, "verdict: invalid instance accepted"))
+                continue
+            try:
+                back = package.dump(model)
+            except Exception as exc:  # noqa: BLE001
+                wrong.append(Outcome(instance.id, f"crash in dump: {type(exc).__name__}: {exc}"))
+                continue
+            if typed(back) != typed(doc):
+                wrong.append(Outcome(instance.id, f"round trip: {doc!r} -> {back!r}"))
+    return count, wrong
+
+
+def test_every_instance_gets_the_suites_verdict_and_round_trips(suite: Suite) -> None:
+    count, wrong = run_instances(suite)
+    assert count > 1800
+    assert wrong == []
