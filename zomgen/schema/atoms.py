@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from referencing import Resource
 from referencing._core import Resolver
 from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT202012
+from referencing.jsonschema import DRAFT7, DRAFT201909, DRAFT202012
 
 from zomgen.errors import CompileError
 from zomgen.schema.check import ensure_checked
@@ -54,6 +55,8 @@ UNSUPPORTED = {
     "$recursiveRef": "recursive references (2019-09) cannot be resolved statically; use `$ref`",
 }
 UNIONS = ("anyOf", "oneOf")
+_POINTER_SAFE = "/~!$&'()*+,;=:@"
+_SPECIFICATIONS = {"draft-07": DRAFT7, "2019-09": DRAFT201909, "2020-12": DRAFT202012}
 
 
 class Impossible(Exception):
@@ -92,8 +95,14 @@ class Conj:
         return False
 
     def key(self) -> frozenset[int]:
-        """Identity of the type this conjunction denotes: its atoms that still constrain."""
-        return frozenset(id(a.schema) for a in self.atoms if self.has_content(a))
+        """Identity of the type this conjunction denotes: its atoms that still constrain, and
+        which of their unions are already distributed (as negative numbers, which no `id` is):
+        one branch of a schema's `anyOf` is not that schema, though its atoms are the same."""
+        key = {id(a.schema) for a in self.atoms if self.has_content(a)}
+        for schema_id, keyword in self.consumed:
+            if schema_id in key:
+                key.add(-(2 * schema_id + UNIONS.index(keyword)))
+        return frozenset(key)
 
     def values(self, keyword: str) -> Iterator[tuple[Atom, object]]:
         for atom in self.atoms:
@@ -115,6 +124,13 @@ class Expander:
 
     def __init__(self, schema_set: SchemaSet) -> None:
         self.schema_set = schema_set
+        # id(resolver) -> (resolver, id(schema)): resolvers already inside that schema's `$id`
+        # (made by `_enter`, or handed back by a lookup that landed on the schema). Entering
+        # again would resolve a relative `$id` twice (`nested/foo.json` ->
+        # `nested/nested/foo.json`). The entry keeps the resolver alive, so its id stays its own.
+        self._inside: dict[int, tuple[Resolver[object], int]] = {}
+        # id(`$ref` target) -> the resolver inside it (see `_resolver_inside`)
+        self._canonical: dict[int, Resolver[object]] = {}
 
     def where(self, schema: object) -> tuple[str, str]:
         found = self.schema_set.locate(schema)
@@ -195,13 +211,51 @@ class Expander:
                 self._expand(branch, resolver, out, chain + [schema], done)
 
     def _enter(self, schema: dict[str, object], resolver: Resolver[object]) -> Resolver[object]:
+        """The resolver for what `schema` holds: its `$id` (if any) taken as the base URI, as
+        JSON Schema says, unless `resolver` is already inside it."""
         declared = schema.get("$id")
-        if self.draft_of(schema) == "draft-07" and "$ref" in schema:
+        draft = self.draft_of(schema)
+        if draft == "draft-07" and "$ref" in schema:
             return resolver  # draft-07 ignores `$id` beside `$ref`
-        if isinstance(declared, str) and not declared.startswith("#"):
-            resource = Resource.from_contents(schema, default_specification=DRAFT202012)
-            return resolver.in_subresource(resource)
+        if not isinstance(declared, str) or declared.startswith("#"):
+            return resolver
+        if self._is_inside(resolver, schema):
+            return resolver
+        resource = Resource.from_contents(schema, default_specification=_SPECIFICATIONS[draft])
+        entered = resolver.in_subresource(resource)
+        self._remember(entered, schema)
+        return entered
+
+    def _resolver_inside(
+        self, target: dict[str, object], found: Resolver[object]
+    ) -> Resolver[object]:
+        """The resolver for what a `$ref` target holds: the base URI is the target's own
+        canonical one (its document's `$id`, then each `$id` on the way down to it, its own
+        included), however the reference named it. `referencing` hands back the URI the
+        reference used, which differs when a document with an `$id` is named by its file."""
+        cached = self._canonical.get(id(target))
+        if cached is not None:
+            return cached
+        resolver = found
+        where = self.schema_set.locate(target)
+        if where is not None:
+            doc, pointer = where
+            try:
+                resolver = found.lookup(f"{doc.uri}#{quote(pointer, safe=_POINTER_SAFE)}").resolver
+            except Unresolvable:
+                resolver = found
+        # As python-jsonschema, the target's own `$id` is never entered again (with a relative
+        # `$id`, `nested/foo.json` would become `nested/nested/foo.json`).
+        self._remember(resolver, target)
+        self._canonical[id(target)] = resolver
         return resolver
+
+    def _is_inside(self, resolver: Resolver[object], schema: object) -> bool:
+        known = self._inside.get(id(resolver))
+        return known is not None and known[0] is resolver and known[1] == id(schema)
+
+    def _remember(self, resolver: Resolver[object], schema: object) -> None:
+        self._inside[id(resolver)] = (resolver, id(schema))
 
     def lookup(
         self, holder: dict[str, object], ref: str, resolver: Resolver[object]
@@ -225,6 +279,8 @@ class Expander:
             raise CompileError.one(
                 file, f"{pointer}/$ref", f"cannot resolve `$ref` {ref!r} offline: {hint}"
             ) from None
+        if isinstance(resolved.contents, dict):
+            return resolved.contents, self._resolver_inside(resolved.contents, resolved.resolver)
         return resolved.contents, resolved.resolver
 
 
