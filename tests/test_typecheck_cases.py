@@ -1,14 +1,21 @@
-"""typecheck_cases/python under mypy and pyright: positives must pass, negatives must fail on
-exactly the line and for exactly the reason written on it.
+"""typecheck_cases/python under mypy, pyright, pyrefly and ty: positives must pass, negatives must
+fail on exactly the line and for exactly the reason written on it.
 
-Each negative line ends with `# type: ignore[<mypy code>]  # pyright: ignore[<pyright rule>]`.
-mypy runs with `warn_unused_ignores` and `ignore-without-code` (mypy.ini); pyright strict with
-`enableTypeIgnoreComments: false` and `reportUnnecessaryTypeIgnoreComment` (pyrightconfig.json).
-So both checkers exit 0 only if every negative still errors, with its own code (facts.md, "Type
-checkers"). `diff_*.py` lines carry the mypy ignore only: pyright must accept them as they
-stand (where the checkers differ: PEP 728). One mypy run and one pyright run cover every
-package; a second pair of runs, over a copy with the ignore comments removed, shows the harness
-fails when it should.
+Each negative line ends with `# type: ignore[<mypy codes>]  # pyright: ignore[<pyright rule>]
+# pyrefly: ignore[<pyrefly codes>]  # ty: ignore[<ty rules>]`. mypy runs with
+`warn_unused_ignores` and `ignore-without-code` (mypy.ini); pyright strict with
+`enableTypeIgnoreComments: false` and `reportUnnecessaryTypeIgnoreComment` (pyrightconfig.json);
+pyrefly and ty as tests/python_checkers.py configures them for generated packages, plus: pyrefly
+reads `# pyrefly: ignore` only (`--enabled-ignores pyrefly`) and reports an unused one, or an
+unused code in one (`unused-ignore`, an error); ty reads `# ty: ignore` only
+(`respect-type-ignore-comments = false`) and reports an unused one, or an unused rule in one
+(`unused-ignore-comment`, made an error). So each checker exits 0 only if every negative still
+errors, with its own codes (facts.md, "Type checkers"). A negative a checker does not reject (a
+gap of that checker) carries no comment of it and is listed in PYREFLY_GAPS or TY_GAPS.
+`diff_*.py` lines carry no pyright ignore: pyright must accept them as they stand (where the
+checkers differ: PEP 728), and each carries the ignores of the checkers that reject it. One run
+of each checker covers every package; a second run of each, over a copy with the ignore comments
+removed, shows the harness fails when it should.
 
 The packages: generated/xarray_v2 and xarray_v3 (built here if generated/ lacks them), and two
 compiler cases built here (`named_members`, `tagged_union`). The run-time twins are in
@@ -29,6 +36,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CASES, ROOT
+from python_checkers import Diagnostic, pyrefly_diagnostics, run_pyrefly, run_ty, ty_diagnostics
 
 PYTHON = sys.executable
 CASES_DIR = ROOT / "typecheck_cases" / "python"
@@ -89,12 +97,32 @@ EXPECTED_MYPY_ONLY = {
 # twin is the exception the mutation raises (test_runtime_twins).
 MUTATION_CASES = ("neg_frozen_", "neg_mutate_")
 
+# Negatives a checker does not reject: the line carries no comment of that checker (so a gap
+# that closes leaves an error with no ignore, and the checker's run fails), and with the
+# comments removed the checker reports nothing there. (file, line) -> why.
+PYREFLY_GAPS: dict[tuple[str, int], str] = {}  # pyrefly rejects every negative
+TY_GAPS: dict[tuple[str, int], str] = {
+    (
+        "xarray_v3_cases/neg_frozen_model.py",
+        9,
+    ): "ty narrows `dataset.members` to the `dict[str, Unknown]` assigned on the line before "
+    "(which it reports as read-only), so the member and its field are Unknown there",
+}
+
+CODES = r"[a-z-]+(?:, [a-z-]+)*"
 IGNORES = re.compile(
-    r"  # type: ignore\[(?P<mypy>[a-z-]+(?:, [a-z-]+)*)\]"
-    r"  # pyright: ignore\[(?P<pyright>report[A-Za-z]+)\]$"
+    rf"  # type: ignore\[(?P<mypy>{CODES})\]"
+    r"  # pyright: ignore\[(?P<pyright>report[A-Za-z]+)\]"
+    rf"(?:  # pyrefly: ignore\[(?P<pyrefly>{CODES})\])?"
+    rf"(?:  # ty: ignore\[(?P<ty>{CODES})\])?$"
 )
-MYPY_ONLY_IGNORE = re.compile(r"  # type: ignore\[(?P<mypy>[a-z-]+(?:, [a-z-]+)*)\]$")
-ANY_IGNORE = re.compile(r"#\s*(type|pyright):\s*ignore")
+# A `diff_*.py` line: mypy's ignore only (pyright, pyrefly and ty accept every such line).
+MYPY_ONLY_IGNORE = re.compile(rf"  # type: ignore\[(?P<mypy>{CODES})\]$")
+ANY_IGNORE = re.compile(r"#\s*(type|pyright|pyrefly|ty):\s*ignore")
+
+
+def _codes(text: str | None) -> frozenset[str]:
+    return frozenset(text.split(", ")) if text else frozenset()
 
 
 @dataclass(frozen=True)
@@ -102,7 +130,9 @@ class Negative:
     path: str  # relative to the cases folder, with "/"
     line: int  # 1-based
     mypy: frozenset[str]
-    pyright: str
+    pyright: str  # "" on a `diff_*.py` line
+    pyrefly: frozenset[str]  # empty where pyrefly does not reject the line
+    ty: frozenset[str]  # empty where ty does not reject the line
 
 
 def case_files(root: Path, prefix: str) -> list[Path]:
@@ -119,22 +149,26 @@ def negatives(root: Path) -> list[Negative]:
                     Negative(
                         path.relative_to(root).as_posix(),
                         number,
-                        frozenset(match["mypy"].split(", ")),
+                        _codes(match["mypy"]),
                         match["pyright"],
+                        _codes(match["pyrefly"]),
+                        _codes(match["ty"]),
                     )
                 )
     return found
 
 
 def mypy_only(root: Path) -> list[Negative]:
-    """The lines of `diff_*.py` files that carry a mypy ignore (their `pyright` is "")."""
+    """The lines of `diff_*.py` files that carry a mypy ignore (the other checkers' codes are
+    empty: they accept these lines)."""
     found = []
     for path in case_files(root, "diff_"):
         for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
             match = MYPY_ONLY_IGNORE.search(line)
             if match:
                 rel = path.relative_to(root).as_posix()
-                found.append(Negative(rel, number, frozenset(match["mypy"].split(", ")), ""))
+                none: frozenset[str] = frozenset()
+                found.append(Negative(rel, number, _codes(match["mypy"]), "", none, none))
     return found
 
 
@@ -217,6 +251,34 @@ def run_pyright(cases: Path, built: Path, config_dir: Path) -> subprocess.Comple
     )
 
 
+def run_pyrefly_cases(cases: Path, built: Path) -> subprocess.CompletedProcess[str]:
+    """pyrefly once over every package's cases: `# pyrefly: ignore` comments only, an unused one
+    (or an unused code in one) an error, generated/ and the built packages on the search path."""
+    folders = [path for path in (GENERATED, built) if path.is_dir()]
+    paths = [arg for path in folders for arg in ("--search-path", str(path))]
+    extra = ["--enabled-ignores", "pyrefly", "--error", "unused-ignore", *paths]
+    return run_pyrefly(["--python-version", "3.11", *extra, "."], cases)
+
+
+def run_ty_cases(cases: Path, built: Path) -> subprocess.CompletedProcess[str]:
+    """ty once over every package's cases: `# ty: ignore` comments only (every rule is an error,
+    `unused-ignore-comment` too), generated/ and the built packages as extra search paths."""
+    folders = [path for path in (GENERATED, built) if path.is_dir()]
+    paths = [arg for path in folders for arg in ("--extra-search-path", str(path))]
+    options = ["-c", "analysis.respect-type-ignore-comments = false"]
+    return run_ty(["--python-version", "3.11", *options, *paths, "."], cases)
+
+
+def found(diagnostics: list[Diagnostic], cases: Path) -> set[tuple[str, int, str]]:
+    """(file relative to `cases`, line, code) of every diagnostic."""
+    where = set()
+    for d in diagnostics:
+        path = Path(d.path)
+        rel = path.relative_to(cases) if path.is_absolute() else path
+        where.add((rel.as_posix(), d.line, d.code))
+    return where
+
+
 MYPY_ERROR = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+): error: .*  \[(?P<code>[a-z-]+)\]$")
 
 
@@ -257,6 +319,26 @@ def test_pyright_accepts_positives_and_finds_every_negative(built: Path, tmp_pat
     errors, analyzed = pyright_errors(result, CASES_DIR)
     assert result.returncode == 0 and not errors, result.stdout + result.stderr
     assert analyzed == len(list(CASES_DIR.glob("*_cases/*.py")))
+
+
+def test_pyrefly_accepts_positives_and_finds_every_negative(built: Path) -> None:
+    result = run_pyrefly_cases(CASES_DIR, built)
+    diagnostics = pyrefly_diagnostics(result)
+    listing = "\n".join(map(str, diagnostics)) + result.stderr
+    assert result.returncode == 0 and not diagnostics, listing
+
+
+def test_ty_accepts_positives_and_finds_every_negative(built: Path) -> None:
+    result = run_ty_cases(CASES_DIR, built)
+    diagnostics = ty_diagnostics(result)
+    listing = "\n".join(map(str, diagnostics)) + result.stderr
+    assert result.returncode == 0 and not diagnostics, listing
+
+
+def test_checker_gaps_are_exactly_the_negatives_without_their_comment() -> None:
+    every = negatives(CASES_DIR)
+    assert {(n.path, n.line) for n in every if not n.pyrefly} == set(PYREFLY_GAPS)
+    assert {(n.path, n.line) for n in every if not n.ty} == set(TY_GAPS)
 
 
 def test_every_negative_is_counted() -> None:
@@ -319,8 +401,10 @@ def document_root(stmt: ast.stmt) -> str | None:
     "path", case_files(CASES_DIR, "neg_"), ids=lambda p: p.relative_to(CASES_DIR).as_posix()
 )
 def test_negative_case_shape(path: Path) -> None:
-    """Every ignore comment carries both codes; one negative per statement (both checkers
-    report a statement's mistake on that line); document mistakes are made in the package's
+    """Every ignore comment carries the codes of mypy and pyright, and of pyrefly and ty unless
+    the line is a gap of theirs (test_checker_gaps_are_exactly_the_negatives_without_their_comment);
+    one negative per statement (every checker reports a statement's mistake on that line);
+    document mistakes are made in the package's
     root TypedDict, and every non-mutation case makes its mistake in a document and a model."""
     text = path.read_text("utf-8")
     for line in text.splitlines():
@@ -356,7 +440,8 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
     the negatives (file, line, code) and nothing else, so each negative fails on its own line
     for its own reason; a negative whose mistake is corrected reports its now unused ignore;
     a negative carrying the wrong codes reports both the real error and the unused ignore.
-    The mypy-only lines of `diff_*.py`, stripped too, are reported by mypy alone."""
+    The mypy-only lines of `diff_*.py`, stripped too, are reported by mypy alone; the gaps of
+    pyrefly and ty are reported by neither."""
     cases = tmp_path / "cases"
     shutil.copytree(CASES_DIR, cases, ignore=shutil.ignore_patterns("__pycache__", ".*"))
     expected = negatives(cases)
@@ -375,11 +460,15 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
     miscoded_line = next(n for n in expected if n.path == miscoded)
     assert miscoded_line.mypy == {"misc"}
     assert miscoded_line.pyright == "reportAttributeAccessIssue"
+    assert miscoded_line.pyrefly == {"read-only"}
+    assert miscoded_line.ty == {"invalid-assignment"}
     source = (cases / miscoded).read_text("utf-8").splitlines()
     source[miscoded_line.line - 1] = (
         source[miscoded_line.line - 1]
         .replace("ignore[misc]", "ignore[arg-type]")
         .replace("ignore[reportAttributeAccessIssue]", "ignore[reportArgumentType]")
+        .replace("pyrefly: ignore[read-only]", "pyrefly: ignore[bad-argument-type]")
+        .replace("ty: ignore[invalid-assignment]", "ty: ignore[invalid-argument-type]")
     )
     (cases / miscoded).write_text("\n".join(source) + "\n")
 
@@ -422,3 +511,25 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
         (miscoded, miscoded_line.line, "reportUnnecessaryTypeIgnoreComment"),
     }
     assert got_pyright == want_pyright, pyright.stdout
+
+    pyrefly = run_pyrefly_cases(cases, built)
+    assert pyrefly.returncode != 0
+    got_pyrefly = found(pyrefly_diagnostics(pyrefly), cases)
+    want_pyrefly = {
+        (n.path, n.line, code) for n in expected if n not in kept for code in n.pyrefly
+    } | {
+        (corrected, corrected_line.line, "unused-ignore"),
+        (miscoded, miscoded_line.line, "read-only"),
+        (miscoded, miscoded_line.line, "unused-ignore"),
+    }
+    assert got_pyrefly == want_pyrefly, (got_pyrefly ^ want_pyrefly, pyrefly.stdout)
+
+    ty = run_ty_cases(cases, built)
+    assert ty.returncode != 0
+    got_ty = found(ty_diagnostics(ty), cases)
+    want_ty = {(n.path, n.line, code) for n in expected if n not in kept for code in n.ty} | {
+        (corrected, corrected_line.line, "unused-ignore-comment"),
+        (miscoded, miscoded_line.line, "invalid-assignment"),
+        (miscoded, miscoded_line.line, "unused-ignore-comment"),
+    }
+    assert got_ty == want_ty, (got_ty ^ want_ty, ty.stdout)

@@ -2,9 +2,9 @@
 
 Members other than "0" and "labels" are levels (`additionalProperties`), and a labels group's
 attributes are open; `ImageMembers` and `LabelsAttributes` declare that with `extra_items`. Every
-document and model here is valid (run time and pyright); each line carrying a mypy ignore is one
-mypy 2.4.1 rejects because it does not read `extra_items` (its `typeddict-unknown-key`). No
-pyright ignore: pyright must accept every line. When mypy learns PEP 728 its ignores go unused
+document and model here is valid (run time, pyright, pyrefly, ty); each line with a mypy ignore
+is one mypy 2.4.1 rejects as it does not read `extra_items` (`typeddict-unknown-key`). No other
+ignore: pyright, pyrefly and ty accept every line. When mypy learns PEP 728 its ignores go unused
 and fail the run, and this file becomes a plain positive.
 """
 

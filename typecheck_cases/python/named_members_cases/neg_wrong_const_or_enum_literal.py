@@ -4,7 +4,7 @@ from named_members import documents, models
 
 from ._valid import IMAGE, LEVEL_MODEL
 
-format_2: documents.Image = {**IMAGE, "zarr_format": 2}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-node_type_array: documents.Image = {**IMAGE, "node_type": "array"}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-format_2_model = models.Image(zarr_format=2, attributes={}, members={"0": LEVEL_MODEL})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-node_type_array_model = models.Image(node_type="array", attributes={}, members={"0": LEVEL_MODEL})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+format_2: documents.Image = {**IMAGE, "zarr_format": 2}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-assignment]  # ty: ignore[invalid-argument-type]
+node_type_array: documents.Image = {**IMAGE, "node_type": "array"}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-assignment]  # ty: ignore[invalid-argument-type]
+format_2_model = models.Image(zarr_format=2, attributes={}, members={"0": LEVEL_MODEL})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # pyrefly: ignore[bad-argument-type]  # ty: ignore[invalid-argument-type]
+node_type_array_model = models.Image(node_type="array", attributes={}, members={"0": LEVEL_MODEL})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # pyrefly: ignore[bad-argument-type]  # ty: ignore[invalid-argument-type]

@@ -1,9 +1,9 @@
 """Where the checkers differ: PEP 728 `extra_items` on open objects.
 
-Every document here is valid (run time and pyright); each line carrying a mypy ignore is one mypy
-2.4.1 rejects because it does not read `extra_items` (its `typeddict-unknown-key`). No pyright
-ignore: pyright must accept every line. When mypy learns PEP 728 its ignores go unused and fail
-the run, and this file becomes a plain positive.
+Every document here is valid (run time, pyright, pyrefly, ty); each line with a mypy ignore is one
+mypy 2.4.1 rejects as it does not read `extra_items` (`typeddict-unknown-key`). No other ignore:
+pyright, pyrefly and ty accept every line. When mypy learns PEP 728 its
+ignores go unused and fail the run, and this file becomes a plain positive.
 """
 
 from xarray_v2 import documents

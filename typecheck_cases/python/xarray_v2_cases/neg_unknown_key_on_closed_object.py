@@ -4,11 +4,11 @@ from xarray_v2 import documents, models
 
 from ._valid import ATTRIBUTES, DATASET, VARIABLE
 
-colour: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # type: ignore[typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]
+colour: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # type: ignore[typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
 colour_model = models.XarrayDataset(
     attributes={},
     members={
-        "t": models.Variable(colour="red",  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+        "t": models.Variable(colour="red",  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]  # pyrefly: ignore[unexpected-keyword]  # ty: ignore[unknown-argument]
             attributes=ATTRIBUTES,
             shape=(2,),
             chunks=(2,),

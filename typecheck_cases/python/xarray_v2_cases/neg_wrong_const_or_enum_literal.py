@@ -4,10 +4,10 @@ from xarray_v2 import documents, models
 
 from ._valid import ATTRIBUTES, DATASET, VARIABLE
 
-format_3: documents.XarrayDataset = {**DATASET, "zarr_format": 3}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
-order_z: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "order": "Z"}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+format_3: documents.XarrayDataset = {**DATASET, "zarr_format": 3}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-assignment]  # ty: ignore[invalid-argument-type]
+order_z: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "order": "Z"}}}  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-assignment]  # ty: ignore[invalid-argument-type]
 
-format_3_model = models.XarrayDataset(zarr_format=3, attributes={}, members={})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+format_3_model = models.XarrayDataset(zarr_format=3, attributes={}, members={})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # pyrefly: ignore[bad-argument-type]  # ty: ignore[invalid-argument-type]
 order_z_model = models.XarrayDataset(
     attributes={},
     members={
@@ -18,7 +18,7 @@ order_z_model = models.XarrayDataset(
             dtype="<f8",
             compressor=None,
             fill_value=0,
-            order="Z",  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            order="Z",  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # pyrefly: ignore[bad-argument-type]  # ty: ignore[invalid-argument-type]
             filters=None,
             dimension_separator=None,
         )

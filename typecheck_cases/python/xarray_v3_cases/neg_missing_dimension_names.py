@@ -4,7 +4,7 @@ from xarray_v3 import documents, models
 
 from ._valid import DATASET
 
-no_names: documents.XarrayDataset = {**DATASET, "members": {"t": {  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]
+no_names: documents.XarrayDataset = {**DATASET, "members": {"t": {  # type: ignore[typeddict-item]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, missing-typed-dict-key]
     "zarr_format": 3,
     "node_type": "array",
     "attributes": {},
@@ -18,7 +18,7 @@ no_names: documents.XarrayDataset = {**DATASET, "members": {"t": {  # type: igno
 no_names_model = models.XarrayDataset(
     attributes={},
     members={
-        "t": models.Variable(  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+        "t": models.Variable(  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]  # pyrefly: ignore[missing-argument]  # ty: ignore[missing-argument]
             attributes={},
             shape=(2,),
             data_type="float32",

@@ -4,7 +4,7 @@ from xarray_v3 import documents, models
 
 from ._valid import DATASET, VARIABLE
 
-null_name: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "dimension_names": [None]}}}  # type: ignore[list-item]  # pyright: ignore[reportAssignmentType]
+null_name: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "dimension_names": [None]}}}  # type: ignore[list-item]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-assignment]  # ty: ignore[invalid-argument-type]
 null_name_model = models.XarrayDataset(
     attributes={},
     members={
@@ -17,7 +17,7 @@ null_name_model = models.XarrayDataset(
             fill_value=0,
             codecs=("bytes",),
             storage_transformers=None,
-            dimension_names=(None,),  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+            dimension_names=(None,),  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # pyrefly: ignore[bad-argument-type]  # ty: ignore[invalid-argument-type]
         )
     },
 )
