@@ -64,10 +64,11 @@ def write_cases(suite: Suite) -> Layout:
         for part in ("documents.py", "models.py", "types.ts"):
             shutil.copyfile(source / part, target / part)
         package = importlib.import_module(name)
+        uses_models = any(i.valid for i in built.group.instances)
         py = [
             "from __future__ import annotations",
             "",
-            f"from {name} import documents, models",
+            f"from {name} import documents{', models' if uses_models else ''}",
             "",
         ]
         ts = [f'import type {{ {ROOT_TYPE} }} from "../{name}/types.js";', ""]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
+from node_support import HARNESS, compile_typescript, run_node
 from suite_build import Suite
 from suite_cases import document, typed
 
@@ -57,4 +58,28 @@ def run_instances(suite: Suite) -> tuple[int, list[Outcome]]:
 def test_every_instance_gets_the_suites_verdict_and_round_trips(suite: Suite) -> None:
     count, wrong = run_instances(suite)
     assert count > 1800
+    assert wrong == []
+
+
+def test_typescript_validate_gives_the_suites_verdicts(suite: Suite) -> None:
+    """Every built package's validate.ts, compiled by the project's tsc and run under Node,
+    gives the suite's verdict on every instance (so the two run times agree with each other)."""
+    packages = [b for b in suite.packages()]
+    include = [f"{b.group.package}/{p}" for b in packages for p in ("*.ts", "_runtime_ts/*.ts")]
+    out = compile_typescript(suite.folder, include)
+    payload = [
+        {
+            "package": str(out / b.group.package / "validate.js"),
+            "documents": [document(i.data) for i in b.group.instances],
+        }
+        for b in packages
+    ]
+    results = run_node(HARNESS / "package_verdicts.mjs", payload)
+    wrong = [
+        f"{instance.id}: suite says {'valid' if instance.valid else 'invalid'}, "
+        f"validate.ts found {result['problems']}"
+        for built, verdicts in zip(packages, results, strict=True)
+        for instance, result in zip(built.group.instances, verdicts, strict=True)
+        if (not result["problems"]) != instance.valid
+    ]
     assert wrong == []

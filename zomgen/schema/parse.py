@@ -409,6 +409,8 @@ class Builder:
                     options.append(flat)
         if not options:
             raise Impossible
+        if any(isinstance(o, ir.Json) for o in options):
+            return ir.Json()  # one branch admits any JSON value: so does the union
         if len(options) == 1:
             return options[0]
         return ir.UnionOf(tuple(options), self._discriminator(options))

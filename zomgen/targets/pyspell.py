@@ -23,6 +23,9 @@ class Spelling:
         self.hierarchy = hierarchy
         both = len(hierarchy.zarr_formats) > 1
         self.suffix = {2: "V2" if both else "", 3: ""}
+        # Public name -> PEP 728 class of the TypedDicts that allow other keys: the precise
+        # spelling names those classes, the public one the names (see typeddict.j2).
+        self.open_names: dict[str, str] = {}
 
     def base_name(self, kind: ir.NodeKind, version: int) -> str:
         return ("GroupSpec" if kind == "group" else "ArraySpec") + self.suffix[version]
@@ -68,7 +71,7 @@ class Spelling:
 
     # --- documents (TypedDicts of the JSON as json.loads returns it) --------------------
 
-    def document(self, t: ir.TypeRef) -> str:
+    def document(self, t: ir.TypeRef, *, precise: bool = False) -> str:
         if isinstance(t, ir.Primitive):
             return PRIMITIVES[t.name]
         if isinstance(t, ir.Literal):
@@ -80,19 +83,19 @@ class Spelling:
         if isinstance(t, ir.Never):
             return "Never"
         if isinstance(t, ir.ListOf):
-            return f"list[{self.document(t.item)}]"
+            return f"list[{self.document(t.item, precise=precise)}]"
         if isinstance(t, ir.TupleOf):
             parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-            options = [self.document(i) for i in merge_literals(tuple(parts))]
+            options = [self.document(i, precise=precise) for i in merge_literals(tuple(parts))]
             return f"list[{union(options)}]" if options else "list[JsonValue]"
         if isinstance(t, ir.MapOf):
-            return f"dict[str, {self.document(t.value)}]"
+            return f"dict[str, {self.document(t.value, precise=precise)}]"
         if isinstance(t, ir.UnionOf):
             if (version := any_node_version(t)) is not None:
                 return self.any_node(version)
-            return union([self.document(o) for o in merge_literals(t.options)])
+            return union([self.document(o, precise=precise) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
-            return t.name
+            return self.open_names.get(t.name, t.name) if precise else t.name
         if t.kind == "group":
             return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
         return f"{self.base_name('array', t.zarr_format)}[JsonObject]"

@@ -57,6 +57,12 @@ class PyField:
     default: str | None  # None: no default (required)
     comment: str | None
     spec: object
+    # The TypedDict value type as pyright, pyrefly and ty must read it inside the listed keys
+    # of an object that allows other keys: open objects by their PEP 728 class (see typeddict.j2).
+    precise_type: str = ""
+
+    def __post_init__(self) -> None:
+        self.precise_type = self.precise_type or self.doc_type
 
 
 @dataclass
@@ -83,11 +89,20 @@ class PyTypedDict:
     # dict of any keys whose values have one of the types of the listed or other keys.
     fallback: str | None = None
 
+    precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
+
     def __post_init__(self) -> None:
         if self.extra_items is not None and self.fallback is None:
             values = [f.doc_type for f in self.fields if f.doc_type != "Never"]
             value = union([*values, self.extra_items])
-            self.fallback = f"_{self.name}Keys | dict[str, {value}]"
+            keys = "KeysMypy" if self.needs_mypy_keys else "Keys"
+            self.fallback = f"_{self.name}{keys} | dict[str, {value}]"
+        self.precise_extra = self.precise_extra or self.extra_items
+
+    @property
+    def needs_mypy_keys(self) -> bool:
+        """Do mypy's listed keys differ from the precise ones (an open object inside)?"""
+        return any(f.precise_type != f.doc_type for f in self.fields)
 
 
 @dataclass
@@ -108,6 +123,8 @@ class PyPackage:
     model_members: list[PyTypedDict]  # TypedDicts of named members holding models
     documents: list[PyTypedDict]
     aliases: list[PyAlias]
+    open_documents: list[PyTypedDict]  # TypedDicts that allow other keys (see typeddict.j2)
+    open_members: list[PyTypedDict]
     exports: list[str]
     convert_table: str
     runtime_checks: list[tuple[str, str]]
@@ -199,6 +216,19 @@ class PythonTarget:
         self.sp = Spelling(hierarchy)
         self.table: dict[str, object] = {}
         self.member_documents: list[PyTypedDict] = []
+        self.sp.open_names = self._open_names()
+
+    def _open_names(self) -> dict[str, str]:
+        """Public name -> PEP 728 class of every TypedDict that allows other keys."""
+        names: list[str] = []
+        for named in self.h.types:
+            if isinstance(named, ir.ObjectType) and named.extra is not None:
+                names.append(named.name)
+            elif isinstance(named, ir.NodeType) and named.members is not None:
+                m = named.members
+                if m.named and (m.other is not None or m.patterns):
+                    names.append(f"{named.name}Members")
+        return {name: f"_{name}Open" for name in names}
 
     def package(self) -> PyPackage:
         models: list[PyModel] = []
@@ -240,9 +270,11 @@ class PythonTarget:
             versions=versions,
             base_names=base_names,
             models=models,
-            model_members=members,
-            documents=self.member_documents + documents,
+            model_members=[m for m in members if not m.extra_items],
+            documents=[d for d in self.member_documents + documents if not d.extra_items],
             aliases=aliases,
+            open_documents=[d for d in self.member_documents + documents if d.extra_items],
+            open_members=[m for m in members if m.extra_items],
             exports=exports,
             convert_table=repr(self.table),
             runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
@@ -300,6 +332,7 @@ class PythonTarget:
             default=default,
             comment=comment(f.description),
             spec=self.sp.spec(f.type),
+            precise_type=self.sp.document(f.type, precise=True),
         )
 
     def _object(self, o: ir.ObjectType) -> tuple[PyModel, PyTypedDict]:
@@ -325,6 +358,7 @@ class PythonTarget:
             docstring=doc,
             extra_items=None if o.extra is None else self.sp.document(o.extra),
             functional=any(not _class_key(f.key) for f in fields),
+            precise_extra=None if o.extra is None else self.sp.document(o.extra, precise=True),
         )
         return model, document
 
