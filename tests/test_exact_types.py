@@ -197,12 +197,13 @@ def test_a_keyword_without_type_is_typed_open_and_warned_about(tmp_path: Path) -
     (tmp_path / "tagged.json").write_text(json.dumps(schema), encoding="utf-8")
     result = _run([PYTHON, "-m", "zomgen", "build", "tagged.json", "-o", "tagged"], tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.splitlines() == [
+    warning = (
         "zomgen: warning: "
         f"{tmp_path / 'tagged.json'}:/$defs/Tag: `properties` applies to objects only and no "
         "`type` is given, so any JSON value is valid here and is typed so: "
         'add `"type": "object"` if only objects are meant'
-    ]
+    )
+    assert result.stderr.splitlines() == [warning]
     documents = (tmp_path / "tagged" / "documents.py").read_text("utf-8")
     # `[]`, `"x"`, `null` are valid tags: the alias is the object or any other JSON type.
     assert 'Tag: TypeAlias = "str | float | bool | list[JsonValue] | TagObject | None"' in documents
