@@ -631,7 +631,58 @@ PROBES: list[tuple[str, Json, list[Json], str | None]] = [
             },
         },
         [{"b": 1}, {"b": "x"}],
-        "a pointer into a keyword the bundle dropped beside a draft-07 `$ref` dangles: the bundled schema cannot be used (PointerToNowhere)",
+        None,
+    ),
+    (
+        "draft07-pointer-into-array-items",  # JSON-Schema-Test-Suite draft7/ref.json
+        {"$schema": D7, "items": [{"type": "integer"}, {"$ref": "#/items/0"}]},
+        [[1, 2], [1, "foo"], ["a", 1]],
+        None,
+    ),
+    (
+        "draft07-pointer-through-array-items",
+        {
+            "$schema": D7,
+            "items": [{"type": "integer"}, {"properties": {"x": {"type": "string"}}}],
+            "additionalItems": {"$ref": "#/items/1/properties/x"},
+            "properties": {"o": {"$ref": "#/items/1"}},
+        },
+        [[1, {"x": "a"}, "s"], [1, {"x": 1}], [1, {}, 2], {"o": {"x": 2}}, {"o": {"x": "b"}}],
+        None,
+    ),
+    (
+        "draft07-pointer-to-additionalItems-and-dependencies",
+        {
+            "$schema": D7,
+            "items": [{"type": "integer"}],
+            "additionalItems": {"type": "string"},
+            "dependencies": {"a": {"required": ["b"]}},
+            "properties": {
+                "x": {"$ref": "#/additionalItems"},
+                "y": {"$ref": "#/dependencies/a"},
+            },
+        },
+        [{"x": "s"}, {"x": 1}, {"y": {}}, {"y": {"b": 1}}, [1, "s"], [1, 2], {"a": 1, "b": 2}],
+        None,
+    ),
+    (
+        "2019-09-pointer-into-array-items",
+        {"$schema": D2019, "items": [{"type": "integer"}, {"$ref": "#/items/0"}]},
+        [[1, 2], [1, "foo"]],
+        None,
+    ),
+    (
+        "pointer-into-data-and-unknown-keywords",
+        {
+            "x-kept": {"type": "integer"},
+            "examples": [{"type": "string"}],
+            "properties": {
+                "a": {"$ref": "#/x-kept"},
+                "b": {"$ref": "#/examples/0"},
+            },
+        },
+        [{"a": 1}, {"a": "s"}, {"b": "s"}, {"b": 1}],
+        None,
     ),
     (
         "percent-in-a-defs-key",
@@ -661,6 +712,41 @@ def test_bundle_keeps_the_meaning_of_small_schemas(schema: Json, instances: list
     check = Draft202012Validator(document, registry=Registry())
     for instance in instances:
         assert verdict(check, instance) == verdict(original, instance), (instance, document)
+
+
+def test_pointers_from_another_document_into_draft07_array_items(tmp_path: Path) -> None:
+    """A 2020-12 convention pointing into a draft-07 file's array `items` (which the bundle
+    writes as `prefixItems`) keeps pointing at the same schemas."""
+    other = {
+        "$schema": D7,
+        "definitions": {
+            "pair": {"items": [{"type": "integer"}, {"properties": {"x": {"type": "string"}}}]}
+        },
+    }
+    root = {
+        "properties": {
+            "first": {"$ref": "other.json#/definitions/pair/items/0"},
+            "x": {"$ref": "other.json#/definitions/pair/items/1/properties/x"},
+            "pair": {"$ref": "other.json#/definitions/pair"},
+        }
+    }
+    (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    (tmp_path / "schema.json").write_text(json.dumps(root), encoding="utf-8")
+    document = bundle(load_schema_set(tmp_path / "schema.json", []))
+    assert "/items/" not in json.dumps(document)
+    check = Draft202012Validator(document, registry=Registry())
+    instances = [
+        {"first": 1},
+        {"first": "a"},
+        {"x": "s"},
+        {"x": 2},
+        {"pair": [1, {"x": "s"}]},
+        {"pair": [1, {"x": 2}]},
+        {"pair": ["a"]},
+    ]
+    # (python-jsonschema cannot be the judge here: it applies 2020-12 keywords to the draft-07
+    # `items` array a 2020-12 schema refers to, and fails.)
+    assert [verdict(check, i) for i in instances] == [True, False, True, False, True, False, False]
 
 
 def test_malformed_schema_is_a_compile_error_not_a_crash(tmp_path: Path) -> None:

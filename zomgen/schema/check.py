@@ -2,13 +2,27 @@
 
 Every document that compilation reaches (the input and each file a `$ref` leads to) is checked
 against its draft's meta-schema once, so a malformed keyword (`"type": 5`, `"items": [...]` in
-2020-12, `"properties": ["a"]`) is reported with its pointer instead of being misread. Regular
-expressions must compile with Python's `re`, which the reference validator (python-jsonschema)
-uses at run time.
+2020-12, `"properties": ["a"]`) is reported with its pointer instead of being misread.
+
+Regular expressions: JSON Schema's dialect is ECMA-262, but the engines that run a generated
+package read three dialects. The Python run time's reference engine (python-jsonschema) uses
+Python's `re`, its fast engine (jsonschema-rs) Rust's regex crates, and validate.ts (Ajv)
+JavaScript's `RegExp` with the `u` flag, then without it. A pattern is accepted when Python's
+`re` or ECMA-262 (checked with `regress`, with the `u` flag or without) reads it; `readers`
+says which engines can, so that the bundler can warn about the others (bundle.py), and the
+Python run time matches a pattern `re` cannot read as ECMA-262 (runtime/validation.py).
+python-jsonschema's own `regex` format checker (4.26) knows only `re`, hence the checker here.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+import warnings
+from dataclasses import dataclass
+
+import jsonschema_rs
+import regress
 from jsonschema import Draft7Validator, Draft201909Validator, Draft202012Validator, FormatChecker
 from jsonschema.exceptions import best_match
 
@@ -20,7 +34,110 @@ _VALIDATORS = {
     "2019-09": Draft201909Validator,
     "draft-07": Draft7Validator,
 }
-_REGEX_ONLY = FormatChecker(formats=["regex"])
+
+
+@dataclass(frozen=True)
+class Readers:
+    """Which regular-expression engines can read a pattern."""
+
+    python: bool  # Python's `re`: python-jsonschema, the Python run time's reference engine
+    ecma: bool  # ECMA-262 with the `u` flag (as Ajv compiles it): validate.ts
+    ecma_legacy: bool  # ECMA-262 without the `u` flag (Annex B): validate.ts's second try
+    rust: bool  # jsonschema-rs, the Python run time's fast engine
+
+    @property
+    def accepted(self) -> bool:
+        return self.python or self.ecma or self.ecma_legacy
+
+
+@functools.lru_cache(maxsize=4096)
+def readers(pattern: str) -> Readers:
+    return Readers(
+        python=_python_reads(pattern),
+        ecma=_ecma_reads(pattern, "u"),
+        ecma_legacy=_ecma_reads(pattern, None),
+        rust=_rust_reads(pattern),
+    )
+
+
+def _python_reads(pattern: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # FutureWarning for `[[`: still read
+        try:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError):
+            return False
+    return True
+
+
+def _ecma_reads(pattern: str, flags: str | None) -> bool:
+    try:
+        regress.Regex(pattern, flags)
+    except regress.RegressError:
+        return False
+    return True
+
+
+def _rust_reads(pattern: str) -> bool:
+    try:
+        jsonschema_rs.validator_for({"pattern": pattern})
+    except ValueError:
+        return False
+    return True
+
+
+def matches(pattern: str, text: str) -> bool:
+    """Whether `pattern` matches somewhere in `text`, as the Python run time decides it:
+    Python's `re` when it reads the pattern, else ECMA-262 (`regress`, `u` flag first). For
+    the compiler's own questions (does this named key match a `patternProperties` pattern?)."""
+    found = readers(pattern)
+    if found.python:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return re.search(pattern, text) is not None
+    rust_text = text.encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
+    for flags, reads in (("u", found.ecma), (None, found.ecma_legacy)):
+        if reads:
+            return regress.Regex(pattern, flags).find(rust_text) is not None
+    return False
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """What `zomgen build` warns about a pattern that some run time cannot read as written,
+    None when every engine reads it."""
+    found = readers(pattern)
+    said: list[str] = []
+    if not found.python:
+        said.append(
+            "Python's `re` cannot read it: the Python run time matches it as ECMA-262 with "
+            "`regress` (jsonschema-rs when that is missing)"
+        )
+    if not found.ecma and found.ecma_legacy:
+        said.append(
+            "validate.ts reads it only without the `u` flag (ECMA-262 Annex B), where it may "
+            "mean something else than in Python (`\\Z` is a plain `Z` there)"
+        )
+    elif not found.ecma:
+        said.append(
+            "validate.ts cannot read it (not ECMA-262): the TypeScript run time throws on its "
+            "first use; only the Python run time checks it"
+        )
+    if not found.rust:
+        said.append(
+            "jsonschema-rs cannot read it: the Python run time checks documents with "
+            "python-jsonschema alone (slower)"
+        )
+    if not said:
+        return None
+    return f"pattern {pattern!r}: " + "; ".join(said)
+
+
+_REGEX_ONLY = FormatChecker(formats=())
+
+
+@_REGEX_ONLY.checks("regex")
+def _is_regex(instance: object) -> bool:
+    return not isinstance(instance, str) or readers(instance).accepted
 
 
 def ensure_checked(schema_set: SchemaSet, doc: SchemaDocument) -> None:
