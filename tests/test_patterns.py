@@ -248,12 +248,6 @@ def test_matches_decides_as_the_python_run_time(pattern: str, text: str, expecte
     assert matches(pattern, text) is expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="zomgen/schema/parse.py (Builder._field_conj) matches named keys against "
-    "patternProperties with Python's re.search, which raises on a pattern only ECMA-262 "
-    "reads; zomgen.schema.check.matches is the matcher that decides as the run time does",
-)
 def test_named_keys_beside_an_ecma262_pattern_properties_key_compile(tmp_path: Path) -> None:
     schema = convention(
         {

@@ -25,6 +25,7 @@ from zomgen import ir
 from zomgen.errors import CompileError
 from zomgen.names import pascal_case
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
+from zomgen.schema.check import matches
 from zomgen.schema.load import SchemaDocument, SchemaSet, escape_pointer
 
 BASE_URIS = {"urn:zom:v2": 2, "urn:zom:v3": 3}
@@ -606,7 +607,7 @@ class Builder:
             matched = False
             if isinstance(patterns, dict):
                 for pattern, sub in patterns.items():
-                    if re.search(pattern, key):
+                    if matches(pattern, key):
                         matched = True
                         subs.append(sub)
             if not listed and not matched and "additionalProperties" in atom.schema:
