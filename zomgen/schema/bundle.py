@@ -45,6 +45,7 @@ _NOT_DRAFT07 = (
     "$dynamicRef",
     "$recursiveRef",
 )
+_DYNAMIC = ("$dynamicRef", "$recursiveRef")
 _BOOLEAN_DEFS = {True: "zomgen:true", False: "zomgen:false"}
 # Keywords whose values are schemas, maps of schemas or lists of schemas.
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -172,6 +173,17 @@ class Bundler:
             if draft07_ref and key not in ("$ref", "definitions", "$defs", "title", "description"):
                 continue  # draft-07 ignores keywords beside `$ref`
             here = f"{at}/{escape_pointer(key)}"
+            if key in _DYNAMIC and not draft07:
+                # The compiler refuses these where a type meets them; here, where only the run
+                # time would (under `if`/`not`...), because one bundled document has no dynamic
+                # scope left to resolve them in.
+                file, pointer = self.x.where(node)
+                raise CompileError.one(
+                    file,
+                    f"{pointer}/{escape_pointer(key)}",
+                    f"`{key}` is not supported: dynamic references cannot be resolved in one "
+                    "bundled schema; use `$ref`",
+                )
             if key == "pattern" and isinstance(value, str):
                 self._check_pattern(node, "/pattern", value)
             elif key == "patternProperties" and isinstance(value, dict):
