@@ -182,3 +182,20 @@ def test_load_document_raises_with_every_problem(tmp_path: Path) -> None:
         ("/b", "", "required"),
     ]
     assert "2 problems:" in str(caught.value)
+
+
+def test_a_combinator_of_false_branches_is_one_problem_at_its_value() -> None:
+    # JSON Schema's `false` branch fails with no schema path of its own; each is a branch.
+    schema = {
+        "type": "object",
+        "properties": {
+            "attributes": {
+                "properties": {
+                    "x": {"anyOf": [False, False]},
+                    "y": {"oneOf": [False, {"not": {}}]},
+                }
+            }
+        },
+    }
+    problems = check_document(_group(x=1, y=2), schema)
+    assert _where(problems) == [("/", "/attributes/x", "anyOf"), ("/", "/attributes/y", "oneOf")]

@@ -401,7 +401,9 @@ def _causes(error: Any) -> list[Any]:
     base = len(error.absolute_path)
     branches: dict[Any, list[Any]] = {}
     for sub in error.context:
-        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        # A `false` branch's error carries no schema path: it is a branch of its own.
+        path = sub.relative_schema_path
+        branches.setdefault(path[0] if path else ("false", len(branches)), []).append(sub)
     scored: list[tuple[tuple[int, int, int], list[Any]]] = []
     for subs in branches.values():
         resolved = [c for s in subs for c in _causes(s)]
