@@ -279,6 +279,15 @@ class Expander:
             raise CompileError.one(
                 file, f"{pointer}/$ref", f"cannot resolve `$ref` {ref!r} offline: {hint}"
             ) from None
+        except (TypeError, AttributeError, LookupError):
+            # referencing walks the pointer with `[]`: a step into a boolean schema or a scalar
+            file, pointer = self.where(holder)
+            raise CompileError.one(
+                file,
+                f"{pointer}/$ref",
+                f"cannot resolve `$ref` {ref!r}: its pointer passes through a value that is not "
+                "an object or an array (a boolean schema has no subschemas)",
+            ) from None
         if isinstance(resolved.contents, dict):
             return resolved.contents, self._resolver_inside(resolved.contents, resolved.resolver)
         return resolved.contents, resolved.resolver
