@@ -141,12 +141,16 @@ def any_node_version(t: ir.UnionOf) -> int | None:
 def merge_literals(options: tuple[ir.TypeRef, ...]) -> list[ir.TypeRef]:
     """`Literal["a"] | Literal["b"]` is spelled `Literal["a", "b"]` (ruff's PYI030)."""
     values: list[ir.JsonScalar] = []
+    seen: set[ir.JsonScalar] = set()  # same equality as `in` on the list, linear in the values
     merged: list[ir.TypeRef] = []
     for option in options:
         if isinstance(option, ir.Literal):
             if not values:
                 merged.append(option)  # placeholder, replaced below
-            values.extend(v for v in option.values if v not in values)
+            for v in option.values:
+                if v not in seen:
+                    seen.add(v)
+                    values.append(v)
         else:
             merged.append(option)
     return [ir.Literal(tuple(values)) if isinstance(o, ir.Literal) else o for o in merged]
