@@ -14,7 +14,18 @@ class InputProblem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.pointer or '/'}: {self.message}"
+        text = f"{self.file}:{self.pointer or '/'}: {self.message}"
+        return text.translate(_ONE_LINE)
+
+
+# Every character that ends a line for some reader (str.splitlines, terminals, editors), and the
+# other control characters, spelled as Python escapes: a problem is always one line, even when
+# a key or a file name holds a line break.
+_ONE_LINE = {
+    c: ascii(chr(c))[1:-1]
+    for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029)
+    if chr(c) != "\t"
+}
 
 
 class CompileError(Exception):
