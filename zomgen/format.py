@@ -9,6 +9,8 @@ import subprocess
 
 from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
+from zomgen.errors import CompileError
+
 _COMMON = ["--isolated", "--line-length", "100", "--target-version", "py311"]
 
 
@@ -29,5 +31,15 @@ def _ruff(args: list[str], text: str) -> str:
 def format_python(text: str) -> str:
     text = _ruff(["check", "--fix", "--select", "F401,I001,RUF022", "--exit-zero", "--quiet"], text)
     text = _ruff(["format", "--quiet"], text)
-    ast.parse(text)
+    try:
+        ast.parse(text)
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        # Python's parser reads at most 200 nested brackets: a type nested deeper than that
+        # (through `$ref`s, since a document nests at most MAX_DEPTH levels) is refused.
+        raise CompileError.one(
+            "(generated Python)",
+            "",
+            f"the schema's types nest deeper than Python's parser reads ({exc.__class__.__name__}:"
+            f" {getattr(exc, 'msg', exc)}); nest them less",
+        ) from None
     return text
