@@ -15,15 +15,22 @@ strict user turns on, so the tests run the stricter side, which contains the def
   ignore[call-arg]` that PEP 728 `extra_items` needs (mypy 2.4.1 lacks it).
 - ty with every rule at error (so every default warning fails too, as `--error-on-warning` would,
   and the rules off by default, `possibly-unresolved-reference`, `possibly-missing-attribute`,
-  `missing-type-argument`, `division-by-zero`, ..., are on), except five rules that are about
+  `missing-type-argument`, `division-by-zero`, ..., are on), except six rules that are about
   style or about `Any` rather than about mistakes: `missing-override-decorator` (needs
   `typing_extensions.override` on Python 3.11; pyright strict does not ask for it either),
+  `redundant-condition-strict` (flags `if MYPY:` on the `MYPY = False` constant, mypy's own
+  idiom, with which a package gives mypy, which lacks PEP 728, its own view of open objects),
   `truthiness-test-of-none-union` (`if name:` on a `str | None`), and `unsound-assignment`,
   `unsound-return`, `unsound-yield` (a value typed `Any` flowing into a declared type, which
   `json.loads` output does everywhere; pyright strict reports only *unknown* types).
 
 Both are given the interpreter of the running tests so they see its site-packages, and are run
 from a folder without a pyproject.toml: pyrefly would import its `[tool.mypy]` section.
+
+pyrefly 1.4.1 takes time exponential in the nesting depth of a generic type in a type alias
+(`A: TypeAlias = list[list[...[str]...]]`: 16 levels ~2 s, 20 ~7 s, 22 ~23 s, so 50 never
+ends), which a convention with arrays of arrays 50 deep makes; `run_pyrefly` therefore has a
+time limit, and `PyreflyTimeout` says a run hit it.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ PYREFLY_ARGS = ["--preset", "strict", "--min-severity", "warn"]
 # ty rules left off: style, or `Any` meeting a declared type (see the module docstring).
 TY_RULES_OFF = (
     "missing-override-decorator",
+    "redundant-condition-strict",
     "truthiness-test-of-none-union",
     "unsound-assignment",
     "unsound-return",
@@ -66,10 +74,30 @@ class Diagnostic:
         return f"{self.path}:{self.line}: [{self.code}] {self.message}"
 
 
+PYREFLY_TIME_LIMIT = 120.0  # seconds; a package takes well under one
+
+
+class PyreflyTimeout(Exception):
+    """pyrefly did not finish within its time limit."""
+
+
 def run_pyrefly(
-    targets: Sequence[str], cwd: Path, extra: Sequence[str] = ()
+    targets: Sequence[str],
+    cwd: Path,
+    extra: Sequence[str] = (),
+    timeout: float = PYREFLY_TIME_LIMIT,
 ) -> subprocess.CompletedProcess[str]:
-    """pyrefly over `targets` (relative to `cwd`); `extra` replaces nothing, it is appended."""
+    """pyrefly over `targets` (relative to `cwd`), with `extra` options after the configuration
+    above; PyreflyTimeout after `timeout` seconds."""
+    try:
+        return _run_pyrefly(targets, cwd, extra, timeout)
+    except subprocess.TimeoutExpired as exc:
+        raise PyreflyTimeout(f"pyrefly did not finish within {timeout:g} s") from exc
+
+
+def _run_pyrefly(
+    targets: Sequence[str], cwd: Path, extra: Sequence[str], timeout: float
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             PYREFLY,
@@ -89,6 +117,7 @@ def run_pyrefly(
         capture_output=True,
         text=True,
         check=False,
+        timeout=timeout,
     )
 
 

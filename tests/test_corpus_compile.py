@@ -15,8 +15,9 @@ Each corpus schema is compiled through a small wrapper convention in tests/corpu
   d-v-b).
 
 Every wrapper is built with `zomgen build` into its own package; then ONE mypy --strict, ONE
-pyright (strict) and ONE ruff check / ruff format --check run over all packages, and the
-findings are reported per package. Pyright also checks that every schema-valid document of the
+pyright (strict), ONE pyrefly, ONE ty (both configured as tests/python_checkers.py says) and ONE
+ruff check / ruff format --check run over all packages, and the findings are reported per
+package. Pyright also checks that every schema-valid document of the
 corpus (OME test suites and examples, convention examples and stores) is accepted, as a literal,
 by the package's `documents` TypedDicts.
 
@@ -38,7 +39,7 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,13 @@ from typing import Any
 
 import pytest
 from node_support import check_typescript
+from python_checkers import (
+    PyreflyTimeout,
+    pyrefly_diagnostics,
+    run_pyrefly,
+    run_ty,
+    ty_diagnostics,
+)
 from test_bundle import CORPUS_SCHEMAS, corpus_cases, original_verdict, schema_by_uri
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,6 +206,8 @@ class Findings:
 
     mypy: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     pyright: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    pyrefly: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    ty: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     ruff: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     # tsc --strict over every .ts file, and validate.js run under Node (node_support)
     typescript: dict[str, list[str]] = field(default_factory=dict)
@@ -210,10 +220,18 @@ def _package_of(path: str, folder: Path) -> str:
     return relative.parts[0]
 
 
-def check_packages(folder: Path, packages: Sequence[str], extra: Sequence[str] = ()) -> Findings:
-    """mypy --strict, pyright strict, ruff check and ruff format --check over `packages` (folders
-    of `folder`), once each, and tsc --strict over their TypeScript with each validate.js run
-    once under Node. `extra` files (relative to `folder`) go to pyright only."""
+def check_packages(
+    folder: Path,
+    packages: Sequence[str],
+    extra: Sequence[str] = (),
+    pyrefly_alone: Collection[str] = (),
+) -> Findings:
+    """mypy --strict, pyright strict, pyrefly, ty, ruff check and ruff format --check over
+    `packages` (folders of `folder`), once each, and tsc --strict over their TypeScript with each
+    validate.js run once under Node. `extra` files (relative to `folder`) go to pyright only.
+    `pyrefly_alone` packages go to pyrefly one by one, with a short time limit, a timeout being
+    their finding (python_checkers: pyrefly's time is exponential in the depth of a nested
+    generic)."""
     findings = Findings()
     if not packages:
         return findings
@@ -259,6 +277,21 @@ def check_packages(folder: Path, packages: Sequence[str], extra: Sequence[str] =
             findings.pyright[_package_of(diagnostic["file"], folder)].append(
                 f"{where}: {diagnostic['message']}"
             )
+
+    together = [t for t in targets if Path(t).parts[0] not in pyrefly_alone]
+    for diagnostic in pyrefly_diagnostics(run_pyrefly(together, folder)) if together else []:
+        findings.pyrefly[_package_of(diagnostic.path, folder)].append(str(diagnostic))
+    for package in sorted(set(packages) & set(pyrefly_alone)):
+        mine = [t for t in targets if Path(t).parts[0] == package]
+        try:
+            result = run_pyrefly(mine, folder, timeout=30)
+        except PyreflyTimeout as exc:
+            findings.pyrefly[package].append(f"{package}: {exc}")
+            continue
+        for diagnostic in pyrefly_diagnostics(result):
+            findings.pyrefly[package].append(str(diagnostic))
+    for diagnostic in ty_diagnostics(run_ty(targets, folder)):
+        findings.ty[_package_of(diagnostic.path, folder)].append(str(diagnostic))
 
     check = subprocess.run(
         [PYTHON, "-m", "ruff", "check", "--isolated", "--output-format", "json", *packages],
@@ -343,6 +376,18 @@ def test_mypy_strict(corpus: Corpus, name: str) -> None:
 def test_pyright_strict(corpus: Corpus, name: str) -> None:
     _built(corpus, name)
     assert not corpus.findings.pyright.get(name), "\n".join(corpus.findings.pyright[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "pyrefly") for n in WRAPPERS_TO_BUILD])
+def test_pyrefly(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.pyrefly.get(name), "\n".join(corpus.findings.pyrefly[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "ty") for n in WRAPPERS_TO_BUILD])
+def test_ty(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.ty.get(name), "\n".join(corpus.findings.ty[name])
 
 
 @pytest.mark.parametrize("name", [_param(n, "ruff") for n in WRAPPERS_TO_BUILD])
@@ -660,7 +705,8 @@ def test_object_form_of_a_data_type_type_checks(tmp_path: Path) -> None:
     out = tmp_path / "pkg"
     assert build(_write(tmp_path / "probe.json", schema), out).returncode == 0
     findings = check_packages(tmp_path, ["pkg"])
-    assert not findings.mypy and not findings.pyright, (findings.mypy, findings.pyright)
+    python = (findings.mypy, findings.pyright, findings.pyrefly, findings.ty)
+    assert not any(python), python
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ checker, which holds its defaults: pyrefly `--preset strict` with warnings count
 (no configuration file means its `basic` preset, a pyproject.toml with `[tool.mypy]` its `legacy`
 one, both inside `strict`); ty with every rule at error (its default errors, its default warnings
 as `--error-on-warning` would make them, and the rules off by default such as
-`possibly-unresolved-reference` and `missing-type-argument`) except five about style or `Any`
-(`missing-override-decorator`, `truthiness-test-of-none-union`, `unsound-assignment`,
-`unsound-return`, `unsound-yield`). Both run from the packages' folder, which holds no
+`possibly-unresolved-reference` and `missing-type-argument`) except six about style or `Any`
+(`missing-override-decorator`, `redundant-condition-strict`, `truthiness-test-of-none-union`,
+`unsound-assignment`, `unsound-return`, `unsound-yield`). Both run from the packages' folder, which holds no
 pyproject.toml (pyrefly would import its `[tool.mypy]` section)."""
 
 from __future__ import annotations
