@@ -18,6 +18,16 @@ BASE_CONSTS = {"zarr_format", "node_type"}
 MODULE_NAMES = frozenset(
     {
         "field",
+        # Builtins that class bodies name after the fields (annotations, default factories): a
+        # field of the same name would shadow them for the checkers and at run time.
+        "dict",
+        "list",
+        "tuple",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "object",
         "dataclass",
         "enum",
         "Mapping",
