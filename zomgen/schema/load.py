@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,10 @@ class SchemaDocument:
     uri: str
     contents: object
     draft: str
+    # How generated files name this file (README's run-time checks, comments): its path
+    # relative to the input's folder, else its `$id`, else `<-I folder name>/<path inside>`, so
+    # that the output never holds a path of the building machine ("" for the input itself).
+    label: str = ""
 
 
 # Limits on what a schema file may hold (docs/input-language.md, "Limits"). Each is reported
@@ -383,6 +388,7 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
                     neighbour = _document(path, contents)
                 except CompileError:
                     continue  # another dialect: not a schema zomgen reads
+                neighbour.label = _label(neighbour, schema_path.parent, folder)
                 try:
                     check_document(neighbour)
                 except CompileError as exc:
@@ -470,8 +476,21 @@ def _from_disk(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | No
     if contents is None:
         return None
     doc = _document(path, contents)
+    doc.label = _label(doc, documents[0].path.parent, None)
     documents.append(doc)
     return doc
+
+
+def _label(doc: SchemaDocument, input_folder: Path, found_in: Path | None) -> str:
+    try:
+        return doc.path.relative_to(input_folder).as_posix()
+    except ValueError:
+        pass
+    if doc.uri != doc.path.as_uri():
+        return doc.uri
+    if found_in is not None:
+        return f"{found_in.name}/{doc.path.relative_to(found_in).as_posix()}"
+    return Path(os.path.relpath(doc.path, input_folder)).as_posix()
 
 
 def _by_path_suffix(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | None:
