@@ -255,15 +255,11 @@ class Builder:
         return f"{self._doc_label(doc)}#{pointer}"
 
     def _doc_label(self, doc: SchemaDocument) -> str:
-        """ "" for the input file, else its path relative to the input's folder (or absolute),
-        unique per file so that two `schema.json` files never pass for one."""
-        root = self.schema_set.root
-        if doc is root:
+        """ "" for the input file, else its path relative to the input's folder, else its `$id`
+        or its path in its -I folder: never a path of the building machine."""
+        if doc is self.schema_set.root:
             return ""
-        try:
-            return doc.path.relative_to(root.path.parent).as_posix()
-        except ValueError:
-            return doc.path.as_posix()
+        return doc.label or doc.path.as_posix()  # label: relative, or `$id` (load.py)
 
     # --- naming -------------------------------------------------------------------------
 
