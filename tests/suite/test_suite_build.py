@@ -17,9 +17,7 @@ UPDATE = os.environ.get("ZOMGEN_UPDATE_PINS") == "1"
 
 
 def test_build_outcomes_are_pinned(suite: Suite) -> None:
-    outcomes = {
-        b.group.id: {"built": b.ok, "messages": list(b.messages)} for b in suite.built
-    }
+    outcomes = {b.group.id: {"built": b.ok, "messages": list(b.messages)} for b in suite.built}
     if UPDATE:
         PINS.write_text(json.dumps(outcomes, indent=1) + "\n", encoding="utf-8")
     assert len(outcomes) == 640  # every group of both drafts

@@ -91,8 +91,14 @@ def test_static_verdicts_are_pinned(
                 problems.append(f"{checker}: pinned gap no longer rejected (re-pin): {key}")
         expected = set(pinned["invalid_rejected"])
         actual = {k for k in rejected[checker] if not valid[k.split(" ")[0]]}
-        problems += [f"{checker}: invalid instance no longer rejected: {k}" for k in sorted(expected - actual)]
-        problems += [f"{checker}: invalid instance now rejected (re-pin): {k}" for k in sorted(actual - expected)]
+        problems += [
+            f"{checker}: invalid instance no longer rejected: {k}"
+            for k in sorted(expected - actual)
+        ]
+        problems += [
+            f"{checker}: invalid instance now rejected (re-pin): {k}"
+            for k in sorted(actual - expected)
+        ]
     assert problems == []
 
 
@@ -107,8 +113,7 @@ def test_every_valid_instance_is_accepted_outside_the_language_gaps(
         wrongly = [
             i.id
             for i in documents
-            if _key(i.id, "document") in rejected[checker]
-            and _gap(i.data, checker) is None
+            if _key(i.id, "document") in rejected[checker] and _gap(i.data, checker) is None
         ]
         assert wrongly == [], checker
 
