@@ -1,7 +1,7 @@
 """Where metadata bytes come from: the small interface the walk reads through, and its two
 local implementations (a folder, a zip file).
 
-The walk asks for many keys at once (`read`, `list`), so a remote source can keep many requests
+The walk asks for many keys at once (`read`, `listdir`), so a remote source can keep many requests
 in flight while a local one simply loops: on local disk a plain loop is the fastest thing there
 is (the files are in the page cache, and threads would only fight over the GIL).
 
@@ -16,7 +16,7 @@ import os
 import stat
 import zipfile
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -58,7 +58,7 @@ class Source(Protocol):
         """Whether each key is there (asked only of sources with cheap probes)."""
         ...
 
-    def list(self, prefixes: Sequence[str]) -> list[Listing]: ...
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]: ...
 
     def close(self) -> None: ...
 
@@ -115,7 +115,7 @@ class DirSource:
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [os.path.lexists(self._base + key) for key in keys]
 
-    def list(self, prefixes: Sequence[str]) -> list[Listing]:
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         return [self._list_one(prefix) for prefix in prefixes]
 
     def _list_one(self, prefix: str) -> Listing:
@@ -200,7 +200,7 @@ class ZipSource:
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [key in self._infos for key in keys]
 
-    def list(self, prefixes: Sequence[str]) -> list[Listing]:
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         return [sorted(self._folders.get(prefix, ())) for prefix in prefixes]
 
     def close(self) -> None:
@@ -243,10 +243,11 @@ class MappingSource:
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [key in self._mapping for key in keys]
 
-    def list(self, prefixes: Sequence[str]) -> list[Listing]:
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         if self._folders is None:
             self._folders = {}
-            for key in self._mapping:
+            keys: Iterable[object] = self._mapping  # a mapping's keys need not be strings
+            for key in keys:
                 parts = str(key).split("/")
                 for depth in range(len(parts) - 1):
                     prefix = "".join(p + "/" for p in parts[:depth])

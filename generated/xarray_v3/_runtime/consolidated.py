@@ -49,7 +49,7 @@ def v3_entries(envelope: Any) -> tuple[Entries | None, list[Problem]]:
         problems.append(_problem([*where, "metadata"], "consolidated metadata must be an object"))
     if problems or not is_object(metadata):
         return None, problems
-    return {str(key): {"zarr.json": value} for key, value in metadata.items()}, []
+    return {key: {"zarr.json": value} for key, value in metadata.items()}, []
 
 
 def v2_entries(zmetadata: dict[str, Any]) -> tuple[Entries | None, list[Problem]]:
@@ -65,7 +65,7 @@ def v2_entries(zmetadata: dict[str, Any]) -> tuple[Entries | None, list[Problem]
         return None, problems
     entries: Entries = {}
     for key, value in metadata.items():
-        parent, _, name = str(key).rpartition("/")
+        parent, _, name = key.rpartition("/")
         if name in V2_NAMES:
             entries.setdefault(parent, {})[name] = value
     return entries, []

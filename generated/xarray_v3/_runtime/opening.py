@@ -40,7 +40,7 @@ def as_text(store: object) -> str | None:
     """A path or URL given as str, bytes or os.PathLike -> str; anything else -> None."""
     if isinstance(store, str):
         return store
-    if isinstance(store, bytes | os.PathLike):
+    if isinstance(store, (bytes, os.PathLike)):
         return os.fsdecode(cast(Any, store))
     return None
 

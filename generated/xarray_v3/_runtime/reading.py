@@ -151,7 +151,7 @@ class _Walk:
             if "members" in document:
                 message = "the metadata holds a 'members' key, which the ZOM reserves; ignored"
                 self.problem(path, message, "/members")
-            document["members"] = {}
+            document["members"] = dict[str, Any]()
         return document
 
     # -- the walk
@@ -242,7 +242,7 @@ class _Walk:
 
     def children(self, groups: list[_Node], depth: int) -> list[_Node]:
         """The candidate members of every group of one level."""
-        listings = self.source.list([g.prefix for g in groups])
+        listings = self.source.listdir([g.prefix for g in groups])
         found: list[_Node] = []
         for group, listing in zip(groups, listings):
             document = group.document or {}

@@ -82,7 +82,7 @@ class ZarrStoreSource:
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [r is not None for r in self.read(keys, 1 << 62)]
 
-    def list(self, prefixes: Sequence[str]) -> list[Listing]:
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         if not self.listable:
             return [None for _ in prefixes]
         store = self._store
@@ -156,7 +156,7 @@ class HttpSource:
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [r is not None for r in self.read(keys, 1 << 62)]
 
-    def list(self, prefixes: Sequence[str]) -> list[Listing]:
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         return [None for _ in prefixes]
 
     def close(self) -> None:

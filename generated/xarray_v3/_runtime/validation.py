@@ -1,4 +1,4 @@
-"""Checking a whole ZOM document against a convention schema, and reporting every problem.
+r"""Checking a whole ZOM document against a convention schema, and reporting every problem.
 
 Two engines, one verdict. jsonschema-rs (when installed) decides valid / invalid, about 250
 times faster than python-jsonschema (facts.md: 0.4 vs 100 us per node); the zomgen check
@@ -6,6 +6,14 @@ keywords run inside it as custom keywords, so they compose with `anyOf` and frie
 standard ones. Only when it says "invalid" does python-jsonschema, the reference, walk the
 document again to collect every error with its location; tests hold the two to the same verdict
 on every document of the corpus. python-jsonschema is imported only then.
+
+Regular expressions: JSON Schema's dialect is ECMA-262; python-jsonschema reads patterns with
+Python's `re`, which cannot read some valid ones (`\p{Letter}`). Such a pattern is matched by
+the first engine that reads it: `regress` (ECMA-262, with the `u` flag as Ajv compiles it, then
+without), then jsonschema-rs; the reference engine's `pattern`, `patternProperties` and
+`additionalProperties` use it, and any other keyword that trips over it (`unevaluatedProperties`)
+leaves the details to jsonschema-rs. A schema jsonschema-rs cannot compile (a pattern it cannot
+read, such as `\Z`) is checked by python-jsonschema alone. No pattern raises an exception.
 
 Each error becomes a `Problem`: its absolute location is split into node path + pointer inside
 the node's document, and an `anyOf` / `oneOf` failure is replaced by the errors of the branch
@@ -15,9 +23,12 @@ instead of as "the whole subtree matches no branch".
 
 from __future__ import annotations
 
+import functools
 import importlib
+import re
 import sys
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -141,8 +152,132 @@ def _reference_validator(schema: dict[str, Any]) -> Any:
         return run
 
     base: Any = validators.validator_for(schema, default=validators.Draft202012Validator)
-    extended: Any = validators.extend(base, {name: keyword(name) for name in CHECKS})
+    extended: Any = validators.extend(
+        base,
+        {
+            **_pattern_keywords(base.VALIDATORS, ValidationError),
+            **{name: keyword(name) for name in CHECKS},
+        },
+    )
     return extended(schema)
+
+
+# ---------------------------------------------------------------- patterns `re` cannot read
+
+_Search = Callable[[str], bool]
+
+
+@functools.lru_cache(maxsize=1024)
+def _python_reads(pattern: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a FutureWarning (`[[`) is still a pattern `re` reads
+        try:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _search(pattern: str) -> _Search | None:
+    """`text -> does pattern match somewhere in it`, by the first engine that reads the pattern
+    (Python's `re`, regress with and without the `u` flag, jsonschema-rs); None if none does."""
+    if _python_reads(pattern):
+        compiled = re.compile(pattern)
+        return lambda text: compiled.search(text) is not None
+    try:
+        regress: Any = importlib.import_module("regress")
+    except ImportError:
+        regress = None
+    if regress is not None:
+        for flags in ("u", None):
+            try:
+                ecma: Any = regress.Regex(pattern, flags)
+            except regress.RegressError:
+                continue
+            return lambda text: ecma.find(_encodable(text)) is not None
+    try:
+        rs: Any = importlib.import_module("jsonschema_rs")
+        single: Any = rs.validator_for({"pattern": pattern})
+    except (ImportError, ValueError):
+        return None
+    return lambda text: bool(single.is_valid(_encodable(text)))
+
+
+def _encodable(text: str) -> str:
+    """`text` with lone surrogates (which JSON may carry, but Rust strings cannot) replaced."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def _unreadable(pattern: str) -> str:
+    return f"the schema's pattern {pattern!r} cannot be read by any regular-expression engine"
+
+
+def _pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[str, Any]:
+    """`pattern`, `patternProperties` and `additionalProperties` for the reference engine:
+    python-jsonschema's own while `re` reads every pattern involved, else the same checks with
+    `_search`, reported in the same words."""
+
+    def pattern(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        if not isinstance(value, str) or _python_reads(value):
+            yield from originals["pattern"](validator, value, instance, schema)
+            return
+        if not validator.is_type(instance, "string"):
+            return
+        search = _search(value)
+        if search is None:
+            yield ValidationError(_unreadable(value))
+        elif not search(instance):
+            yield ValidationError(f"{instance!r} does not match {value!r}")
+
+    def pattern_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        if not is_object(value) or all(_python_reads(p) for p in value):
+            yield from originals["patternProperties"](validator, value, instance, schema)
+            return
+        if not validator.is_type(instance, "object"):
+            return
+        for key, subschema in value.items():
+            search = _search(key)
+            if search is None:
+                yield ValidationError(_unreadable(key), schema_path=(key,))
+                continue
+            for name, item in instance.items():
+                if search(name):
+                    yield from validator.descend(item, subschema, path=name, schema_path=key)
+
+    def additional_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        patterns = schema.get("patternProperties")
+        if not is_object(patterns) or all(_python_reads(p) for p in patterns):
+            yield from originals["additionalProperties"](validator, value, instance, schema)
+            return
+        if not validator.is_type(instance, "object"):
+            return
+        named = schema.get("properties")
+        searches = [_search(p) for p in patterns]
+        extras = [
+            name
+            for name in instance
+            if not (is_object(named) and name in named)
+            and not any(search is not None and search(name) for search in searches)
+        ]
+        if validator.is_type(value, "object"):
+            for name in extras:
+                yield from validator.descend(instance[name], value, path=name)
+        elif value is False and extras:
+            verb = "does" if len(extras) == 1 else "do"
+            names = ", ".join(repr(name) for name in sorted(extras))
+            regexes = ", ".join(repr(p) for p in sorted(patterns))
+            yield ValidationError(f"{names} {verb} not match any of the regexes: {regexes}")
+
+    return {
+        "pattern": pattern,
+        "patternProperties": pattern_properties,
+        "additionalProperties": additional_properties,
+    }
 
 
 def _locations(schema: Any) -> dict[int, str]:
@@ -204,6 +339,13 @@ def check_document(
             return _deeply(detail)
     except RecursionError:
         return _fast_problems(engines, document)
+    except re.error as exc:
+        # A pattern `re` cannot read, met by a keyword other than those `_pattern_keywords`
+        # replaces: jsonschema-rs, which compiled the schema, reads it and gives the details.
+        if engines.fast is not None:
+            return _fast_problems(engines, document)
+        message = f"the schema cannot be applied: Python cannot read a pattern ({exc})"
+        return [Problem("/", "", message, "schema")]
     except Unresolvable as exc:  # a $ref the bundled schema cannot resolve (and nothing else may)
         return [Problem("/", "", f"the schema cannot be applied: {exc}", "schema")]
 
@@ -259,7 +401,9 @@ def _causes(error: Any) -> list[Any]:
     base = len(error.absolute_path)
     branches: dict[Any, list[Any]] = {}
     for sub in error.context:
-        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        # A `false` branch's error carries no schema path: it is a branch of its own.
+        path = sub.relative_schema_path
+        branches.setdefault(path[0] if path else ("false", len(branches)), []).append(sub)
     scored: list[tuple[tuple[int, int, int], list[Any]]] = []
     for subs in branches.values():
         resolved = [c for s in subs for c in _causes(s)]

@@ -78,13 +78,16 @@ def _flatten(document: Any) -> tuple[list[tuple[tuple[str, ...], dict[str, bytes
             nodes.append((names, files))
         members = node.get("members") if is_object(node) else None
         if is_object(members):
-            for name in reversed(list(members)):
-                reason = forbidden_name(str(name))
+            # A document built in Python may have keys that are not strings.
+            items: list[tuple[object, Any]] = list(members.items())
+            for key, member in reversed(items):
+                name = str(key)
+                reason = forbidden_name(name)
                 if reason is not None or name in METADATA_NAMES:
                     why = reason or "it is a metadata file name"
-                    problems.append(_problem(node_path((*names, str(name))), why))
+                    problems.append(_problem(node_path((*names, name)), why))
                     continue
-                stack.append(((*names, str(name)), members[name]))
+                stack.append(((*names, name), member))
     return nodes, problems
 
 
