@@ -88,7 +88,9 @@ def _local(path: str) -> Source:
         if zipfile.is_zipfile(path):
             try:
                 return ZipSource(path)
-            except (zipfile.BadZipFile, OSError) as exc:
+            except (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOFError) as exc:
+                # NotImplementedError: a zip version zipfile does not read; ValueError: a name
+                # that is not UTF-8 although flagged so
                 raise _unusable(f"{path}: unreadable zip file: {exc}") from None
         raise _unusable(f"{path}: not a Zarr store (a file that is not a zip file)")
     if os.path.lexists(path):
