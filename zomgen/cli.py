@@ -112,7 +112,7 @@ def _build(args: argparse.Namespace) -> int:
             return EXIT_FAILED
         return EXIT_OK
     written = write_package(files, args.out)
-    print(f"zomgen: {args.out}: {len(written)} of {len(files)} files written")
+    print(f"zomgen: {args.out}: {len(written)} files written or removed ({len(files)} generated)")
     return EXIT_OK
 
 

@@ -157,6 +157,8 @@ def _swap_in(files: dict[str, str], changed: list[str], gone: list[str], out_dir
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     new = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}{_NEW}"))
     try:
+        # mkdtemp makes a private folder: give it the old package's mode, or mkdir's.
+        os.chmod(new, out_dir.stat().st_mode & 0o7777 if out_dir.is_dir() else 0o777 & ~_umask())
         if out_dir.is_dir():
             _link_tree(out_dir, new, skip=set(changed) | set(gone))
         for name in changed:
@@ -176,6 +178,12 @@ def _swap_in(files: dict[str, str], changed: list[str], gone: list[str], out_dir
     except BaseException:
         shutil.rmtree(new, ignore_errors=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
