@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import subprocess
+import sys
+import time
+import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +38,8 @@ from zomgen.runtime import (
     read_document,
     validate_store,
 )
+
+BASE_V3 = Path(__file__).resolve().parents[2] / "schemas" / "zom" / "v3.schema.json"
 
 
 def _read(store: Path, **options: Any) -> tuple[dict[str, Any] | None, list[Problem]]:
@@ -412,3 +419,106 @@ def test_the_corpus_is_never_written(tmp_path: Path) -> None:
         read_document(store)
         read_document(store, use_consolidated=False)
     assert snapshot(STORES) == before
+
+
+# -- hostile stores (issue 12): problems or StoreError, in bounded time, store bytes unchanged
+
+
+@pytest.mark.parametrize("where", ["attributes", "shape"])
+def test_an_integer_of_5000_digits_is_a_problem_of_its_file(tmp_path: Path, where: str) -> None:
+    """Python refuses to read integers of more than 4,300 digits (ValueError from json): the
+    file is reported, through read_document, validate_store and `zomgen validate`."""
+    store = _v3_store(tmp_path / "s.zarr")
+    (store / "bad").mkdir()
+    huge = "9" * 5000
+    text = (
+        f'{{"zarr_format": 3, "node_type": "group", "attributes": {{"n": {huge}}}}}'
+        if where == "attributes"
+        else json.dumps(v3_array([1])).replace('"shape": [1]', f'"shape": [{huge}]')
+    )
+    (store / "bad" / "zarr.json").write_text(text)
+    document, problems = _read(store)
+    assert document is not None and set(document["members"]) == {"good"}
+    assert _where(problems) == [("/bad", "")]
+    assert "integer longer than Python reads" in problems[0].message
+    assert any("/bad" == p.node_path for p in validate_store(store, base(3)))
+    before = snapshot(store)
+    result = subprocess.run(
+        [sys.executable, "-m", "zomgen", "validate", str(store), "--schema", str(BASE_V3)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode in (1, 2) and "Traceback" not in result.stderr, result.stderr
+    assert "integer longer than Python reads" in result.stdout + result.stderr
+    assert snapshot(store) == before
+
+
+def _zip_store(path: Path, members: int = 3) -> Path:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("zarr.json", json.dumps(V3_GROUP))
+        for i in range(members):
+            archive.writestr(f"a{i}/zarr.json", json.dumps(v3_array([2])))
+    return path
+
+
+def test_a_zip_entry_flagged_encrypted_is_a_problem(tmp_path: Path) -> None:
+    path = _zip_store(tmp_path / "s.zip")
+    data = bytearray(path.read_bytes())
+    for signature, flags in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.find(signature)
+        while at >= 0:
+            data[at + flags] |= 1  # general purpose bit 0: encrypted
+            at = data.find(signature, at + 4)
+    path.write_bytes(bytes(data))
+    document, problems = _read(path)
+    assert document is None
+    assert problems and "encrypted" in problems[0].message
+
+
+def test_corrupted_zips_give_problems_or_store_error(tmp_path: Path) -> None:
+    """Truncations and byte flips of a real zip (fixed seed): read_document returns, never
+    raises; validate_store returns problems or raises StoreError."""
+    original = _zip_store(tmp_path / "good.zip").read_bytes()
+    rng = random.Random(12)
+    path = tmp_path / "bad.zip"
+    for _ in range(400):
+        data = bytearray(original)
+        if rng.random() < 0.3:
+            data = data[: rng.randrange(len(data))]
+        else:
+            for _ in range(rng.randint(1, 8)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        path.write_bytes(bytes(data))
+        read_document(path)
+        try:
+            validate_store(path, base(3))
+        except StoreError:
+            pass
+        assert path.read_bytes() == bytes(data)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_zip_with_20000_members_reads_in_linear_time(tmp_path: Path, version: int) -> None:
+    """20,000 array members in one zip, v2 as fast as v3 (the issue measured ~20 s for v2)."""
+    path = tmp_path / f"v{version}.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        if version == 3:
+            archive.writestr("zarr.json", json.dumps(V3_GROUP))
+        else:
+            archive.writestr(".zgroup", json.dumps({"zarr_format": 2}))
+            archive.writestr(".zattrs", "{}")
+        for i in range(20_000):
+            if version == 3:
+                archive.writestr(f"a{i}/zarr.json", json.dumps(v3_array([1])))
+            else:
+                meta = {k: v for k, v in v2_array([1]).items() if k != "attributes"}
+                archive.writestr(f"a{i}/.zarray", json.dumps(meta))
+                archive.writestr(f"a{i}/.zattrs", "{}")
+                archive.writestr(f"a{i}/0", b"\0" * 8)
+    started = time.perf_counter()
+    document, problems = read_document(path)
+    elapsed = time.perf_counter() - started
+    assert document is not None and len(document["members"]) == 20_000, problems[:3]
+    assert elapsed < 15, f"{elapsed:.1f} s"
