@@ -4,8 +4,11 @@ the conversion specs `_convert.py` interprets. One function per flavour, no I/O.
 from __future__ import annotations
 
 import json
+from typing import Literal as TLiteral
 
 from zomgen import ir
+
+View = TLiteral["public", "precise", "mypy", "mypy-loose"]
 
 PRIMITIVES = {
     "string": "str",
@@ -23,9 +26,8 @@ class Spelling:
         self.hierarchy = hierarchy
         both = len(hierarchy.zarr_formats) > 1
         self.suffix = {2: "V2" if both else "", 3: ""}
-        # Public name -> PEP 728 class of the TypedDicts that allow other keys: the precise
-        # spelling names those classes, the public one the names (see typeddict.j2).
-        self.open_names: dict[str, str] = {}
+        # The TypedDicts that allow other keys (see typeddict.j2 and `document`).
+        self.open_names: set[str] = set()
 
     def base_name(self, kind: ir.NodeKind, version: int) -> str:
         return ("GroupSpec" if kind == "group" else "ArraySpec") + self.suffix[version]
@@ -71,11 +73,15 @@ class Spelling:
 
     # --- documents (TypedDicts of the JSON as json.loads returns it) --------------------
 
-    def document(self, t: ir.TypeRef, *, precise: bool = False) -> str:
+    def document(self, t: ir.TypeRef, view: View = "public") -> str:
+        """The TypedDict type of `t`. `view` says how TypedDicts that allow other keys are
+        named (typeddict.j2): by their public name, by their PEP 728 class ("precise"), or by
+        mypy's view of them ("mypy"; "mypy-loose" also widens literals to their types, for the
+        values of a dict that may hold any key)."""
         if isinstance(t, ir.Primitive):
             return PRIMITIVES[t.name]
         if isinstance(t, ir.Literal):
-            return literal(t)
+            return _widened(t) if view == "mypy-loose" else literal(t)
         if isinstance(t, ir.Json):
             return "JsonValue"
         if isinstance(t, ir.JsonObject):
@@ -83,19 +89,21 @@ class Spelling:
         if isinstance(t, ir.Never):
             return "Never"
         if isinstance(t, ir.ListOf):
-            return f"list[{self.document(t.item, precise=precise)}]"
+            return f"list[{self.document(t.item, view)}]"
         if isinstance(t, ir.TupleOf):
             parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-            options = [self.document(i, precise=precise) for i in merge_literals(tuple(parts))]
+            options = [self.document(i, view) for i in merge_literals(tuple(parts))]
             return f"list[{union(options)}]" if options else "list[JsonValue]"
         if isinstance(t, ir.MapOf):
-            return f"dict[str, {self.document(t.value, precise=precise)}]"
+            return f"dict[str, {self.document(t.value, view)}]"
         if isinstance(t, ir.UnionOf):
             if (version := any_node_version(t)) is not None:
                 return self.any_node(version)
-            return union([self.document(o, precise=precise) for o in merge_literals(t.options)])
+            return union([self.document(o, view) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
-            return self.open_names.get(t.name, t.name) if precise else t.name
+            if t.name in self.open_names and view != "public":
+                return f"_{t.name}Open" if view == "precise" else f"_{t.name}Mypy"
+            return t.name
         if t.kind == "group":
             return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
         return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
@@ -124,6 +132,46 @@ class Spelling:
                 return ["alias", t.name]  # by name: an alias may be recursive
             return ["class", t.name]
         return ["class", self.base_name(t.kind, t.zarr_format)]
+
+
+def _widened(t: ir.Literal) -> str:
+    """The types of a literal's values (`Literal["a", 1]` -> `str | int`)."""
+    kinds = {type(v): PRIMITIVES[n] for v, n in ((v, _kind(v)) for v in t.values)}
+    return union(list(dict.fromkeys(kinds.values())))
+
+
+def _kind(value: ir.JsonScalar) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return "number" if isinstance(value, float) else "string"
+
+
+def split_union(spelled: str) -> list[str]:
+    """The top-level options of a spelled union (`list[int | str] | None` -> 2 options)."""
+    options: list[str] = []
+    depth = 0
+    start = 0
+    quoted = False  # inside a string literal (`Literal["a|b"]`), written by `json.dumps`
+    escaped = False
+    for i, c in enumerate(spelled):
+        if quoted:
+            escaped, quoted = (False, True) if escaped else (c == "\\", c != '"')
+            continue
+        if c == '"':
+            quoted = True
+        elif c in "[(":
+            depth += 1
+        elif c in "])":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            options.append(spelled[start:i].strip())
+            start = i + 1
+    options.append(spelled[start:].strip())
+    return options
 
 
 def _tuple(items: list[str]) -> str:
@@ -159,8 +207,9 @@ def merge_literals(options: tuple[ir.TypeRef, ...]) -> list[ir.TypeRef]:
 def union(options: list[str]) -> str:
     unique: list[str] = []
     for option in options:
-        if option not in unique:
-            unique.append(option)
+        for part in split_union(option):
+            if part not in unique:
+                unique.append(part)
     # `None` last reads best and is what ruff's formatter leaves alone.
     if "None" in unique:
         unique.remove("None")

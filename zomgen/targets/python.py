@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from zomgen import ir
@@ -67,12 +68,15 @@ class PyField:
     default: str | None  # None: no default (required)
     comment: str | None
     spec: object
-    # The TypedDict value type as pyright, pyrefly and ty must read it inside the listed keys
-    # of an object that allows other keys: open objects by their PEP 728 class (see typeddict.j2).
+    # The value type inside the listed keys of a TypedDict that allows other keys, as pyright,
+    # pyrefly and ty read it (naming such TypedDicts by their PEP 728 classes) and as mypy
+    # reads it (naming them by mypy's view): see typeddict.j2.
     precise_type: str = ""
+    mypy_type: str = ""
 
     def __post_init__(self) -> None:
         self.precise_type = self.precise_type or self.doc_type
+        self.mypy_type = self.mypy_type or self.doc_type
 
 
 @dataclass
@@ -95,24 +99,18 @@ class PyTypedDict:
     extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
     functional: bool
     generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
-    # What mypy (no PEP 728) sees instead, when `extra_items` is set: the listed keys, or a
-    # dict of any keys whose values have one of the types of the listed or other keys.
+    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys, or a
+    # dict of any keys whose values have one of the object's types (literals widened).
     fallback: str | None = None
-
     precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
 
     def __post_init__(self) -> None:
-        if self.extra_items is not None and self.fallback is None:
-            values = [f.doc_type for f in self.fields if f.doc_type != "Never"]
-            value = union([*values, self.extra_items])
-            keys = "KeysMypy" if self.needs_mypy_keys else "Keys"
-            self.fallback = f"_{self.name}{keys} | dict[str, {value}]"
         self.precise_extra = self.precise_extra or self.extra_items
 
     @property
     def needs_mypy_keys(self) -> bool:
         """Do mypy's listed keys differ from the precise ones (an open object inside)?"""
-        return any(f.precise_type != f.doc_type for f in self.fields)
+        return any(f.precise_type != f.mypy_type for f in self.fields)
 
 
 @dataclass
@@ -228,8 +226,22 @@ class PythonTarget:
         self.member_documents: list[PyTypedDict] = []
         self.sp.open_names = self._open_names()
 
-    def _open_names(self) -> dict[str, str]:
-        """Public name -> PEP 728 class of every TypedDict that allows other keys."""
+    def _fallback(
+        self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None
+    ) -> str | None:
+        """mypy's view of a TypedDict that allows other keys (typeddict.j2)."""
+        if extra is None:
+            return None
+        types = [f.type for f in fields if not isinstance(f.type, ir.Never)] + [extra]
+        values = union([self.sp.document(t, "mypy-loose") for t in types])
+        listed = [
+            self.sp.document(f.type, "mypy") != self.sp.document(f.type, "precise") for f in fields
+        ]
+        keys = "KeysMypy" if any(listed) else "Keys"
+        return f"_{name}{keys} | dict[str, {values}]"
+
+    def _open_names(self) -> set[str]:
+        """Every TypedDict that allows other keys."""
         names: list[str] = []
         for named in self.h.types:
             if isinstance(named, ir.ObjectType) and named.extra is not None:
@@ -238,7 +250,7 @@ class PythonTarget:
                 m = named.members
                 if m.named and (m.other is not None or m.patterns):
                     names.append(f"{named.name}Members")
-        return {name: f"_{name}Open" for name in names}
+        return set(names)
 
     def package(self) -> PyPackage:
         models: list[PyModel] = []
@@ -342,7 +354,8 @@ class PythonTarget:
             default=default,
             comment=comment(f.description),
             spec=self.sp.spec(f.type),
-            precise_type=self.sp.document(f.type, precise=True),
+            precise_type=self.sp.document(f.type, "precise"),
+            mypy_type=self.sp.document(f.type, "mypy"),
         )
 
     def _object(self, o: ir.ObjectType) -> tuple[PyModel, PyTypedDict]:
@@ -368,7 +381,8 @@ class PythonTarget:
             docstring=doc,
             extra_items=None if o.extra is None else self.sp.document(o.extra),
             functional=any(not _class_key(f.key) for f in fields),
-            precise_extra=None if o.extra is None else self.sp.document(o.extra, precise=True),
+            precise_extra=None if o.extra is None else self.sp.document(o.extra, "precise"),
+            fallback=self._fallback(o.name, o.fields, o.extra),
         )
         return model, document
 
@@ -533,9 +547,30 @@ class PythonTarget:
                         self.sp.spec(f.type),
                     )
                 )
+            doc_fields[-1].precise_type = self.sp.document(f.type, "precise")
+            doc_fields[-1].mypy_type = self.sp.document(f.type, "mypy")
         spec = ["members", [[f.key, f.spec, f.required] for f in model_fields], other_spec]
-        self.member_documents.append(PyTypedDict(name, doc_fields, None, other_doc, True))
-        typed = PyTypedDict(name, model_fields, None, other_model, True)
+        other = ir.UnionOf(tuple(other_types)) if len(other_types) > 1 else None
+        other_ir = other if other is not None else (other_types[0] if other_types else None)
+        self.member_documents.append(
+            PyTypedDict(
+                name,
+                doc_fields,
+                None,
+                other_doc,
+                True,
+                fallback=self._fallback(name, members.named, other_ir),
+            )
+        )
+        model_values = union([*(f.model_type for f in model_fields), other_model or ""])
+        typed = PyTypedDict(
+            name,
+            model_fields,
+            None,
+            other_model,
+            True,
+            fallback=None if other_model is None else f"_{name}Keys | dict[str, {model_values}]",
+        )
         return name, name, typed, spec
 
 
