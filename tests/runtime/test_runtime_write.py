@@ -138,3 +138,47 @@ def test_what_create_writes_follows_the_convention(tmp_path: Path) -> None:
     assert validate_store(tmp_path / "x.zarr", convention("xarray-v3")) == []
     ds = xr.open_zarr(tmp_path / "x.zarr", consolidated=False)
     assert ds["t"].dims == ("y", "x")
+
+
+class _FailingMapping(dict[str, Any]):
+    """A mapping store whose `fail_at`-th write raises (a full disk, a dropped connection)."""
+
+    def __init__(self, fail_at: int, *args: Any) -> None:
+        super().__init__(*args)
+        self.fail_at = fail_at
+        self.writes = 0
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.writes += 1
+        if self.writes == self.fail_at:
+            raise OSError("no space left on device")
+        super().__setitem__(key, value)
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_a_create_interrupted_half_way_leaves_the_store_as_it_was(overwrite: bool) -> None:
+    """The store fails on the third file: what was written is undone (with overwrite=True, the
+    old metadata comes back), and the caller gets a StoreError, not half a hierarchy."""
+    existing: dict[str, Any] = {}
+    if overwrite:
+        assert write_document(_v3_document(), existing) == []
+    store = _FailingMapping(3, existing)
+    before = dict(store)
+    document = _v3_document()
+    document["attributes"] = {"title": "new"}
+    with pytest.raises(StoreError, match="undone"):
+        write_document(document, store, overwrite=overwrite)
+    assert dict(store) == before
+    store.fail_at = 0  # the store works again: the same create now succeeds whole
+    assert write_document(document, store, overwrite=overwrite) == []
+    read, problems = read_document(dict(store))
+    assert problems == [] and read is not None and read["attributes"] == {"title": "new"}
+
+
+def test_a_refused_create_writes_nothing_even_deep_down(tmp_path: Path) -> None:
+    """One bad member name deep in the document: the whole create is refused before any write."""
+    store = tmp_path / "s.zarr"
+    document = _v3_document()
+    document["members"]["labels"]["members"]["../escape"] = v3_array([1])
+    problems = write_document(document, store)
+    assert problems and not store.exists()
