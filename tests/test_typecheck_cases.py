@@ -11,11 +11,11 @@ unused code in one (`unused-ignore`, an error); ty reads `# ty: ignore` only
 (`respect-type-ignore-comments = false`) and reports an unused one, or an unused rule in one
 (`unused-ignore-comment`, made an error). So each checker exits 0 only if every negative still
 errors, with its own codes (facts.md, "Type checkers"). A negative a checker does not reject (a
-gap of that checker) carries no comment of it and is listed in PYREFLY_GAPS or TY_GAPS.
-`diff_*.py` lines carry no pyright ignore: pyright must accept them as they stand (where the
-checkers differ: PEP 728), and each carries the ignores of the checkers that reject it. One run
-of each checker covers every package; a second run of each, over a copy with the ignore comments
-removed, shows the harness fails when it should.
+gap of that checker) carries no comment of it and is listed in MYPY_GAPS, PYREFLY_GAPS or
+TY_GAPS; pyright rejects every negative. `diff_*.py` lines carry a mypy ignore only: pyright,
+pyrefly and ty must accept them as they stand (where the checkers differ: reading an extra key,
+PEP 728). One run of each checker covers every package; a second run of each, over a copy with
+the ignore comments removed, shows the harness fails when it should.
 
 The packages: generated/xarray_v2 and xarray_v3 (built here if generated/ lacks them), and two
 compiler cases built here (`named_members`, `tagged_union`). The run-time twins are in
@@ -87,11 +87,12 @@ EXPECTED_NEGATIVES = {
     "xarray_v3_cases/neg_wrong_const_or_enum_literal.py": 4,
 }
 TOTAL_NEGATIVES = 66
-# Lines of `diff_*.py` files: valid for pyright and at run time, rejected by mypy only (it has no
-# PEP 728 `extra_items`), counted per file like the negatives.
+# Lines of `diff_*.py` files: valid for pyright, pyrefly, ty and at run time, rejected by mypy
+# only (it has no PEP 728 `extra_items`: it rejects reading an extra key), counted per file like
+# the negatives.
 EXPECTED_MYPY_ONLY = {
-    "named_members_cases/diff_pep728_extra_items.py": 4,
-    "xarray_v2_cases/diff_pep728_extra_items.py": 2,
+    "named_members_cases/diff_pep728_extra_items.py": 2,
+    "xarray_v2_cases/diff_pep728_extra_items.py": 1,
 }
 # Negatives about mutating a model: the static mistake has no document to parse; its run-time
 # twin is the exception the mutation raises (test_runtime_twins).
@@ -100,6 +101,51 @@ MUTATION_CASES = ("neg_frozen_", "neg_mutate_")
 # Negatives a checker does not reject: the line carries no comment of that checker (so a gap
 # that closes leaves an error with no ignore, and the checker's run fails), and with the
 # comments removed the checker reports nothing there. (file, line) -> why.
+# mypy has no PEP 728: it reads an object that allows other keys as its listed keys or a dict of
+# any of its value types (docs/exact-types.md), so a mistake inside such an object that a dict of
+# those values can hold goes unseen.
+_MYPY_OPEN_MEMBERS = (
+    "mypy reads `ImageMembers` as its listed names or `dict[str, Level | Labels]`, "
+    "and these members fit the dict"
+)
+_MYPY_OPEN_ATTRIBUTES = (
+    "mypy reads the open attributes as their listed keys or a dict of their value types, "
+    "and `{}` fits the dict"
+)
+MYPY_GAPS: dict[tuple[str, int], str] = {
+    (
+        "named_members_cases/neg_group_where_array_must_be.py",
+        7,
+    ): f'a labels group under "0": {_MYPY_OPEN_MEMBERS}',
+    (
+        "named_members_cases/neg_group_where_array_must_be.py",
+        8,
+    ): f'a group literal (a valid `Labels`) under "0": {_MYPY_OPEN_MEMBERS}',
+    (
+        "named_members_cases/neg_missing_named_member.py",
+        7,
+    ): f'no member "0": {_MYPY_OPEN_MEMBERS}',
+    (
+        "named_members_cases/neg_missing_named_member.py",
+        8,
+    ): f'no member "0": {_MYPY_OPEN_MEMBERS}',
+    (
+        "named_members_cases/neg_missing_named_member.py",
+        9,
+    ): f'no member "0": {_MYPY_OPEN_MEMBERS}',
+    (
+        "named_members_cases/neg_missing_named_member.py",
+        10,
+    ): f'no member "0": {_MYPY_OPEN_MEMBERS}',
+    (
+        "named_members_cases/neg_missing_required_attribute.py",
+        7,
+    ): f"no `labels` in a labels group's attributes: {_MYPY_OPEN_ATTRIBUTES}",
+    (
+        "xarray_v2_cases/neg_missing_required_attribute.py",
+        7,
+    ): f"no `_ARRAY_DIMENSIONS` in a variable's attributes: {_MYPY_OPEN_ATTRIBUTES}",
+}
 PYREFLY_GAPS: dict[tuple[str, int], str] = {}  # pyrefly rejects every negative
 TY_GAPS: dict[tuple[str, int], str] = {
     (
@@ -111,7 +157,7 @@ TY_GAPS: dict[tuple[str, int], str] = {
 
 CODES = r"[a-z-]+(?:, [a-z-]+)*"
 IGNORES = re.compile(
-    rf"  # type: ignore\[(?P<mypy>{CODES})\]"
+    rf"(?:  # type: ignore\[(?P<mypy>{CODES})\])?"
     r"  # pyright: ignore\[(?P<pyright>report[A-Za-z]+)\]"
     rf"(?:  # pyrefly: ignore\[(?P<pyrefly>{CODES})\])?"
     rf"(?:  # ty: ignore\[(?P<ty>{CODES})\])?$"
@@ -129,7 +175,7 @@ def _codes(text: str | None) -> frozenset[str]:
 class Negative:
     path: str  # relative to the cases folder, with "/"
     line: int  # 1-based
-    mypy: frozenset[str]
+    mypy: frozenset[str]  # empty where mypy does not reject the line
     pyright: str  # "" on a `diff_*.py` line
     pyrefly: frozenset[str]  # empty where pyrefly does not reject the line
     ty: frozenset[str]  # empty where ty does not reject the line
@@ -337,6 +383,7 @@ def test_ty_accepts_positives_and_finds_every_negative(built: Path) -> None:
 
 def test_checker_gaps_are_exactly_the_negatives_without_their_comment() -> None:
     every = negatives(CASES_DIR)
+    assert {(n.path, n.line) for n in every if not n.mypy} == set(MYPY_GAPS)
     assert {(n.path, n.line) for n in every if not n.pyrefly} == set(PYREFLY_GAPS)
     assert {(n.path, n.line) for n in every if not n.ty} == set(TY_GAPS)
 
@@ -401,7 +448,7 @@ def document_root(stmt: ast.stmt) -> str | None:
     "path", case_files(CASES_DIR, "neg_"), ids=lambda p: p.relative_to(CASES_DIR).as_posix()
 )
 def test_negative_case_shape(path: Path) -> None:
-    """Every ignore comment carries the codes of mypy and pyright, and of pyrefly and ty unless
+    """Every ignore comment carries the codes of pyright, and of mypy, pyrefly and ty unless
     the line is a gap of theirs (test_checker_gaps_are_exactly_the_negatives_without_their_comment);
     one negative per statement (every checker reports a statement's mistake on that line);
     document mistakes are made in the package's
@@ -441,7 +488,7 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
     for its own reason; a negative whose mistake is corrected reports its now unused ignore;
     a negative carrying the wrong codes reports both the real error and the unused ignore.
     The mypy-only lines of `diff_*.py`, stripped too, are reported by mypy alone; the gaps of
-    pyrefly and ty are reported by neither."""
+    mypy, pyrefly and ty are reported by none of them."""
     cases = tmp_path / "cases"
     shutil.copytree(CASES_DIR, cases, ignore=shutil.ignore_patterns("__pycache__", ".*"))
     expected = negatives(cases)
@@ -482,7 +529,9 @@ def test_the_harness_fails_when_it_should(built: Path, tmp_path: Path) -> None:
     mypy = run_mypy(cases, built, tmp_path / "mypy_cache")
     assert mypy.returncode != 0
     want_mypy: dict[tuple[str, int], frozenset[str]] = {
-        (n.path, n.line): n.mypy for n in [*expected, *expected_mypy_only] if n not in kept
+        (n.path, n.line): n.mypy
+        for n in [*expected, *expected_mypy_only]
+        if n not in kept and n.mypy
     } | {
         (corrected, corrected_line.line): frozenset({"unused-ignore"}),
         (miscoded, miscoded_line.line): frozenset({"misc", "unused-ignore"}),
