@@ -1,0 +1,265 @@
+"""Where the valid hierarchy can be broken: the places of a document, typed by the IR.
+
+`places(document, hierarchy)` walks the valid document beside the IR and yields each node,
+attribute object, `members` mapping, member, field, literal and tuple it meets, with its path
+and its context: whether mypy reads it through the looser view of an object that allows other
+keys (docs/exact-types.md), and whether it sits inside a union.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from zomgen import ir
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Context:
+    loose: bool = False  # inside (or at) an object mypy reads as `Keys | dict[str, ...]`
+    union: bool = False  # inside an option of a union
+    nested: bool = False  # below the root node (inside a member)
+    # What holds the value in documents.py: a TypedDict, a dict or a list. mypy names a
+    # mismatch inside a union by the union's container (typeddict-item, dict-item, list-item).
+    container: str = "typeddict"
+    union_container: str = ""  # the container of the outermost union on the path ("": none)
+    in_collection: bool = False  # below a value of a dict or list
+    # The item types of the tuple whose position this is: documents.py types a tuple as a list
+    # of their union, so a position's mistake that another position admits passes there.
+    tuple_items: tuple[ir.TypeRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class NodePlace:
+    path: Path
+    kind: ir.NodeKind
+    zarr_format: int
+    ctx: Context
+
+
+@dataclass(frozen=True)
+class ObjectPlace:
+    path: Path
+    type: ir.ObjectType
+    ctx: Context
+
+
+@dataclass(frozen=True)
+class MembersPlace:
+    path: Path  # of the `members` mapping
+    members: ir.Members
+    ctx: Context
+
+
+@dataclass(frozen=True)
+class MemberPlace:
+    path: Path
+    type: ir.TypeRef
+    via: str  # "named", "pattern" or "other"
+    ctx: Context
+
+
+@dataclass(frozen=True)
+class FieldPlace:
+    path: Path  # of the field's value (present or not)
+    field: ir.Field
+    metadata: bool  # a node's metadata field rather than an attribute object's
+    ctx: Context
+
+
+@dataclass(frozen=True)
+class LiteralPlace:
+    path: Path
+    type: ir.Literal
+    data_type: bool  # the narrowed `data_type` / `dtype` of an array node
+    ctx: Context
+
+
+@dataclass(frozen=True)
+class TuplePlace:
+    path: Path
+    type: ir.TupleOf
+    ctx: Context
+
+
+Place = (
+    NodePlace | ObjectPlace | MembersPlace | MemberPlace | FieldPlace | LiteralPlace | TuplePlace
+)
+
+
+def places(document: Any, hierarchy: ir.Hierarchy) -> list[Place]:
+    return list(_Walker(hierarchy).walk(document, ir.Ref(hierarchy.root), (), Context()))
+
+
+class _Walker:
+    def __init__(self, hierarchy: ir.Hierarchy) -> None:
+        self.h = hierarchy
+
+    def walk(self, value: Any, ref: ir.TypeRef, path: Path, ctx: Context) -> Iterator[Place]:
+        if isinstance(ref, ir.Ref):
+            named = self.h.type_named(ref.name)
+            if isinstance(named, ir.ObjectType):
+                yield from self._object(value, named, path, ctx)
+            elif isinstance(named, ir.NodeType):
+                yield from self._node(value, named, path, ctx)
+            else:
+                yield from self.walk(value, named.target, path, ctx)
+        elif isinstance(ref, ir.BaseNode) and fits(value, ref, self.h):
+            yield NodePlace(path, ref.kind, ref.zarr_format, ctx)
+        elif isinstance(ref, ir.UnionOf):
+            for option in ref.options:
+                if fits(value, option, self.h):
+                    inner = _with(
+                        ctx, union=True, union_container=ctx.union_container or ctx.container
+                    )
+                    yield from self.walk(value, option, path, inner)
+                    break
+        elif isinstance(ref, ir.Literal):
+            data_type = len(path) > 0 and path[-1] in ("data_type", "dtype")
+            yield LiteralPlace(path, ref, data_type and ctx_is_metadata(path), ctx)
+        elif isinstance(ref, ir.TupleOf) and isinstance(value, list):
+            yield TuplePlace(path, ref, ctx)
+            inner = _with(ctx, container="list", in_collection=True, tuple_items=ref.items)
+            for index, item in enumerate(value):
+                item_type = ref.items[index] if index < len(ref.items) else ref.rest
+                if item_type is not None:
+                    yield from self.walk(item, item_type, (*path, index), inner)
+        elif isinstance(ref, ir.ListOf) and isinstance(value, list):
+            inner = _with(ctx, container="list", in_collection=True, tuple_items=())
+            for index, item in enumerate(value):
+                yield from self.walk(item, ref.item, (*path, index), inner)
+        elif isinstance(ref, ir.MapOf) and isinstance(value, dict):
+            inner = _with(ctx, container="dict", in_collection=True, tuple_items=())
+            for key, item in value.items():
+                yield from self.walk(item, ref.value, (*path, key), inner)
+
+    def _object(self, value: Any, obj: ir.ObjectType, path: Path, ctx: Context) -> Iterator[Place]:
+        if not isinstance(value, dict):
+            return
+        if obj.extra is not None and obj.fields:
+            ctx = _with(ctx, loose=True)
+        yield ObjectPlace(path, obj, ctx)
+        ctx = _with(ctx, container="typeddict", tuple_items=())
+        for f in obj.fields:
+            yield FieldPlace((*path, f.key), f, False, ctx)
+            if f.key in value:
+                yield from self.walk(value[f.key], f.type, (*path, f.key), ctx)
+
+    def _node(self, value: Any, node: ir.NodeType, path: Path, ctx: Context) -> Iterator[Place]:
+        if not isinstance(value, dict):
+            return
+        yield NodePlace(path, node.node_kind, node.zarr_format, ctx)
+        ctx = _with(ctx, container="typeddict", tuple_items=())
+        yield from self.walk(value.get("attributes"), node.attributes, (*path, "attributes"), ctx)
+        for meta in node.metadata:
+            yield FieldPlace((*path, meta.key), meta, True, ctx)
+            if meta.key in value:
+                yield from self.walk(value[meta.key], meta.type, (*path, meta.key), ctx)
+        members = value.get("members")
+        if node.members is None or not isinstance(members, dict):
+            return
+        spec = node.members
+        if spec.named and (spec.other is not None or spec.patterns):
+            ctx = _with(ctx, loose=True)
+        where = (*path, "members")
+        yield MembersPlace(where, spec, ctx)
+        if spec.named:
+            inner = _with(ctx, nested=True, container="typeddict")
+        else:
+            inner = _with(ctx, nested=True, container="dict", in_collection=True)
+        for name, member in members.items():
+            found = member_type(spec, name)
+            if found is not None:
+                yield MemberPlace((*where, name), found[0], found[1], inner)
+                yield from self.walk(member, found[0], (*where, name), inner)
+
+
+def ctx_is_metadata(path: Path) -> bool:
+    """A node's own key: the path is the root's key, or a member's (`.../members/<name>/key`)."""
+    return len(path) == 1 or (len(path) >= 3 and path[-3] == "members")
+
+
+def member_type(spec: ir.Members, name: str) -> tuple[ir.TypeRef, str] | None:
+    for named in spec.named:
+        if named.key == name:
+            return named.type, "named"
+    for pattern, ref in spec.patterns:
+        try:
+            if re.search(pattern, name):
+                return ref, "pattern"
+        except re.error:
+            continue
+    return (spec.other, "other") if spec.other is not None else None
+
+
+def _with(ctx: Context, **changes: Any) -> Context:
+    return dataclasses.replace(ctx, **changes)
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def fits(value: Any, ref: ir.TypeRef, h: ir.Hierarchy) -> bool:
+    """Whether `value` has the shape of `ref` (used to tell which option of a union it is)."""
+    if isinstance(ref, ir.Primitive):
+        kind = json_type(value)
+        return kind == ref.name or (ref.name == "number" and kind == "integer")
+    if isinstance(ref, ir.Literal):
+        return any(value == v and json_type(value) == json_type(v) for v in ref.values)
+    if isinstance(ref, ir.Json):
+        return True
+    if isinstance(ref, ir.Never):
+        return False
+    if isinstance(ref, ir.JsonObject | ir.MapOf):
+        return isinstance(value, dict)
+    if isinstance(ref, ir.ListOf):
+        return isinstance(value, list)
+    if isinstance(ref, ir.TupleOf):
+        return isinstance(value, list) and ref.required_length <= len(value)
+    if isinstance(ref, ir.BaseNode):
+        return _is_node(value, ref.kind, ref.zarr_format)
+    if isinstance(ref, ir.UnionOf):
+        return any(fits(value, option, h) for option in ref.options)
+    named = h.type_named(ref.name)
+    if isinstance(named, ir.NodeType):
+        return _is_node(value, named.node_kind, named.zarr_format)
+    if isinstance(named, ir.AliasType):
+        return fits(value, named.target, h)
+    if not isinstance(value, dict):
+        return False
+    listed = {f.key: f for f in named.fields}
+    if any(f.required and f.key not in value for f in named.fields):
+        return False
+    if named.extra is None and any(k not in listed for k in value):
+        return False
+    return all(
+        fits(value[k], f.type, h) for k, f in listed.items() if k in value and _shallow(f.type)
+    )
+
+
+def _shallow(ref: ir.TypeRef) -> bool:
+    return isinstance(ref, ir.Literal | ir.Primitive)
+
+
+def _is_node(value: Any, kind: str, zarr_format: int) -> bool:
+    if not isinstance(value, dict) or value.get("zarr_format") != zarr_format:
+        return False
+    if zarr_format == 3:
+        return bool(value.get("node_type") == kind)
+    return ("members" in value) == (kind == "group")
