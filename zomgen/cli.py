@@ -1,4 +1,4 @@
-"""Command line: `zomgen build`, `zomgen ir`, `zomgen validate`.
+"""Command line: `zomgen build`, `zomgen cases`, `zomgen ir`, `zomgen validate`.
 
 Only argument handling and exit codes live here. Exit codes: 0 success (valid), 1 stale
 package (`--check`) or invalid store (`validate`), 2 unusable input. Bad input is reported as
@@ -48,6 +48,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write nothing; exit 1 with a diff if the package is stale",
     )
+
+    cases = sub.add_parser("cases", help="build the package and derive its type-check cases")
+    cases.add_argument("schema", type=Path)
+    cases.add_argument("-o", "--out", type=Path, required=True, help="folder for package and cases")
+    cases.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
+    cases.add_argument("--package", default="convention", help="package name (default: convention)")
 
     show = sub.add_parser("ir", help="print the intermediate representation as JSON")
     show.add_argument("schema", type=Path)
@@ -125,6 +131,22 @@ def _ir(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cases(args: argparse.Namespace) -> int:
+    from zomgen.cases.derive import derive
+
+    if not args.package.isidentifier():
+        problem = InputProblem(args.package, "", "--package must be a Python identifier")
+        return _report([problem])
+    derived = derive(args.schema, args.out, tuple(args.include), args.package)
+    for note in derived.notes:
+        print(f"zomgen: note: {note}", file=sys.stderr)
+    print(
+        f"zomgen: {args.out}: {derived.cases} cases of {derived.root} ({derived.source} valid "
+        f"hierarchy); run `python {args.out / 'check_cases.py'}`"
+    )
+    return EXIT_OK
+
+
 def _validate(args: argparse.Namespace) -> int:
     from zomgen.validate_command import run
 
@@ -133,7 +155,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handlers = {"build": _build, "ir": _ir, "validate": _validate}
+    handlers = {"build": _build, "cases": _cases, "ir": _ir, "validate": _validate}
     try:
         return handlers[args.command](args)
     except CompileError as exc:
