@@ -129,6 +129,20 @@ CHECK_COMBINATOR_CASES: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
     ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"x": 0}]}, True),
 ]
 
+# The relations (tests/runtime/test_runtime_relations.py) are keywords like any other too.
+_EQUAL, _UNIQUE = "x-zomgen-equal", "x-zomgen-unique-by"
+_EQUAL_LENGTH, _COUNT = "x-zomgen-equal-length", "x-zomgen-count-equal"
+CHECK_COMBINATOR_CASES += [
+    ({"anyOf": [{_EQUAL: [["/a", "/b"]]}, {"required": ["c"]}]}, {"a": 1, "b": 2, "c": 0}, True),
+    ({"anyOf": [{_EQUAL: [["/a", "/b"]]}, {"required": ["c"]}]}, {"a": 1, "b": 2}, False),
+    ({"anyOf": [{_EQUAL: [["/a", "/b"]]}, {"required": ["c"]}]}, {"a": [1], "b": [1.0]}, True),
+    ({"not": {_UNIQUE: {"/l": "/k"}}}, {"l": [{"k": 1}, {"k": 1}]}, True),
+    ({"not": {_UNIQUE: {"/l": "/k"}}}, {"l": [{"k": 1}, {"k": True}]}, False),
+    ({"oneOf": [{_EQUAL_LENGTH: [["/a", "/b"]]}, {"required": ["a"]}]}, {"a": [1], "b": []}, True),
+    ({"if": {_COUNT: [["/n", "/l/*"]]}, "then": {"required": ["ok"]}}, {"n": 1, "l": [0]}, False),
+    ({"if": {_COUNT: [["/n", "/l/*"]]}, "then": {"required": ["ok"]}}, {"n": 2, "l": [0]}, True),
+]
+
 
 def xarray_dataset() -> Any:
     """A small xarray Dataset: two data variables, three coordinates, attributes."""
