@@ -475,9 +475,12 @@ def _attributes_annotation(package: Path, array_member: bool) -> str | None:
     title = json.loads(wrapper.read_text("utf-8"))["title"]
     tree = ast.parse((package / "documents.py").read_text("utf-8"))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    # Module-level names, those defined under `if MYPY:` / `if not MYPY:` included (the public
+    # names of TypedDicts that allow other keys, docs/exact-types.md).
+    statements = [s for n in tree.body for s in (n.body if isinstance(n, ast.If) else [n])]
     names = set(classes) | {
         t.id
-        for n in tree.body
+        for n in statements
         for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)])
         if isinstance(t, ast.Name)
     }

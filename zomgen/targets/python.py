@@ -108,6 +108,15 @@ class PyTypedDict:
         self.precise_extra = self.precise_extra or self.extra_items
 
     @property
+    def pyright_rules(self) -> str:
+        """What pyright reports on the three definitions of the public name: a redeclaration,
+        and for an all-capitals name (pyright's constants) a constant redefined."""
+        constant = self.name.upper() == self.name and any(c.isalpha() for c in self.name)
+        return (
+            "reportRedeclaration, reportConstantRedefinition" if constant else "reportRedeclaration"
+        )
+
+    @property
     def needs_mypy_keys(self) -> bool:
         """Do mypy's listed keys differ from the precise ones (an open object inside)?"""
         return any(f.precise_type != f.mypy_type for f in self.fields)
@@ -344,7 +353,8 @@ class PythonTarget:
                 model_type = f"{model_type} | Unset"
             else:
                 default = "None"
-                model_type = f"{model_type} | None"
+                # A key that can never be present is always None in the model.
+                model_type = "None" if isinstance(f.type, ir.Never) else f"{model_type} | None"
         return PyField(
             name=name,
             key=f.key,
