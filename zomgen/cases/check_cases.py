@@ -77,7 +77,7 @@ def _tool(name: str) -> str | None:
 
 def _tsc(option: str | None) -> str | None:
     if option:
-        return option
+        return option if Path(option).is_file() else None
     for folder in (HERE, *HERE.parents):
         candidate = folder / "node_modules" / ".bin" / "tsc"
         if candidate.exists():

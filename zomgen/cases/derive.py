@@ -92,13 +92,8 @@ def _valid(module: ModuleType, h: ir.Hierarchy, bundled: Any, schema: Path) -> t
         start = Synthesiser(h).root()
         return repaired(start, bundled, lambda doc: _check(module, doc)), "synthesised"
     except Unsatisfiable as exc:
-        where = f"{exc.pointer} of the package's schema.json" if exc.pointer else ""
-        raise CompileError.one(
-            str(schema),
-            exc.pointer,
-            f"no valid hierarchy can be synthesised: {exc.message}"
-            + (f" ({where})" if where else ""),
-        ) from None
+        message = f"no valid hierarchy can be synthesised: {exc.message}"
+        raise CompileError.one(str(schema), exc.pointer, message) from None
 
 
 def _pointer(path: tuple[str | int, ...]) -> str:
