@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -28,7 +30,12 @@ from urllib.parse import quote
 import pytest
 from test_corpus_compile import Findings, build_many, check_packages
 
+from zomgen.compile import Options, generate
+from zomgen.errors import CompileError
+from zomgen.format import format_python
 from zomgen.names import pascal_case
+from zomgen.schema.load import MAX_ENUM
+from zomgen.write import write_package
 
 V3G = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
 V3A = {"$ref": "urn:zom:v3#/$defs/ArraySpec"}
@@ -158,6 +165,18 @@ CASES = [
     Case("enum_not_an_array", group(obj({"e": {"enum": "abc"}})), "refuse"),
     Case("dialect_draft_04", {**group({"type": "object"}), "$schema": "http://json-schema.org/draft-04/schema#"}, "refuse"),
     Case("not_json", "{not json", "refuse"),
+    # Issue 12: schemas that crashed the build, or built packages that did not import or check.
+    Case("integer_of_5000_digits", '{"title": "H", "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}], "properties": {"attributes": {"const": ' + "9" * 5000 + "}}}", "refuse"),
+    Case("number_1e999", '{"title": "H", "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}], "properties": {"attributes": {"type": "object", "properties": {"c": {"const": 1e999}}}}}', "refuse"),
+    Case("const_nan", group(obj({"c": {"const": float("nan")}})), "refuse"),
+    Case("ref_into_boolean_subschema", group(obj({"x": {"allOf": [{"$ref": "#/$defs/a/properties/x"}]}}), **{"$defs": {"a": True}}), "refuse"),
+    Case("deep_items_200", group(obj({"x": nest(200, {"type": "string"}, lambda s: {"type": "array", "items": s})})), "refuse"),
+    Case("deep_properties_300", group(nest(300, {"type": "string"}, lambda s: obj({"a": s}, required=["a"]))), "refuse"),
+    Case("defs_key_with_newline", group({"type": "object"}, **{"$defs": {"x\ny": {"type": 5}}}), "refuse"),
+    Case("draft07_dependencies_schema_then_list", {**group(obj({"a": {"type": "string"}}, dependencies={"a": {"required": ["b"]}, "c": ["d"]})), "$schema": "http://json-schema.org/draft-07/schema#"}, "compile"),
+    Case("keys_that_are_builtins", group(obj({k: {"type": "string"} for k in ("dict", "str", "int", "float", "bool", "tuple", "list", "object", "type")}, additionalProperties={"type": "integer"})), "compile"),
+    Case("extras_of_a_class_defined_later", group(obj({"o": obj({"a": {"type": "string"}}, additionalProperties={"$ref": "#/$defs/Later"})}), **{"$defs": {"Later": obj({"z": {"type": "string"}})}}), "compile"),
+    Case("array_shape_prefix_items_then_true", {"title": "Arr", "allOf": [V3A], "properties": {"shape": {"prefixItems": [{"type": "integer"}, {"type": "integer"}, True], "items": False}}}, "compile"),
 ]  # fmt: skip
 
 
@@ -237,3 +256,126 @@ def test_compiled_package_passes_pyrefly_and_ty(hostile: Built, case: Case) -> N
     found = hostile.findings
     problems = found.pyrefly.get(case.name, []) + found.ty.get(case.name, [])
     assert not problems, "\n".join(problems[:30])
+
+
+# -- limits (issue 12): every refusal is one problem at the deepest pointer reached, in bounded
+# time, through the command line and through generate() alike. These inputs are not JSON the
+# harness above can write (YAML, text deeper than any parser), or are too slow for it to build.
+
+_G = '"title": "H", "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}]'
+
+
+def _laughs() -> str:
+    lines = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for i in range(1, 9):
+        name, prev = chr(ord("a") + i), chr(ord("a") + i - 1)
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return "\n".join([*lines, "title: L", "enum: *i", ""])
+
+
+def _aliased_schemas() -> str:
+    lines = ["title: A", "$defs:", "  l0: &l0 {type: string}"]
+    for i in range(1, 40):
+        lines.append(f"  l{i}: &l{i} {{anyOf: [*l{i - 1}, {{allOf: [*l{i - 1}]}}]}}")
+    return "\n".join([*lines, "properties: {x: *l39}", ""])
+
+
+# (name, file name, text, a fragment of the one line expected: pointer and/or message)
+LIMITS = [
+    ("yaml_integer_of_5000_digits", "s.yaml", "title: H\nconst: " + "9" * 5000 + "\n", ":/const: "),
+    ("yaml_date", "s.yaml", "title: D\nconst: 2020-01-01\n", ":/const: a YAML date"),
+    ("yaml_key_that_is_a_number", "s.yaml", "title: I\nproperties:\n  1: {type: string}\n", ":/properties/1: "),
+    ("yaml_nan", "s.yaml", "title: N\nconst: .nan\n", ":/const: "),
+    ("yaml_billion_laughs", "s.yaml", _laughs(), "more than 200,000 values"),
+    ("yaml_alias_inside_itself", "s.yaml", "title: C\ndefinitions: &a\n  x:\n    properties: *a\n", "alias stands inside the node it names"),
+    ("yaml_aliases_of_schema_objects", "s.yaml", _aliased_schemas(), "more than 200,000 values"),
+    ("lone_surrogate_in_a_description", "s.json", '{' + _G + ', "description": "a \\ud800 b"}', ":/description: the text holds the lone surrogate U+D800"),
+    ("lone_surrogate_in_a_key", "s.json", '{' + _G + ', "properties": {"attributes": {"type": "object", "properties": {"k\\udfff": {}}}}}', "lone surrogate U+DFFF"),
+    ("enum_of_100000_values_beside_a_string", "s.json", '{' + _G + ', "properties": {"attributes": {"anyOf": [{"enum": [' + ", ".join(f'"v{i}"' for i in range(100_000)) + ']}, {"type": "string"}]}}}', ":/properties/attributes/anyOf/0/enum: 100,000 values"),
+    ("nesting_1500_levels", "s.json", '{' + _G + ', "properties": {"attributes": ' + '{"allOf": [' * 1500 + "{}" + "]}" * 1500 + "}}", "/allOf/0/allOf/0/allOf/0"),
+    ("nesting_100000_levels", "s.json", '{"properties": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}", "(line 1, column "),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "file", "text", "expected"), LIMITS, ids=[c[0] for c in LIMITS])
+def test_a_schema_past_a_limit_is_one_problem_at_its_pointer(
+    tmp_path: Path, name: str, file: str, text: str, expected: str
+) -> None:
+    schema = tmp_path / file
+    schema.write_text(text, encoding="utf-8", errors="surrogatepass")
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(tmp_path / "pkg")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    elapsed = time.perf_counter() - started
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"zomgen: {schema}:/"), lines[:3]
+    assert expected in lines[0], lines[0][:500]
+    assert elapsed < 30, f"{elapsed:.1f} s"
+    assert not (tmp_path / "pkg").exists()
+    with pytest.raises(CompileError) as raised:  # the same through the Python API
+        generate(Options(schema, (), "pkg"))
+    assert [str(p) for p in raised.value.problems] == [lines[0].removeprefix("zomgen: ")]
+
+
+def test_a_defs_key_with_a_line_break_is_reported_on_one_line(tmp_path: Path) -> None:
+    schema = tmp_path / "s.json"
+    schema.write_text(
+        json.dumps(group({"type": "object"}, **{"$defs": {"x\ny\u2028z": {"type": 5}}}))
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(tmp_path / "pkg")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    expected = (
+        f"zomgen: {schema}:/$defs/x\\ny\\u2028z/type: not valid JSON Schema (2020-12): 5 is "
+        "not valid under any of the given schemas"
+    )
+    assert result.stderr.splitlines() == [expected]
+
+
+def test_an_enum_at_the_limit_beside_a_string_builds_in_bounded_time(tmp_path: Path) -> None:
+    """20,000 values (the limit) beside a string branch: merge_literals was quadratic."""
+    values = [f"v{i}" for i in range(MAX_ENUM)]
+    schema = tmp_path / "s.json"
+    schema.write_text(
+        json.dumps(group(obj({"e": {"anyOf": [{"enum": values}, {"type": "string"}]}})))
+    )
+    started = time.perf_counter()
+    files = generate(Options(schema, (), "pkg"))
+    assert time.perf_counter() - started < 30
+    assert '"v19999"' in files["models.py"]
+
+
+def test_generated_python_deeper_than_python_reads_is_refused() -> None:
+    """The last guard (format.py): a type nested past Python's 200 brackets, however it got
+    there, is one problem, not a SyntaxError."""
+    with pytest.raises(CompileError, match="nest deeper than Python's parser reads"):
+        format_python("x: " + "list[" * 210 + "int" + "]" * 210 + "\n")
+
+
+def test_a_package_that_builds_imports(tmp_path: Path) -> None:
+    """Builtins as keys, extras naming a class defined later: both once failed at import."""
+    for case in CASES:
+        if case.name in ("keys_that_are_builtins", "extras_of_a_class_defined_later"):
+            schema = tmp_path / f"{case.name}.json"
+            schema.write_text(json.dumps(case.schema))
+            out = tmp_path / case.name
+            write_package(generate(Options(schema, (), case.name)), out)
+            result = subprocess.run(
+                [sys.executable, "-c", f"import {case.name}.models, {case.name}.documents"],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert result.returncode == 0, result.stderr[-2000:]
