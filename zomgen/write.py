@@ -51,6 +51,8 @@ def _recorded(out_dir: Path) -> list[str]:
     """The files the package's manifest says zomgen generated (safe relative names only)."""
     try:
         text = (out_dir / MANIFEST).read_text("utf-8")
+    except FileNotFoundError:
+        return _marked(out_dir)
     except (OSError, UnicodeDecodeError):
         return []
     names = []
@@ -58,6 +60,29 @@ def _recorded(out_dir: Path) -> list[str]:
         parts = Path(line).parts
         if line and not line.startswith("#") and ".." not in parts and not Path(line).is_absolute():
             names.append(line)
+    return names
+
+
+def _marked(out_dir: Path) -> list[str]:
+    """A package built before manifests: the files that carry zomgen's header, and the copied
+    run times (the same rule that lets a build overwrite a file)."""
+    if not out_dir.is_dir():
+        return []
+    names = []
+    for path in sorted(out_dir.rglob("*")):
+        name = path.relative_to(out_dir).as_posix()
+        if not path.is_file() or path.is_symlink() or "__pycache__" in path.parts:
+            continue
+        if name.startswith(("_runtime/", "_runtime_ts/")) and path.suffix in (".py", ".ts"):
+            names.append(name)
+            continue
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(400).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if _ours(head):
+            names.append(name)
     return names
 
 
