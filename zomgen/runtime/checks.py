@@ -262,7 +262,7 @@ class Path:
 
     text: str
     tokens: tuple[Token, ...]
-    links: Mapping[int, int] = field(default_factory=dict)
+    links: Mapping[int, int] = field(default_factory=dict[int, int])
 
 
 @dataclass(frozen=True)
@@ -387,16 +387,17 @@ def evaluate(
             return
         token = tokens[i]
         if token == WILDCARD:
+            children: list[tuple[str | int, Any]]
             if is_object(value):
-                keys: list[str | int] = list(value)
+                children = list(value.items())
             elif is_array(value):
-                keys = list(range(len(value)))
+                children = list(enumerate(value))
             else:
                 return
             if i in bound:
-                keys = [k for k in keys if k == bound[i]]
-            for key in keys:
-                step(i + 1, (*location, key), value[key], {**taken, i: key})
+                children = [(k, v) for k, v in children if k == bound[i]]
+            for key, child in children:
+                step(i + 1, (*location, key), child, {**taken, i: key})
             return
         if token == COLLECT:
             if not is_array(value):
@@ -609,11 +610,13 @@ def _equal_length(a: Reached, o: Reached, placed: bool) -> str | None:
 
 
 def _integer(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool):
         return None
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else None
-    return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
 
 
 def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
