@@ -16,7 +16,7 @@ from importlib.resources import files
 from typing import Any, cast
 
 from . import documents, models
-from ._convert import Converter as _Converter
+from ._convert import dump_XarrayDataset, parse_XarrayDataset
 from ._runtime import (
     Problem,
     ZomError,
@@ -25,7 +25,6 @@ from ._runtime import (
     validate_store,
     write_document,
 )
-from ._tables import TABLE as _TABLE
 from .models import XarrayDataset
 
 __all__ = [
@@ -42,8 +41,6 @@ __all__ = [
     "validate",
 ]
 
-_ROOT_SPEC = ["class", "XarrayDataset"]
-
 
 @cache
 def schema() -> dict[str, Any]:
@@ -52,16 +49,11 @@ def schema() -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(text))
 
 
-@cache
-def _converter() -> _Converter:
-    return _Converter(_TABLE, vars(models))
-
-
 def load(store: object, path: str = "", *, use_consolidated: bool = True) -> models.XarrayDataset:
     """Read, validate and convert the hierarchy at `path` of `store`; raise `ZomError` listing
     every problem (node path and JSON pointer) when it does not follow the convention."""
     document = load_document(store, schema(), path, use_consolidated=use_consolidated)
-    return cast(models.XarrayDataset, _converter().parse(document, _ROOT_SPEC))
+    return parse_XarrayDataset(document)
 
 
 def validate(store: object, path: str = "", *, use_consolidated: bool = True) -> list[Problem]:
@@ -74,12 +66,12 @@ def parse(document: documents.XarrayDataset | Mapping[str, Any]) -> models.Xarra
     problems = check_document(dict(document), schema())
     if problems:
         raise ZomError(problems)
-    return cast(models.XarrayDataset, _converter().parse(document, _ROOT_SPEC))
+    return parse_XarrayDataset(document)
 
 
 def dump(model: models.XarrayDataset) -> documents.XarrayDataset:
     """The frozen model -> its JSON document (original keys, unknown keys kept)."""
-    return cast(documents.XarrayDataset, _converter().dump(model, _ROOT_SPEC))
+    return cast(documents.XarrayDataset, dump_XarrayDataset(model))
 
 
 def create(
