@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import unquote, urldefrag, urlsplit
 from urllib.request import url2pathname
 
 import yaml
@@ -277,6 +277,78 @@ def _plain(data: object, file: str) -> object:
     return root[0]
 
 
+def _check_depth_through_refs(doc: SchemaDocument) -> None:
+    """MAX_DEPTH again, counting each local `$ref` (`#/...`) as the schema it names: a chain of
+    `$defs` nests the generated types as deeply as inline nesting does (300 chained objects
+    overflowed pyright's stack). Recursion (a `$ref` back to a schema on the way) is not
+    nesting. Linear: each object or array is measured once."""
+    where: dict[int, str] = {}
+    kids: dict[int, list[object]] = {}
+    containers: list[object] = []
+    stack: list[tuple[object, str]] = [(doc.contents, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if not isinstance(node, (dict, list)) or id(node) in where:
+            continue
+        where[id(node)] = pointer
+        containers.append(node)
+        pairs = (
+            [(f"{pointer}/{escape_pointer(k)}", v) for k, v in node.items()]
+            if isinstance(node, dict)
+            else [(f"{pointer}/{i}", v) for i, v in enumerate(node)]
+        )
+        kids[id(node)] = [v for _, v in pairs if isinstance(v, (dict, list))]
+        stack.extend((v, p) for p, v in pairs)
+    for node in containers:
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            target = _local_target(doc.contents, str(node["$ref"]))
+            if isinstance(target, (dict, list)) and id(target) in where:
+                kids[id(node)].append(target)
+    depth: dict[int, int] = {}
+    on_path: set[int] = set()
+    walk: list[tuple[object, int]] = [(doc.contents, 0)]
+    while walk:
+        node, state = walk.pop()
+        key = id(node)
+        children = kids.get(key, [])
+        if state == 0:
+            if key in depth or key in on_path:
+                continue
+            on_path.add(key)
+            walk.append((node, 1))
+            walk.extend((c, 0) for c in children if id(c) not in depth and id(c) not in on_path)
+        else:
+            on_path.discard(key)
+            depth[key] = 1 + max((depth.get(id(c), 0) for c in children), default=0)
+    if depth.get(id(doc.contents), 0) <= MAX_DEPTH:
+        return
+    node = doc.contents
+    for _ in range(MAX_DEPTH):
+        node = max(kids[id(node)], key=lambda c: depth.get(id(c), 0))
+    raise CompileError.one(
+        str(doc.path),
+        where[id(node)],
+        f"nests deeper than {MAX_DEPTH} levels of objects and arrays, counting each `$ref` as "
+        "the schema it names; zomgen's limit (generated types nest with the schema)",
+    )
+
+
+def _local_target(contents: object, ref: str) -> object:
+    """What a `#/...` reference names in the same document (None if anything else)."""
+    if not ref.startswith("#/"):
+        return None
+    node = contents
+    for token in ref[2:].split("/"):
+        token = unquote(token).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
 def _one_line(exc: Exception) -> str:
     return " ".join(str(exc).split())
 
@@ -369,6 +441,7 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
     from zomgen.schema.check import check_document
 
     check_document(root)
+    _check_depth_through_refs(root)
 
     documents = [root]
     rejected: list[tuple[SchemaDocument, CompileError]] = []
