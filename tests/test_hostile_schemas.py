@@ -293,6 +293,8 @@ LIMITS = [
     ("lone_surrogate_in_a_key", "s.json", '{' + _G + ', "properties": {"attributes": {"type": "object", "properties": {"k\\udfff": {}}}}}', "lone surrogate U+DFFF"),
     ("enum_of_100000_values_beside_a_string", "s.json", '{' + _G + ', "properties": {"attributes": {"anyOf": [{"enum": [' + ", ".join(f'"v{i}"' for i in range(100_000)) + ']}, {"type": "string"}]}}}', ":/properties/attributes/anyOf/0/enum: 100,000 values"),
     ("nesting_1500_levels", "s.json", '{' + _G + ', "properties": {"attributes": ' + '{"allOf": [' * 1500 + "{}" + "]}" * 1500 + "}}", "/allOf/0/allOf/0/allOf/0"),
+    ("defs_chained_300_deep", "s.json", json.dumps({**group({"$ref": "#/$defs/d0"}), "$defs": {f"d{i}": obj({"a": {"$ref": f"#/$defs/d{i + 1}"}}, required=["a"]) for i in range(300)} | {"d300": {"type": "string"}}}), "counting each `$ref` as the schema it names"),
+    ("ref_chain_of_6000", "s.json", json.dumps({**group(obj({"x": {"$ref": "#/$defs/d0"}})), "$defs": {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(6000)} | {"d6000": {"type": "string"}}}), ":/$defs/d123: nests deeper than 128 levels"),
     ("nesting_100000_levels", "s.json", '{"properties": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}", "(line 1, column "),
 ]  # fmt: skip
 
