@@ -152,7 +152,9 @@ def _write(
                     "python": [f"{package}_cases/documents_cases.py", doc_head + len(doc_lines)],
                     "typescript": [f"{package}_cases/cases.ts", ts_head + len(ts_lines)],
                 },
-                "context": dataclasses.asdict(mutation.ctx),
+                "context": {
+                    k: v for k, v in dataclasses.asdict(mutation.ctx).items() if k != "unions"
+                },
                 "document": mutation.document,
                 "expect": expect.codes(mutation),
                 "runtime": {"pointer": refusal.pointer, "keyword": refusal.keyword},

@@ -44,6 +44,8 @@ UNION_CODE = {"typeddict": "typeddict-item", "dict": "dict-item", "list": "list-
 def codes(mutation: Mutation) -> Codes:
     """Per checker, the codes a document mutation must be reported with."""
     kind, ctx = mutation.kind, mutation.ctx
+    if mutation.hidden:
+        return {c: None if c == "mypy" and ctx.loose else [] for c in CHECKERS}
     if kind == "tuple-length":
         return {"mypy": [], "pyright": [], "pyrefly": [], "ty": [], "tsc": ["TS2322"]}
     if not mutation.python_static:

@@ -47,13 +47,26 @@ class Mutation:
     admitted: frozenset[str] = frozenset()  # for `wrong-json-type`: what the field admits
     closed: bool = True  # for a removed key: whether the object it is removed from is closed
     python_static: bool = True  # False: documents.py's types cannot tell (a tuple position)
+    # True: another option of a union on the path admits the mutated value, so no static type
+    # can tell (run-time only for every checker).
+    hidden: bool = False
 
 
 def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
     found: list[Mutation] = []
     for place in walk.places(document, hierarchy):
         found.extend(_of(place, document, hierarchy))
-    return found
+    return [dataclasses.replace(m, hidden=_hidden(m, hierarchy)) for m in found]
+
+
+def _hidden(mutation: Mutation, h: ir.Hierarchy) -> bool:
+    """Whether a union on the mutation's path still admits the mutated value there."""
+    for where, union in mutation.ctx.unions:
+        if mutation.path[: len(where)] == where:
+            value = get(mutation.document, where)
+            if any(walk.admits(value, option, h) for option in union.options):
+                return True
+    return False
 
 
 def _of(place: walk.Place, doc: Any, h: ir.Hierarchy) -> Iterator[Mutation]:
@@ -123,10 +136,26 @@ def _member(place: walk.MemberPlace, doc: Any, h: ir.Hierarchy) -> Iterator[Muta
     (kind,) = kinds
     other: ir.NodeKind = "group" if kind == "array" else "array"
     name = "wrong-kind-under-pattern" if place.via == "pattern" else f"{other}-where-{kind}"
+    ctx = place.ctx
+    if isinstance(_target(place.type, h), ir.UnionOf):
+        # A member whose type is a union of nodes: the checkers only say the union fails.
+        ctx = dataclasses.replace(
+            ctx, union=True, union_container=ctx.union_container or ctx.container
+        )
     replacement = base_node(other, int(here.get("zarr_format", 3)))
     # Same attributes: only the kind is wrong, so every checker reports the kind.
     replacement["attributes"] = copy.deepcopy(here.get("attributes", {}))
-    yield _set(doc, name, place.path, replacement, place.ctx, f"a {other} where {kind} must be")
+    yield _set(doc, name, place.path, replacement, ctx, f"a {other} where {kind} must be")
+
+
+def _target(ref: ir.TypeRef, h: ir.Hierarchy) -> ir.TypeRef:
+    """`ref` with its aliases followed."""
+    while isinstance(ref, ir.Ref):
+        named = h.type_named(ref.name)
+        if not isinstance(named, ir.AliasType):
+            break
+        ref = named.target
+    return ref
 
 
 def _wrong_type(place: walk.FieldPlace, doc: Any, h: ir.Hierarchy) -> Iterator[Mutation]:

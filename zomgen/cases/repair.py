@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zomgen.cases.synth import Unsatisfiable
+from zomgen.cases.synth import Unsatisfiable, base_node
 
 ROUNDS = 50  # one value is repaired per round
 
@@ -61,12 +62,15 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
             return doc
         for refusal in refusals:
             key = (refusal.pointer, refusal.schema_path)
-            candidates = [
-                c for c in _candidates(refusal, schema, doc) if (key, repr(c)) not in tried
+            whole = [
+                _put(copy.deepcopy(doc), refusal.pointer, c)
+                for c in _candidates(refusal, schema, doc)
             ]
+            whole += _relations(refusal, schema, doc)
+            candidates = [c for c in whole if (key, repr(c)) not in tried]
             if candidates:
                 tried.add((key, repr(candidates[0])))
-                doc = _put(doc, refusal.pointer, candidates[0])
+                doc = candidates[0]
                 break
         else:
             first = refusals[0]
@@ -95,7 +99,74 @@ def _candidates(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     if "default" in subschema:
         found.append(subschema["default"])
     found.extend(_bound(refusal.keyword, subschema, current))
+    found.extend(_items(refusal.keyword, subschema, current, schema))
     return [copy.deepcopy(c) for c in found]
+
+
+def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
+    """Whole documents that may satisfy a refused `x-zomgen-member-kind`: the string names an
+    existing member of the kind, else a new member of that kind is added under that name."""
+    if refusal.keyword in LENGTHS:
+        return _resized(refusal, doc)
+    if refusal.keyword != "x-zomgen-member-kind":
+        return []
+    try:
+        kind = resolve(schema, refusal.schema_path)
+        current = resolve(doc, refusal.pointer)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return []
+    path = tokens(refusal.pointer)
+    depth = 0
+    while depth + 1 < len(path) and path[depth] == "members":
+        depth += 2
+    node_pointer = "".join(f"/{escape(t)}" for t in path[:depth])
+    node = resolve(doc, node_pointer)
+    members = node.get("members") if isinstance(node, dict) else None
+    if not isinstance(members, dict) or kind not in ("array", "group", "node"):
+        return []
+    found: list[Any] = []
+    for name, member in members.items():
+        if name and (kind == "node" or _kind(member) == kind):
+            found.append(_put(copy.deepcopy(doc), refusal.pointer, name))
+    if kind != "node":
+        taken = set(members)
+        name = current if isinstance(current, str) and current and "/" not in current else None
+        name = name or next(n for n in (str(i) for i in range(len(taken) + 1)) if n not in taken)
+        out = copy.deepcopy(doc)
+        zarr_format = int(node.get("zarr_format", 3))
+        resolve(out, node_pointer)["members"][name] = base_node(kind, zarr_format)
+        found.append(_put(out, refusal.pointer, name))
+    return found
+
+
+# Relations between lengths: the problem's message names the length the list should have.
+LENGTHS = ("x-zomgen-equal-length", "x-zomgen-ndim-length", "x-zomgen-member-ndim-length")
+
+
+def _resized(refusal: Refusal, doc: Any) -> list[Any]:
+    """The refused list resized to each length its problem's message names (a longer list
+    repeats variants of its last item, so `uniqueItems` still holds)."""
+    try:
+        current = resolve(doc, refusal.pointer)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return []
+    if not isinstance(current, list) or not current:
+        return []
+    found: list[Any] = []
+    for length in sorted({int(n) for n in re.findall(r"\b\d+\b", refusal.message)}):
+        if 0 < length <= 32 and length != len(current):
+            more = range(1, length - len(current) + 1)
+            value = current[:length] + [variant(current[-1], n) for n in more]
+            found.append(_put(copy.deepcopy(doc), refusal.pointer, value))
+    return found
+
+
+def _kind(member: Any) -> str:
+    if not isinstance(member, dict):
+        return ""
+    if member.get("zarr_format") == 3:
+        return str(member.get("node_type", ""))
+    return "array" if "shape" in member else "group" if "members" in member else ""
 
 
 def _bound(keyword: str, subschema: dict[str, Any], current: Any) -> list[Any]:
@@ -111,8 +182,101 @@ def _bound(keyword: str, subschema: dict[str, Any], current: Any) -> list[Any]:
     if keyword == "minLength" and isinstance(limit, int) and isinstance(current, str):
         return [current + "a" * (limit - len(current))]
     if keyword == "minItems" and isinstance(limit, int) and isinstance(current, list) and current:
-        return [current + [current[-1]] * (limit - len(current))]
+        # Distinct items first (a `uniqueItems` beside it would refuse repeated ones).
+        more = range(1, limit - len(current) + 1)
+        padded = current + [variant(current[-1], n) for n in more]
+        repeated = current + [current[-1]] * (limit - len(current))
+        return [padded, repeated] if padded != repeated else [repeated]
     return []
+
+
+def _items(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -> list[Any]:
+    """The list a failed `uniqueItems` or `contains` asks for: items made distinct, or the
+    first items given the literals the `contains` subschema requires."""
+    if not isinstance(current, list) or not current:
+        return []
+    if keyword == "uniqueItems":
+        return [[variant(item, n) for n, item in enumerate(current)]]
+    if keyword in ("contains", "minContains"):
+        contains = _deref(schema, subschema.get("contains"))
+        wanted = subschema.get("minContains", 1)
+        if not isinstance(contains, dict) or not isinstance(wanted, int):
+            return []
+        count = min(max(wanted, 1), len(current))
+        return [[_coerced(item, contains, schema) for item in current[:count]] + current[count:]]
+    return []
+
+
+def _deref(schema: Any, subschema: Any) -> Any:
+    """A subschema with its local `$ref` (the bundled schema's only kind) followed."""
+    for _ in range(20):
+        if not isinstance(subschema, dict) or not isinstance(subschema.get("$ref"), str):
+            return subschema
+        ref = subschema["$ref"]
+        if not ref.startswith("#"):
+            return subschema
+        try:
+            subschema = resolve(schema, ref[1:])
+        except (KeyError, IndexError, ValueError, TypeError):
+            return subschema
+    return subschema
+
+
+def _coerced(item: Any, subschema: dict[str, Any], schema: Any) -> Any:
+    """`item` given the `const` or first `enum` value `subschema` asks for, key by key."""
+    fixed = _literal(subschema)
+    if fixed is not None:
+        return fixed[0]
+    properties = subschema.get("properties")
+    if not isinstance(item, dict) or not isinstance(properties, dict):
+        return item
+    out = dict(item)
+    for key, sub in properties.items():
+        literal = _literal(_deref(schema, sub))
+        if literal is not None:
+            out[key] = literal[0]
+    return out
+
+
+def _literal(subschema: Any) -> tuple[Any] | None:
+    if not isinstance(subschema, dict):
+        return None
+    if "const" in subschema:
+        return (subschema["const"],)
+    enum = subschema.get("enum")
+    return (enum[0],) if isinstance(enum, list) and enum else None
+
+
+def variant(value: Any, n: int) -> Any:
+    """The `n`-th variant of a value (`n` = 0: the value itself), distinct for distinct `n`
+    where the value has a string or number to change: a string gets a suffix, a number `n`
+    added, an object its first empty string (else first string, else first number) varied."""
+    if n == 0:
+        return value
+    if isinstance(value, str):
+        return value + str(n)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value + n
+    if isinstance(value, list) and value:
+        return [variant(value[0], n), *value[1:]]
+    if isinstance(value, dict):
+        for wanted in (_empty_string, _string, _number):
+            for key, item in value.items():
+                if wanted(item):
+                    return {**value, key: variant(item, n)}
+    return value
+
+
+def _empty_string(value: Any) -> bool:
+    return isinstance(value, str) and not value
+
+
+def _string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _put(doc: Any, pointer: str, value: Any) -> Any:

@@ -32,6 +32,9 @@ class Context:
     # The item types of the tuple whose position this is: documents.py types a tuple as a list
     # of their union, so a position's mistake that another position admits passes there.
     tuple_items: tuple[ir.TypeRef, ...] = ()
+    # The unions on the path (outermost first): where each is, and its type. A mistake below
+    # one that leaves a value another option admits is no mistake to a type checker.
+    unions: tuple[tuple[Path, ir.UnionOf], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,10 @@ class _Walker:
             for option in ref.options:
                 if fits(value, option, self.h):
                     inner = _with(
-                        ctx, union=True, union_container=ctx.union_container or ctx.container
+                        ctx,
+                        union=True,
+                        union_container=ctx.union_container or ctx.container,
+                        unions=(*ctx.unions, (path, ref)),
                     )
                     yield from self.walk(value, option, path, inner)
                     break
@@ -263,3 +269,92 @@ def _is_node(value: Any, kind: str, zarr_format: int) -> bool:
     if zarr_format == 3:
         return bool(value.get("node_type") == kind)
     return ("members" in value) == (kind == "group")
+
+
+def admits(value: Any, ref: ir.TypeRef, h: ir.Hierarchy) -> bool:
+    """Whether the static type `ref` admits `value`, all the way down (nodes: their kind and
+    attributes). Used to tell a mutation inside a union that another option still admits."""
+    if isinstance(ref, ir.Primitive | ir.Literal | ir.Json | ir.Never | ir.JsonObject):
+        return fits(value, ref, h)
+    if isinstance(ref, ir.MapOf):
+        return isinstance(value, dict) and all(admits(v, ref.value, h) for v in value.values())
+    if isinstance(ref, ir.ListOf):
+        return isinstance(value, list) and all(admits(v, ref.item, h) for v in value)
+    if isinstance(ref, ir.TupleOf):
+        if not isinstance(value, list) or len(value) < ref.required_length:
+            return False
+        if ref.rest is None and len(value) > len(ref.items):
+            return False
+        return all(
+            admits(v, ref.items[i] if i < len(ref.items) else ref.rest or ir.Json(), h)
+            for i, v in enumerate(value)
+        )
+    if isinstance(ref, ir.BaseNode):
+        return _is_node(value, ref.kind, ref.zarr_format) and all(k in NODE_KEYS for k in value)
+    if isinstance(ref, ir.UnionOf):
+        return any(admits(value, option, h) for option in ref.options)
+    named = h.type_named(ref.name)
+    if isinstance(named, ir.AliasType):
+        return admits(value, named.target, h)
+    if isinstance(named, ir.NodeType):
+        return _node_admits(value, named, h)
+    if not isinstance(value, dict):
+        return False
+    listed = {f.key: f for f in named.fields}
+    if any(f.required and f.key not in value for f in named.fields):
+        return False
+    for key, item in value.items():
+        field = listed.get(key)
+        if field is not None:
+            if not admits(item, field.type, h):
+                return False
+        elif named.extra is None or not admits(item, named.extra, h):
+            return False
+    return True
+
+
+# The keys a node document may have besides its convention's metadata (ZEP 6, v2 and v3).
+NODE_KEYS = frozenset(
+    (
+        "zarr_format",
+        "node_type",
+        "attributes",
+        "members",
+        "shape",
+        "data_type",
+        "chunk_grid",
+        "chunk_key_encoding",
+        "fill_value",
+        "codecs",
+        "storage_transformers",
+        "dimension_names",
+        "chunks",
+        "dtype",
+        "compressor",
+        "order",
+        "filters",
+        "dimension_separator",
+    )
+)
+
+
+def _node_admits(value: Any, node: ir.NodeType, h: ir.Hierarchy) -> bool:
+    if not _is_node(value, node.node_kind, node.zarr_format):
+        return False
+    if not admits(value.get("attributes"), node.attributes, h):
+        return False
+    metadata = {m.key: m for m in node.metadata}
+    if any(k not in NODE_KEYS and k not in metadata for k in value):
+        return False
+    if not all(admits(value[k], m.type, h) for k, m in metadata.items() if k in value):
+        return False
+    members = value.get("members")
+    if node.members is None or not isinstance(members, dict):
+        return True
+    if any(n.required and n.key not in members for n in node.members.named):
+        return False
+    for name, member in members.items():
+        found = member_type(node.members, name)
+        if found is None or not admits(member, found[0], h):
+            return False
+    return True
