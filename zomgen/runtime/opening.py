@@ -71,11 +71,13 @@ def open_source(store: object, path: str = "") -> tuple[Source, str]:
 def _from_string(text: str) -> Source:
     scheme = urllib.parse.urlsplit(text).scheme.lower() if "://" in text else ""
     if scheme == "file":
-        from urllib.request import url2pathname  # here: it imports http.client, email, ssl
+        # imported here: urllib.request imports http.client, email and ssl
+        from urllib.request import url2pathname
 
         return _local(url2pathname(urllib.parse.urlsplit(text).path))
     if scheme in ("http", "https"):
-        from .remote import HttpSource  # here: asyncio and urllib.request only for remote stores
+        # imported here: remote stores only need asyncio, urllib.request, threads
+        from .remote import HttpSource
 
         return HttpSource(text)
     if scheme or "::" in text:
