@@ -11,13 +11,11 @@ from __future__ import annotations
 import os
 import sys
 import urllib.parse
-import urllib.request
 import zipfile
 from collections.abc import Mapping
 from typing import Any, cast
 
 from .problems import Problem, StoreError
-from .remote import HttpSource, ZarrStoreSource
 from .sources import DirSource, MappingSource, Source, ZipSource
 
 
@@ -73,8 +71,14 @@ def open_source(store: object, path: str = "") -> tuple[Source, str]:
 def _from_string(text: str) -> Source:
     scheme = urllib.parse.urlsplit(text).scheme.lower() if "://" in text else ""
     if scheme == "file":
-        return _local(urllib.request.url2pathname(urllib.parse.urlsplit(text).path))
+        # imported here: urllib.request imports http.client, email and ssl
+        from urllib.request import url2pathname
+
+        return _local(url2pathname(urllib.parse.urlsplit(text).path))
     if scheme in ("http", "https"):
+        # imported here: remote stores only need asyncio, urllib.request, threads
+        from .remote import HttpSource
+
         return HttpSource(text)
     if scheme or "::" in text:
         return _fsspec(text)
@@ -102,6 +106,8 @@ def _fsspec(url: str) -> Source:
     try:
         from zarr.storage import FsspecStore
 
+        from .remote import ZarrStoreSource
+
         return ZarrStoreSource(FsspecStore.from_url(url, read_only=True))
     except ImportError as exc:
         raise _unusable(f"{url}: cannot open this URL: {exc}") from None
@@ -126,6 +132,8 @@ def _from_store_object(store: Any) -> Source:
             raise _unusable(f"{root}: no such folder")
         return DirSource(os.path.abspath(root))
     if _is_zarr_store(store):
+        from .remote import ZarrStoreSource
+
         return ZarrStoreSource(store)
     if isinstance(store, Mapping):
         return MappingSource(cast("Mapping[str, object]", store))
