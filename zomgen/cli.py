@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
     cases.add_argument("-o", "--out", type=Path, required=True, help="folder for package and cases")
     cases.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
     cases.add_argument("--package", default="convention", help="package name (default: convention)")
+    cases.add_argument(
+        "--report",
+        action="store_true",
+        help="print the agreement report (which checker and run time enforces each constraint)",
+    )
+    cases.add_argument("--format", choices=("text", "json"), default="text", help="of --report")
 
     show = sub.add_parser("ir", help="print the intermediate representation as JSON")
     show.add_argument("schema", type=Path)
@@ -138,6 +144,12 @@ def _cases(args: argparse.Namespace) -> int:
         problem = InputProblem(args.package, "", "--package must be a Python identifier")
         return _report([problem])
     derived = derive(args.schema, args.out, tuple(args.include), args.package)
+    if args.report:
+        from zomgen.cases import report
+
+        shown = report.as_json if args.format == "json" else report.text
+        sys.stdout.write(shown(derived.report))
+        return EXIT_OK
     for note in derived.notes:
         print(f"zomgen: note: {note}", file=sys.stderr)
     print(
