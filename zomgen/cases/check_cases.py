@@ -164,6 +164,31 @@ def _show(finding: Finding, names: dict[tuple[str, int], str]) -> str:
     return f"{finding[0]}:{finding[1]} [{finding[2]}] {label}"
 
 
+def report_claims(suites: list[dict[str, Any]], checker: str, got: set[Finding]) -> list[str]:
+    """Every case of a constraint the agreement report (`report.json`) calls static for
+    `checker` must be reported by it on its line: a checker that accepts one is a failure."""
+    language = "typescript" if checker == "tsc" else "python"
+    lines = {(f, line) for f, line, _ in got}
+    problems: list[str] = []
+    for suite in suites:
+        path = HERE / f"{suite['package']}_cases" / "report.json"
+        if not path.is_file():
+            continue
+        where = {c["name"]: c["lines"].get(language) for c in suite["cases"]}
+        for row in json.loads(path.read_text("utf-8"))["constraints"]:
+            if not row["checkers"][checker].startswith("static"):
+                continue
+            for case in row["cases"]:
+                at = where.get(case["name"])
+                if case["expect"][checker] and at and (at[0], at[1]) not in lines:
+                    problems.append(
+                        f"report: {checker} accepts {suite['package']} {case['name']} "
+                        f"({at[0]}:{at[1]}), but the report calls {row['pointer']} "
+                        f"{row['keyword']} static for it"
+                    )
+    return problems
+
+
 def python_twins(suites: list[dict[str, Any]]) -> list[str]:
     """The package's `parse` accepts the valid hierarchy, rebuilds the valid model, and refuses
     each mutated document at its pointer; a frozen model refuses each assignment."""
@@ -320,6 +345,10 @@ def main() -> int:
             f"  {checker}: {status} ({len(want)} expected errors, {len(loose)} lines not compared)"
         )
         failures.extend(differences)
+        claims = report_claims(suites, checker, got)
+        if claims:
+            print(f"  {checker}: {len(claims)} static claims of the report not held")
+        failures.extend(claims)
     if not args.no_runtime:
         twins = python_twins(suites)
         print(f"  python run time: {'as expected' if not twins else f'{len(twins)} differences'}")

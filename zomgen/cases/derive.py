@@ -4,7 +4,8 @@ each checker and each run time must say about each, and write it all into the ou
 Layout of `DIR` (several conventions may share one `DIR`, each under its own package name):
 
     DIR/<package>/                 the package, as `zomgen build` writes it
-    DIR/<package>_cases/           documents_cases.py, models_cases.py, cases.ts, cases.json
+    DIR/<package>_cases/           documents_cases.py, models_cases.py, cases.ts, cases.json,
+                                   report.json and REPORT.md (the agreement report, report.py)
     DIR/check_cases.py             the runner (standard library only)
     DIR/mypy.ini, DIR/pyrightconfig.json, DIR/tsconfig.json
 """
@@ -22,7 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from zomgen import ir
-from zomgen.cases import emit, expect
+from zomgen.cases import emit, expect, report
 from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.repair import Refusal, absolute, escape, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
@@ -40,6 +41,7 @@ class Derived:
     source: str  # "examples" or "synthesised"
     cases: int = 0
     notes: list[str] = field(default_factory=list)
+    report: dict[str, Any] = field(default_factory=dict)  # report.build's, also in report.json
 
 
 def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> Derived:
@@ -57,7 +59,7 @@ def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> 
         if not refusals:
             derived.notes.append(f"{_pointer(mutation.path)}: {mutation.what}: valid, not a case")
             continue
-        pinned.append((mutation, _nearest(refusals, _pointer(mutation.path))))
+        pinned.append((mutation, _nearest(refusals, _pointer(mutation.path), mutation.kind)))
     model = module.parse(valid)
     _write(out, derived, hierarchy, valid, model, pinned)
     return derived
@@ -100,8 +102,26 @@ def _pointer(path: tuple[str | int, ...]) -> str:
     return "".join(f"/{escape(step)}" for step in path)
 
 
-def _nearest(refusals: list[Refusal], pointer: str) -> Refusal:
-    """The refusal at the mutation's pointer, else at its nearest ancestor or descendant."""
+# The keywords a mutation of each kind breaks: a refusal by one of them is the constraint the
+# case stands for (the agreement report groups cases by it), before any nearer refusal.
+UNKNOWN = frozenset(("additionalProperties", "unevaluatedProperties", "propertyNames", "false"))
+LITERAL = frozenset(("const", "enum"))
+KEYWORDS: dict[str, frozenset[str]] = {
+    "missing-required-key": frozenset(("required",)),
+    "missing-named-member": frozenset(("required",)),
+    "near-miss-literal": LITERAL,
+    "wrong-data-type": LITERAL,
+    "wrong-json-type": frozenset(("type", *LITERAL)),
+    "unknown-key": UNKNOWN,
+    "unknown-member": UNKNOWN,
+    "tuple-length": frozenset(("items", "prefixItems", "minItems", "maxItems", "additionalItems")),
+}
+
+
+def _nearest(refusals: list[Refusal], pointer: str, kind: str = "") -> Refusal:
+    """The refusal by a keyword the mutation's kind breaks, nearest first; else the refusal at
+    the mutation's pointer, else at its nearest ancestor or descendant."""
+    wanted = KEYWORDS.get(kind, frozenset())
 
     def distance(r: Refusal) -> int:
         if pointer == r.pointer:
@@ -112,7 +132,9 @@ def _nearest(refusals: list[Refusal], pointer: str) -> Refusal:
             return 100 + r.pointer.count("/") - pointer.count("/")
         return 10_000
 
-    return min(refusals, key=distance)
+    return min(
+        refusals, key=lambda r: (distance(r) >= 10_000 or r.keyword not in wanted, distance(r))
+    )
 
 
 def _write(
@@ -157,7 +179,11 @@ def _write(
                 },
                 "document": mutation.document,
                 "expect": expect.codes(mutation),
-                "runtime": {"pointer": refusal.pointer, "keyword": refusal.keyword},
+                "runtime": {
+                    "pointer": refusal.pointer,
+                    "keyword": refusal.keyword,
+                    "schema_path": refusal.schema_path,
+                },
             }
         )
     for target in emit.frozen_targets(model):
@@ -178,25 +204,24 @@ def _write(
                 "runtime": {"frozen": list(target)},
             }
         )
+    suite = {
+        "package": package,
+        "root": root,
+        "valid": valid,
+        "source": derived.source,
+        "cases": cases,
+        "notes": derived.notes,
+    }
+    derived.report = report.build(suite, [(c.pointer, c.keyword) for c in h.runtime_checks])
     files = {
         "__init__.py": "",
         "documents_cases.py": emit.python_file(doc_imports, doc_lines),
         "models_cases.py": emit.python_file(f"from {package} import models", model_lines),
         "frozen_cases.py": emit.python_file(frozen_imports, frozen_lines),
         "cases.ts": emit.typescript_file(package, root, ts_lines),
-        "cases.json": json.dumps(
-            {
-                "package": package,
-                "root": root,
-                "valid": valid,
-                "source": derived.source,
-                "cases": cases,
-                "notes": derived.notes,
-            },
-            indent=1,
-            ensure_ascii=False,
-        )
-        + "\n",
+        "cases.json": json.dumps(suite, indent=1, ensure_ascii=False) + "\n",
+        "report.json": report.as_json(derived.report),
+        "REPORT.md": report.markdown(derived.report),
     }
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
