@@ -1,0 +1,401 @@
+"""The benchmark suite (issue 11): what users call, as ratios to the floor, in one run.
+
+Stores: a root group holding N arrays (an xarray dataset: each array has `dimension_names` in
+v3, `_ARRAY_DIMENSIONS` in v2, and a small attribute object). One array and the group are
+written by zarr-python; their metadata files are then copied for the other N - 1 arrays (writing
+100,000 arrays through zarr-python would take most of an hour and give the same bytes), and
+zarr-python consolidates the consolidated variants. Each store is measured where it lives:
+
+- `local`: a folder on disk (page cache warm), consolidated or not;
+- `zip`: the same files in a zip file (stored);
+- `memory`: a zarr `MemoryStore` (zomgen reads it through zarr's store API);
+- `latency`: the memory store behind a wrapper that answers every request after 20 ms (only
+  with --latency: it takes seconds per store).
+
+Measured (median of --repeat runs, imports excluded):
+
+- floor: every metadata file read and `json.loads`-ed (local: an `os.scandir` walk; zip: each
+  entry; memory: each value; latency: the ideal, one listing then every read 64 at a time);
+- zomgen `validate(store)`, `load(store)` through a freshly built package of the bundled
+  xarray convention, and its peak memory (tracemalloc);
+- `parse(document)` (check + convert) and `dump(model)`, and the conversion alone
+  (`_convert.parse_<Root>`), on the document `load` read;
+- `import <package>` in a fresh process (`python -X importtime`, cumulative);
+- zarr-python `open_group(...).members(max_depth=None)` and pydantic-zarr
+  `GroupSpec.from_zarr` (if installed), once each (they are slow; --skip-zarr leaves them out).
+
+Writes a Markdown table of ratios to docs/benchmarks.md and a log-log plot of time against N
+(one line per tool) to docs/benchmarks.png (matplotlib), or to --out.
+
+Run: .venv/bin/python benchmarks/suite.py [-n 1000 10000 100000] [--repeat 5] [--latency]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+import warnings
+import zipfile
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+METADATA = frozenset(("zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"))
+LATENCY = 0.02
+
+
+@dataclass
+class Row:
+    version: int
+    n: int
+    kind: str  # local, zip, memory, latency
+    consolidated: bool
+    times: dict[str, float] = field(default_factory=dict)  # tool -> seconds
+    peak_mb: float = float("nan")  # peak memory of load
+
+    def ratio(self, tool: str) -> float:
+        return self.times.get(tool, float("nan")) / self.times["floor"]
+
+
+# --- stores -----------------------------------------------------------------------------------
+
+
+def write_store(folder: Path, version: int, n: int, consolidated: bool) -> None:
+    """Root group + N arrays, metadata as zarr-python writes it (see the module docstring)."""
+    import zarr
+
+    warnings.filterwarnings("ignore", category=UserWarning)  # consolidated v3 is not in the spec
+    group = zarr.open_group(str(folder), mode="w", zarr_format=version)  # type: ignore[arg-type]
+    group.attrs.update({"title": "benchmark"})
+    attrs: dict[str, Any] = {"units": "m", "long_name": "a variable"}
+    if version == 2:
+        attrs["_ARRAY_DIMENSIONS"] = ["y", "x"]
+        group.create_array("v0", shape=(10, 20), chunks=(10, 20), dtype="f8", attributes=attrs)
+    else:
+        group.create_array(
+            "v0",
+            shape=(10, 20),
+            chunks=(10, 20),
+            dtype="f8",
+            attributes=attrs,
+            dimension_names=["y", "x"],
+        )
+    first = folder / "v0"
+    for i in range(1, n):
+        shutil.copytree(first, folder / f"v{i}")
+    if consolidated:
+        zarr.consolidate_metadata(str(folder))
+
+
+def zip_store(folder: Path, target: Path) -> None:
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, path.relative_to(folder).as_posix())
+
+
+def memory_store(folder: Path) -> Any:
+    import zarr.storage
+
+    data = {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+    from zarr.core.buffer import default_buffer_prototype
+
+    proto = default_buffer_prototype()
+    return zarr.storage.MemoryStore({k: proto.buffer.from_bytes(v) for k, v in data.items()})
+
+
+def latency_store(memory: Any) -> Any:
+    import zarr.storage
+
+    class SlowStore(zarr.storage.WrapperStore[Any]):
+        """Every request answered after 20 ms (the latency test store of the runtime tests)."""
+
+        async def get(self, key: str, prototype: Any, byte_range: Any = None) -> Any:
+            await asyncio.sleep(LATENCY)
+            return await self._store.get(key, prototype, byte_range)
+
+        async def exists(self, key: str) -> bool:
+            await asyncio.sleep(LATENCY)
+            return bool(await self._store.exists(key))
+
+        async def list_dir(self, prefix: str) -> AsyncIterator[str]:
+            await asyncio.sleep(LATENCY)
+            async for name in self._store.list_dir(prefix):
+                yield name
+
+    return SlowStore(memory)
+
+
+# --- floors -----------------------------------------------------------------------------------
+
+
+def floor_local(root: str) -> int:
+    count = 0
+    stack = [root]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    stack.append(entry.path)
+                elif entry.name in METADATA:
+                    with open(entry.path, "rb") as f:
+                        json.loads(f.read())
+                    count += 1
+    return count
+
+
+def floor_zip(path: str) -> int:
+    count = 0
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if name.rsplit("/", 1)[-1] in METADATA:
+                json.loads(archive.read(name))
+                count += 1
+    return count
+
+
+def floor_memory(store: Any) -> int:
+    count = 0
+    for key, value in store._store_dict.items():
+        if key.rsplit("/", 1)[-1] in METADATA:
+            json.loads(value.to_bytes())
+            count += 1
+    return count
+
+
+def ideal_latency(files: int, in_flight: int = 64) -> float:
+    """One listing, then every metadata read with `in_flight` requests at a time."""
+    return LATENCY * (1 + -(-files // in_flight))
+
+
+# --- timing -----------------------------------------------------------------------------------
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def build_package(folder: Path, version: int) -> ModuleType:
+    name = f"bench_xarray_v{version}"
+    schema = ROOT / "schemas" / f"xarray-v{version}" / "schema.json"
+    subprocess.run(
+        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(folder / name)],
+        check=True,
+        capture_output=True,
+    )
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    return importlib.import_module(name)
+
+
+def import_ms(folder: Path, name: str, repeat: int) -> float:
+    """`import <name>` in a fresh process: cumulative microseconds of -X importtime, in s."""
+    times = []
+    for _ in range(repeat):
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", f"import {name}"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        line = next(x for x in result.stderr.splitlines() if x.rstrip().endswith(f"| {name}"))
+        times.append(int(line.split("|")[1]) / 1e6)
+    return statistics.median(times)
+
+
+def peak_mb(fn: Callable[[], object]) -> float:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def measure(
+    pkg: ModuleType, row: Row, store: Any, floor: Callable[[], object], args: argparse.Namespace
+) -> None:
+    import zarr
+
+    floor()  # warm the page cache
+    pkg.load(store)  # and the validators, as a package compiles them on first use
+    repeat = 1 if row.kind == "latency" else args.repeat
+    if row.kind == "latency":
+        row.times["floor"] = ideal_latency(row.n + 1)
+    else:
+        row.times["floor"] = median_time(floor, repeat)
+    row.times["validate"] = median_time(lambda: pkg.validate(store), repeat)
+    row.times["load"] = median_time(lambda: pkg.load(store), repeat)
+    row.peak_mb = peak_mb(lambda: pkg.load(store))
+    if row.kind == "local" and not row.consolidated:
+        model = pkg.load(store)
+        document = pkg.dump(model)
+        convert = pkg._convert
+        root = f"parse_{type(model).__name__}"
+        row.times["parse"] = median_time(lambda: pkg.parse(document), repeat)
+        row.times["convert"] = median_time(lambda: getattr(convert, root)(document), repeat)
+        row.times["dump"] = median_time(lambda: pkg.dump(model), repeat)
+    if not args.skip_zarr and row.kind != "latency":
+        zarr_store = store if not isinstance(store, str) or not store.endswith(".zip") else None
+        if zarr_store is None:
+            zarr_store = zarr.storage.ZipStore(store, mode="r")
+        row.times["zarr"] = median_time(
+            lambda: list(zarr.open_group(zarr_store, mode="r").members(max_depth=None)), 1
+        )
+        try:
+            from pydantic_zarr.v2 import GroupSpec as GroupSpecV2
+            from pydantic_zarr.v3 import GroupSpec as GroupSpecV3
+        except ImportError:
+            pass
+        else:
+            spec = GroupSpecV3 if row.version == 3 else GroupSpecV2
+            row.times["pydantic-zarr"] = median_time(
+                lambda: spec.from_zarr(zarr.open_group(zarr_store, mode="r")), 1
+            )
+
+
+# --- report -----------------------------------------------------------------------------------
+
+TOOLS = ("validate", "load", "parse", "convert", "dump", "zarr", "pydantic-zarr")
+
+
+def table(rows: list[Row], imports: dict[int, float]) -> str:
+    lines = [
+        "| version | nodes | store | consolidated | floor | "
+        + " | ".join(TOOLS)
+        + " | load peak memory |",
+        "|---|---|---|---|---|" + "---|" * len(TOOLS) + "---|",
+    ]
+    for r in rows:
+        cells = [
+            f"v{r.version}",
+            f"{r.n + 1:,}",
+            r.kind,
+            "yes" if r.consolidated else "no",
+            f"{r.times['floor']:.3f} s",
+        ]
+        for tool in TOOLS:
+            cells.append("" if tool not in r.times else f"{r.ratio(tool):.2f}x")
+        cells.append(f"{r.peak_mb:.1f} MB")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(
+        "Ratios are time / floor (the floor itself in seconds; for `latency` the ideal: one "
+        "listing, then every read 64 in flight). `parse` = check + convert, `convert` = the "
+        "generated conversion alone. "
+        + "; ".join(f"`import` v{v}: {t * 1000:.0f} ms" for v, t in sorted(imports.items()))
+        + "."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def plot(rows: list[Row], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    versions = sorted({r.version for r in rows})
+    fig, axes = plt.subplots(1, len(versions), figsize=(6 * len(versions), 4.5), squeeze=False)
+    for ax, version in zip(axes[0], versions, strict=True):
+        chosen = [r for r in rows if r.version == version and r.kind == "local"]
+        chosen = [r for r in chosen if not r.consolidated]
+        for tool in ("floor", *TOOLS):
+            points = sorted((r.n + 1, r.times[tool]) for r in chosen if tool in r.times)
+            if points:
+                ax.plot(*zip(*points, strict=True), marker="o", label=tool)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("nodes")
+        ax.set_ylabel("seconds")
+        ax.set_title(f"Zarr v{version}, local folder, not consolidated")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("-n", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--versions", type=int, nargs="+", default=[2, 3])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--latency", action="store_true", help="also the 20 ms store")
+    parser.add_argument("--skip-zarr", action="store_true", help="no zarr / pydantic-zarr")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where to write")
+    args = parser.parse_args(argv)
+
+    rows: list[Row] = []
+    imports: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for version in args.versions:
+            pkg = build_package(work, version)
+            imports[version] = import_ms(work, pkg.__name__, args.repeat)
+            for n in args.n:
+                for consolidated in (False, True):
+                    folder = work / f"v{version}-{n}-{int(consolidated)}.zarr"
+                    write_store(folder, version, n, consolidated)
+                    local = Row(version, n, "local", consolidated)
+                    measure(pkg, local, str(folder), lambda f=str(folder): floor_local(f), args)
+                    rows.append(local)
+                    archive = folder.with_suffix(".zip")
+                    zip_store(folder, archive)
+                    zipped = Row(version, n, "zip", consolidated)
+                    measure(pkg, zipped, str(archive), lambda a=str(archive): floor_zip(a), args)
+                    rows.append(zipped)
+                    memory = memory_store(folder)
+                    in_memory = Row(version, n, "memory", consolidated)
+                    measure(pkg, in_memory, memory, lambda m=memory: floor_memory(m), args)
+                    rows.append(in_memory)
+                    if args.latency:
+                        slow = Row(version, n, "latency", consolidated)
+                        measure(pkg, slow, latency_store(memory), lambda: None, args)
+                        rows.append(slow)
+                    shutil.rmtree(folder)
+                    archive.unlink()
+                    print(
+                        f"v{version} n={n} consolidated={consolidated}: "
+                        + ", ".join(
+                            f"{r.kind} load {r.ratio('load'):.2f}x"
+                            for r in rows[-(4 if args.latency else 3) :]
+                        ),
+                        flush=True,
+                    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    text = table(rows, imports)
+    (args.out / "benchmarks.md").write_text(
+        "# Benchmarks\n\nWritten by `benchmarks/suite.py` (see benchmarks/README.md).\n\n" + text,
+        encoding="utf-8",
+    )
+    plot(rows, args.out / "benchmarks.png")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

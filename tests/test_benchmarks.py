@@ -1,0 +1,44 @@
+"""Every benchmark script runs on a tiny N and writes what it promises (no timing is asserted:
+benchmarks never run as timed tests)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, check=False, timeout=900
+    )
+
+
+def test_suite_writes_its_table_and_plot(tmp_path: Path) -> None:
+    result = _run(
+        str(BENCHMARKS / "suite.py"), "-n", "5", "20", "--repeat", "1", "--latency",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = (tmp_path / "benchmarks.md").read_text("utf-8")
+    for kind in ("local", "zip", "memory", "latency"):
+        assert f"| {kind} |" in table
+    assert "`import` v2" in table and "`import` v3" in table
+    assert (tmp_path / "benchmarks.png").stat().st_size > 0
+
+
+def test_bench_load_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_load.py"), "-n", "20", "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_bench_validate_ts_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_validate_ts.py"), "-n", "20", "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
