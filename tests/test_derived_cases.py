@@ -9,34 +9,25 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT
+from conftest import ROOT
 
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 
 
-def package_name(folder: str) -> str:
-    return re.sub(r"\W", "_", folder)
-
-
-def conventions() -> dict[str, Path]:
-    found = {
-        package_name(folder.name): folder / "schema.json"
-        for folder in sorted(ROOT.glob("schemas/*"))
-        if (folder / "schema.json").is_file()
-    }
-    for folder in sorted(CASES.iterdir()):
-        if not folder.name.startswith("bad-") and (folder / "schema.json").is_file():
-            found[package_name(folder.name)] = folder / "schema.json"
-    return found
-
+sys.path.insert(0, str(ROOT / "scripts"))
+from derive_cases import (  # type: ignore[import-not-found]  # scripts/ is not a package
+    DERIVED,
+    case_files,
+    conventions,
+    differences,
+)
 
 # Derived cases per convention (document mutations and frozen-model assignments).
 EXPECTED_CASES = {
@@ -80,7 +71,8 @@ def runner(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def derived(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every convention derived by `zomgen cases` into one folder."""
     out = tmp_path_factory.mktemp("derived")
     for package, schema in conventions().items():
         result = zomgen("cases", str(schema), "-o", str(out), "--package", package)
@@ -93,6 +85,25 @@ def derived(tmp_path_factory: pytest.TempPathFactory) -> Path:
             assert result.returncode == 0, result.stderr
     (out / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
     return out
+
+
+@pytest.fixture(scope="module")
+def derived(fresh: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fresh packages with the checked-in cases of typecheck_cases/derived/ (identical to
+    the fresh ones when test_checked_in_cases_are_current passes): what the runner runs."""
+    out = tmp_path_factory.mktemp("checked_in")
+    shutil.copytree(fresh, out, symlinks=True, dirs_exist_ok=True)
+    for name, text in case_files(DERIVED).items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
+    return out
+
+
+def test_checked_in_cases_are_current(fresh: Path) -> None:
+    diffs = differences(case_files(fresh), case_files(DERIVED))
+    assert not diffs, (
+        "typecheck_cases/derived/ drifted; run `python scripts/derive_cases.py`:\n" + "".join(diffs)
+    )
 
 
 def counts(folder: Path) -> dict[str, int]:
@@ -122,6 +133,61 @@ def test_the_runner_agrees_with_every_checker_and_both_run_times(derived: Path) 
         "typescript run time",
     ):
         assert f"  {line}: as expected" in result.stdout, result.stdout
+    assert "static claims of the report not held" not in result.stdout
+
+
+def test_the_report_calls_static_exactly_what_the_cases_expect(derived: Path) -> None:
+    """The static claims of every report come from the cases' expectations (and the runner,
+    above, fails when a checker accepts a case of a constraint the report calls static)."""
+    for path in sorted(derived.glob("*_cases/report.json")):
+        report = json.loads(path.read_text("utf-8"))
+        suite = json.loads((path.parent / "cases.json").read_text("utf-8"))
+        named = [c["name"] for row in report["constraints"] for c in row["cases"]]
+        assert sorted(named) == sorted(c["name"] for c in suite["cases"]), path
+        for row in report["constraints"]:
+            for checker, state in row["checkers"].items():
+                codes = [c["expect"][checker] for c in row["cases"]]
+                if state == "static":
+                    assert all(codes), (path, row["pointer"], checker)
+                elif state == "run time only":
+                    assert not any(codes) and None not in codes, (path, row["pointer"], checker)
+        assert (path.parent / "REPORT.md").read_text("utf-8").startswith("# Agreement report")
+
+
+def test_report_command_text_and_json(tmp_path: Path) -> None:
+    schema = conventions()["xarray_v3"]
+    result = zomgen("cases", str(schema), "-o", str(tmp_path), "--report", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    shown = zomgen("ir", str(schema))
+    checks = json.loads(shown.stdout)["runtime_checks"]
+    assert [(r["pointer"], r["keyword"]) for r in report["runtime_only"]] == [
+        (c["pointer"], c["keyword"]) for c in checks
+    ]
+    assert {row["keyword"] for row in report["constraints"]} >= {"type", "const", "frozen"}
+    text = zomgen("cases", str(schema), "-o", str(tmp_path), "--report")
+    assert text.returncode == 0
+    assert text.stdout.startswith("agreement report: convention (XarrayDataset")
+    assert "checked only at run time" in text.stdout
+
+
+def test_a_checker_accepting_a_static_case_fails_the_report(derived: Path, tmp_path: Path) -> None:
+    """On a copy: a case the report calls static for pyright, moved to a line pyright accepts."""
+    copy = tmp_path / "copy"
+    shutil.copytree(derived, copy, symlinks=True, ignore=shutil.ignore_patterns("_twins"))
+    for other in copy.glob("*_cases"):
+        if other.name != "xarray_v3_cases":
+            shutil.rmtree(other)
+    path = copy / "xarray_v3_cases" / "cases.json"
+    suite = json.loads(path.read_text("utf-8"))
+    report = json.loads((path.parent / "report.json").read_text("utf-8"))
+    row = next(r for r in report["constraints"] if r["checkers"]["pyright"] == "static")
+    case = next(c for c in suite["cases"] if c["name"] == row["cases"][0]["name"])
+    case["lines"]["python"][1] = 1  # the header comment: nothing to report there
+    path.write_text(json.dumps(suite), encoding="utf-8")
+    result = runner(copy, "--checkers", "pyright", "--no-runtime")
+    assert result.returncode == 1
+    assert f"report: pyright accepts xarray_v3 {case['name']} " in result.stdout, result.stdout
 
 
 def test_every_case_file_passes_ruff(derived: Path) -> None:
