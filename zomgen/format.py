@@ -23,8 +23,14 @@ def _ruff(args: list[str], text: str) -> str:
         check=False,
     )
     if result.returncode != 0:
-        detail = (result.stderr or result.stdout).strip()
-        raise RuntimeError(f"ruff failed on generated code (a zomgen bug): {detail}")
+        # A zomgen bug, but still one line on stderr and exit 2, never a traceback.
+        detail = " ".join((result.stderr or result.stdout or "no message").split())[:300]
+        raise CompileError.one(
+            "(generated Python)",
+            "",
+            f"ruff {args[0]} cannot read the generated code (a zomgen bug: please report it with the "
+            f"schema): {detail}",
+        )
     return result.stdout
 
 
