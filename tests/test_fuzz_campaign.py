@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
