@@ -22,7 +22,7 @@ BIN = Path(PYTHON).parent
 
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from derive_cases import (  # type: ignore[import-not-found]  # scripts/ is not a package
+from derive_cases import (  # type: ignore[import-not-found,unused-ignore]  # scripts/ is not a package
     DERIVED,
     case_files,
     conventions,
