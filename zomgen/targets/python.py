@@ -249,13 +249,17 @@ class PythonTarget:
         self.sp.open_names = self._open_names()
 
     def _fallback(
-        self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None
+        self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None, *, nodes: bool
     ) -> str | None:
-        """mypy's view of a TypedDict that allows other keys (typeddict.j2)."""
+        """mypy's view of a TypedDict that allows other keys (typeddict.j2): its listed keys,
+        or a dict of any keys. A group's members are nodes, which mypy can tell apart, so they
+        keep their types; an object's values may be any JSON, and a union of several list or
+        object types as the context of a nested literal makes mypy reject valid values (it
+        infers the literal without context), so they are `Any`."""
         if extra is None:
             return None
         types = [f.type for f in fields if not isinstance(f.type, ir.Never)] + [extra]
-        values = union([self.sp.document(t, "mypy-loose") for t in types])
+        values = union([self.sp.document(t, "mypy-loose") for t in types]) if nodes else "Any"
         listed = [
             self.sp.document(f.type, "mypy") != self.sp.document(f.type, "precise") for f in fields
         ]
@@ -405,7 +409,7 @@ class PythonTarget:
             extra_items=None if o.extra is None else self.sp.document(o.extra),
             functional=any(not _class_key(f.key) for f in fields),
             precise_extra=None if o.extra is None else self.sp.document(o.extra, "precise"),
-            fallback=self._fallback(o.name, o.fields, o.extra),
+            fallback=self._fallback(o.name, o.fields, o.extra, nodes=False),
         )
         return model, document
 
@@ -571,7 +575,7 @@ class PythonTarget:
                 None,
                 other_doc,
                 True,
-                fallback=self._fallback(name, members.named, other_ir),
+                fallback=self._fallback(name, members.named, other_ir, nodes=True),
             )
         )
         model_values = union([*(f.model_type for f in model_fields), other_model or ""])
