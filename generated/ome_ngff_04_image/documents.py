@@ -9,7 +9,7 @@ checks less inside them, and reads other keys with `.get()` (README.md beside th
 
 from __future__ import annotations
 
-from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
@@ -85,7 +85,7 @@ class _NGFFImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """JSON from OME-NGFF .zattrs"""
 
 
-_NGFFImageMypy: TypeAlias = "_NGFFImageKeysMypy | dict[str, list[_NGFFImageMultiscalesItemMypy] | _NGFFImageOmeroMypy | JsonValue]"
+_NGFFImageMypy: TypeAlias = "_NGFFImageKeysMypy | dict[str, Any]"
 
 
 class _NGFFImageMultiscalesItemKeys(TypedDict):
@@ -110,7 +110,7 @@ class _NGFFImageMultiscalesItemOpen(  # type: ignore[call-arg]  # mypy has no PE
     pass
 
 
-_NGFFImageMultiscalesItemMypy: TypeAlias = "_NGFFImageMultiscalesItemKeysMypy | dict[str, str | list[_NGFFImageMultiscalesItemDatasetsItemMypy] | Axes | CoordinateTransformations | JsonValue]"
+_NGFFImageMultiscalesItemMypy: TypeAlias = "_NGFFImageMultiscalesItemKeysMypy | dict[str, Any]"
 
 
 class _NGFFImageMultiscalesItemDatasetsItemKeys(TypedDict):
@@ -124,7 +124,9 @@ class _NGFFImageMultiscalesItemDatasetsItemOpen(  # type: ignore[call-arg]  # my
     pass
 
 
-_NGFFImageMultiscalesItemDatasetsItemMypy: TypeAlias = "_NGFFImageMultiscalesItemDatasetsItemKeys | dict[str, str | CoordinateTransformations | JsonValue]"
+_NGFFImageMultiscalesItemDatasetsItemMypy: TypeAlias = (
+    "_NGFFImageMultiscalesItemDatasetsItemKeys | dict[str, Any]"
+)
 
 
 class _CoordinateTransformationsItemScaleKeys(TypedDict):
@@ -139,7 +141,7 @@ class _CoordinateTransformationsItemScaleOpen(  # type: ignore[call-arg]  # mypy
 
 
 _CoordinateTransformationsItemScaleMypy: TypeAlias = (
-    "_CoordinateTransformationsItemScaleKeys | dict[str, str | list[float] | JsonValue]"
+    "_CoordinateTransformationsItemScaleKeys | dict[str, Any]"
 )
 
 
@@ -155,7 +157,7 @@ class _CoordinateTransformationsItemTranslationOpen(  # type: ignore[call-arg]  
 
 
 _CoordinateTransformationsItemTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationsItemTranslationKeys | dict[str, str | list[float] | JsonValue]"
+    "_CoordinateTransformationsItemTranslationKeys | dict[str, Any]"
 )
 
 
@@ -170,7 +172,7 @@ class _AxesItemOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, str | JsonValue]"
+_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, Any]"
 
 
 class _AxesItemOption2Keys(TypedDict):
@@ -184,7 +186,7 @@ class _AxesItemOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, str | JsonValue]"
+_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, Any]"
 
 
 class _NGFFImageOmeroKeys(TypedDict):
@@ -201,9 +203,7 @@ class _NGFFImageOmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_NGFFImageOmeroMypy: TypeAlias = (
-    "_NGFFImageOmeroKeysMypy | dict[str, list[_NGFFImageOmeroChannelsItemMypy] | JsonValue]"
-)
+_NGFFImageOmeroMypy: TypeAlias = "_NGFFImageOmeroKeysMypy | dict[str, Any]"
 
 
 class _NGFFImageOmeroChannelsItemKeys(TypedDict):
@@ -228,7 +228,7 @@ class _NGFFImageOmeroChannelsItemOpen(  # type: ignore[call-arg]  # mypy has no 
     pass
 
 
-_NGFFImageOmeroChannelsItemMypy: TypeAlias = "_NGFFImageOmeroChannelsItemKeysMypy | dict[str, _NGFFImageOmeroChannelsItemWindowMypy | str | bool | JsonValue]"
+_NGFFImageOmeroChannelsItemMypy: TypeAlias = "_NGFFImageOmeroChannelsItemKeysMypy | dict[str, Any]"
 
 
 class _NGFFImageOmeroChannelsItemWindowKeys(TypedDict):
@@ -245,7 +245,7 @@ class _NGFFImageOmeroChannelsItemWindowOpen(  # type: ignore[call-arg]  # mypy h
 
 
 _NGFFImageOmeroChannelsItemWindowMypy: TypeAlias = (
-    "_NGFFImageOmeroChannelsItemWindowKeys | dict[str, float | JsonValue]"
+    "_NGFFImageOmeroChannelsItemWindowKeys | dict[str, Any]"
 )
 
 
@@ -261,7 +261,7 @@ class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     for them)."""
 
 
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys | dict[str, list[str] | JsonValue]"
+_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys | dict[str, Any]"
 
 
 _LabelImageAttributesKeys = TypedDict(
@@ -290,7 +290,7 @@ class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     """image.schema and label.schema at once."""
 
 
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str, list[_NGFFImageMultiscalesItemMypy] | _NGFFImageOmeroMypy | _LabelImageAttributesImageLabelMypy | JsonValue]"
+_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str, Any]"
 
 
 class _LabelImageAttributesImageLabelKeys(TypedDict):
@@ -321,7 +321,9 @@ class _LabelImageAttributesImageLabelOpen(  # type: ignore[call-arg]  # mypy has
     pass
 
 
-_LabelImageAttributesImageLabelMypy: TypeAlias = "_LabelImageAttributesImageLabelKeysMypy | dict[str, list[_LabelImageAttributesImageLabelColorsItemMypy] | list[_LabelImageAttributesImageLabelPropertiesItemMypy] | _LabelImageAttributesImageLabelSourceMypy | str | JsonValue]"
+_LabelImageAttributesImageLabelMypy: TypeAlias = (
+    "_LabelImageAttributesImageLabelKeysMypy | dict[str, Any]"
+)
 
 
 _LabelImageAttributesImageLabelColorsItemKeys = TypedDict(
@@ -340,7 +342,7 @@ class _LabelImageAttributesImageLabelColorsItemOpen(  # type: ignore[call-arg]  
 
 
 _LabelImageAttributesImageLabelColorsItemMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelColorsItemKeys | dict[str, float | list[int] | JsonValue]"
+    "_LabelImageAttributesImageLabelColorsItemKeys | dict[str, Any]"
 )
 
 
@@ -359,7 +361,7 @@ class _LabelImageAttributesImageLabelPropertiesItemOpen(  # type: ignore[call-ar
 
 
 _LabelImageAttributesImageLabelPropertiesItemMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelPropertiesItemKeys | dict[str, int | JsonValue]"
+    "_LabelImageAttributesImageLabelPropertiesItemKeys | dict[str, Any]"
 )
 
 
@@ -374,7 +376,7 @@ class _LabelImageAttributesImageLabelSourceOpen(  # type: ignore[call-arg]  # my
 
 
 _LabelImageAttributesImageLabelSourceMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelSourceKeys | dict[str, str | JsonValue]"
+    "_LabelImageAttributesImageLabelSourceKeys | dict[str, Any]"
 )
 
 

@@ -9,7 +9,7 @@ checks less inside them, and reads other keys with `.get()` (README.md beside th
 
 from __future__ import annotations
 
-from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
@@ -93,7 +93,7 @@ class _OMEZarrImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """The zarr.json attributes key"""
 
 
-_OMEZarrImageMypy: TypeAlias = "_OMEZarrImageKeysMypy | dict[str, _OMEZarrImageOmeMypy | JsonValue]"
+_OMEZarrImageMypy: TypeAlias = "_OMEZarrImageKeysMypy | dict[str, Any]"
 
 
 class _OMEZarrImageOmeKeys(TypedDict):
@@ -118,7 +118,7 @@ class _OMEZarrImageOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """The versioned OME-Zarr Metadata namespace"""
 
 
-_OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy | dict[str, Multiscales | _OmeroMypy | OMEZarrMetadataVersion | JsonValue]"
+_OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy | dict[str, Any]"
 
 
 class _MultiscalesItemKeys(TypedDict):
@@ -141,7 +141,7 @@ class _MultiscalesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_MultiscalesItemMypy: TypeAlias = "_MultiscalesItemKeysMypy | dict[str, str | list[_MultiscalesItemDatasetsItemMypy] | Axes | CoordinateTransformations | JsonValue]"
+_MultiscalesItemMypy: TypeAlias = "_MultiscalesItemKeysMypy | dict[str, Any]"
 
 
 class _MultiscalesItemDatasetsItemKeys(TypedDict):
@@ -155,9 +155,7 @@ class _MultiscalesItemDatasetsItemOpen(  # type: ignore[call-arg]  # mypy has no
     pass
 
 
-_MultiscalesItemDatasetsItemMypy: TypeAlias = (
-    "_MultiscalesItemDatasetsItemKeys | dict[str, str | CoordinateTransformations | JsonValue]"
-)
+_MultiscalesItemDatasetsItemMypy: TypeAlias = "_MultiscalesItemDatasetsItemKeys | dict[str, Any]"
 
 
 class _CoordinateTransformationsItemScaleKeys(TypedDict):
@@ -172,7 +170,7 @@ class _CoordinateTransformationsItemScaleOpen(  # type: ignore[call-arg]  # mypy
 
 
 _CoordinateTransformationsItemScaleMypy: TypeAlias = (
-    "_CoordinateTransformationsItemScaleKeys | dict[str, str | list[float] | JsonValue]"
+    "_CoordinateTransformationsItemScaleKeys | dict[str, Any]"
 )
 
 
@@ -188,7 +186,7 @@ class _CoordinateTransformationsItemTranslationOpen(  # type: ignore[call-arg]  
 
 
 _CoordinateTransformationsItemTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationsItemTranslationKeys | dict[str, str | list[float] | JsonValue]"
+    "_CoordinateTransformationsItemTranslationKeys | dict[str, Any]"
 )
 
 
@@ -203,7 +201,7 @@ class _AxesItemOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, str | JsonValue]"
+_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, Any]"
 
 
 class _AxesItemOption2Keys(TypedDict):
@@ -217,7 +215,7 @@ class _AxesItemOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, str | JsonValue]"
+_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, Any]"
 
 
 class _OmeroKeys(TypedDict):
@@ -234,7 +232,7 @@ class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy | dict[str, list[_OmeroChannelsItemMypy] | JsonValue]"
+_OmeroMypy: TypeAlias = "_OmeroKeysMypy | dict[str, Any]"
 
 
 class _OmeroChannelsItemKeys(TypedDict):
@@ -259,9 +257,7 @@ class _OmeroChannelsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 y
     pass
 
 
-_OmeroChannelsItemMypy: TypeAlias = (
-    "_OmeroChannelsItemKeysMypy | dict[str, _OmeroChannelsItemWindowMypy | str | bool | JsonValue]"
-)
+_OmeroChannelsItemMypy: TypeAlias = "_OmeroChannelsItemKeysMypy | dict[str, Any]"
 
 
 class _OmeroChannelsItemWindowKeys(TypedDict):
@@ -277,9 +273,7 @@ class _OmeroChannelsItemWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP
     pass
 
 
-_OmeroChannelsItemWindowMypy: TypeAlias = (
-    "_OmeroChannelsItemWindowKeys | dict[str, float | JsonValue]"
-)
+_OmeroChannelsItemWindowMypy: TypeAlias = "_OmeroChannelsItemWindowKeys | dict[str, Any]"
 
 
 class _LabelsAttributesKeys(TypedDict):
@@ -297,9 +291,7 @@ class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     for them)."""
 
 
-_LabelsAttributesMypy: TypeAlias = (
-    "_LabelsAttributesKeysMypy | dict[str, _LabelsAttributesOmeMypy | JsonValue]"
-)
+_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy | dict[str, Any]"
 
 
 class _LabelsAttributesOmeKeys(TypedDict):
@@ -315,9 +307,7 @@ class _LabelsAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728
     pass
 
 
-_LabelsAttributesOmeMypy: TypeAlias = (
-    "_LabelsAttributesOmeKeys | dict[str, list[str] | OMEZarrMetadataVersion | JsonValue]"
-)
+_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys | dict[str, Any]"
 
 
 class _LabelImageAttributesKeys(TypedDict):
@@ -336,9 +326,7 @@ class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     """image.schema and label.schema at once."""
 
 
-_LabelImageAttributesMypy: TypeAlias = (
-    "_LabelImageAttributesKeysMypy | dict[str, _LabelImageAttributesOmeMypy | JsonValue]"
-)
+_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str, Any]"
 
 
 _LabelImageAttributesOmeKeys = TypedDict(
@@ -369,7 +357,7 @@ class _LabelImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP
     """The versioned OME-Zarr Metadata namespace"""
 
 
-_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy | dict[str, Multiscales | _OmeroMypy | OMEZarrMetadataVersion | _ImageLabelMypy | JsonValue]"
+_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy | dict[str, Any]"
 
 
 class _ImageLabelKeys(TypedDict):
@@ -396,7 +384,7 @@ class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy | dict[str, list[_ImageLabelColorsItemMypy] | list[_ImageLabelPropertiesItemMypy] | _ImageLabelSourceMypy | JsonValue]"
+_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy | dict[str, Any]"
 
 
 _ImageLabelColorsItemKeys = TypedDict(
@@ -414,9 +402,7 @@ class _ImageLabelColorsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     pass
 
 
-_ImageLabelColorsItemMypy: TypeAlias = (
-    "_ImageLabelColorsItemKeys | dict[str, float | list[int] | JsonValue]"
-)
+_ImageLabelColorsItemMypy: TypeAlias = "_ImageLabelColorsItemKeys | dict[str, Any]"
 
 
 _ImageLabelPropertiesItemKeys = TypedDict(
@@ -433,9 +419,7 @@ class _ImageLabelPropertiesItemOpen(  # type: ignore[call-arg]  # mypy has no PE
     pass
 
 
-_ImageLabelPropertiesItemMypy: TypeAlias = (
-    "_ImageLabelPropertiesItemKeys | dict[str, int | JsonValue]"
-)
+_ImageLabelPropertiesItemMypy: TypeAlias = "_ImageLabelPropertiesItemKeys | dict[str, Any]"
 
 
 class _ImageLabelSourceKeys(TypedDict):
@@ -448,7 +432,7 @@ class _ImageLabelSourceOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     """The source of this label image"""
 
 
-_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, str | JsonValue]"
+_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, Any]"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty

@@ -43,6 +43,8 @@ def parse_object(data: bytes, what: str) -> dict[str, Any] | str:
         return f"{what}: {exc}"
     except json.JSONDecodeError as exc:
         return f"{what} is not JSON: {exc}"
+    except ValueError:  # an integer past sys.get_int_max_str_digits()
+        return f"{what} holds an integer longer than Python reads (over 4,300 digits)"
     except RecursionError:
         return f"{what} nests too deeply to parse"
     if not is_object(value):

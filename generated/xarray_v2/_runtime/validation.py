@@ -34,14 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from .checks import (
-    CHECKS,
-    MEMBER_KIND,
-    MEMBER_NDIM_LENGTH,
-    NDIM_LENGTH,
-    Check,
-    uses_checks,
-)
+from .checks import CHECKS, Check, uses_checks
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
 from .values import is_array, is_object
@@ -70,20 +63,9 @@ class _FastKeyword:
             raise ValueError(found[0].message)
 
 
-class _FastNdimLength(_FastKeyword):
-    keyword = NDIM_LENGTH
-
-
-class _FastMemberKind(_FastKeyword):
-    keyword = MEMBER_KIND
-
-
-class _FastMemberNdimLength(_FastKeyword):
-    keyword = MEMBER_NDIM_LENGTH
-
-
+# One jsonschema-rs keyword class per check keyword (its name is a class attribute).
 _FAST_KEYWORDS: dict[str, type[_FastKeyword]] = {
-    k.keyword: k for k in (_FastNdimLength, _FastMemberKind, _FastMemberNdimLength)
+    name: type(f"_Fast_{name}", (_FastKeyword,), {"keyword": name}) for name in CHECKS
 }
 
 

@@ -126,17 +126,39 @@ class _Target:
             return [k in self.mapping for k in keys]
         return [bool(x) for x in self._run([self.store.exists(k) for k in keys])]
 
-    def write(self, files: dict[str, bytes], deletes: list[str]) -> None:
+    def read(self, keys: list[str]) -> dict[str, Any]:
+        """What `keys` hold now (None where absent): what a rollback puts back."""
+        if self.mapping is not None:
+            return {k: self.mapping.get(k) for k in keys}
+        from zarr.core.buffer import default_buffer_prototype
+
+        prototype = default_buffer_prototype()
+        found = self._run([self.store.get(k, prototype=prototype) for k in keys])
+        return {k: None if b is None else b.to_bytes() for k, b in zip(keys, found, strict=True)}
+
+    def write(self, files: dict[str, Any]) -> None:
+        """Set (bytes) or delete (None) each key: deletions first, then the deepest nodes'
+        files first, so the node at the top appears last and an interrupted write leaves no
+        hierarchy whose root is there without its members."""
+        deletes = [k for k, v in files.items() if v is None]
+        depths = sorted({k.count("/") for k, v in files.items() if v is not None}, reverse=True)
+        layers = [
+            {k: v for k, v in files.items() if v is not None and k.count("/") == depth}
+            for depth in depths
+        ]
         if self.mapping is not None:
             for key in deletes:
                 self.mapping.pop(key, None)
-            self.mapping.update(files)
+            for layer in layers:
+                for key, data in layer.items():
+                    self.mapping[key] = data
             return
         from zarr.core.buffer import default_buffer_prototype
 
         buffer = default_buffer_prototype().buffer
         self._run([self.store.delete(k) for k in deletes])
-        self._run([self.store.set(k, buffer.from_bytes(v)) for k, v in files.items()])
+        for layer in layers:
+            self._run([self.store.set(k, buffer.from_bytes(v)) for k, v in layer.items()])
 
     def close(self) -> None:
         if self.close_after:
@@ -220,7 +242,29 @@ def write_document(
             return problems
         if found[root_consolidated]:
             deletes.append(root_consolidated)  # it would describe the old hierarchy
-        target.write(writes, [k for k in deletes if k not in writes])
+        changes: dict[str, bytes | None] = {k: None for k in deletes if k not in writes}
+        changes.update(writes)
+        _write_whole(target, changes, [k for k in changes if found.get(k)])
         return []
     finally:
         target.close()
+
+
+def _write_whole(target: _Target, changes: dict[str, bytes | None], existing: list[str]) -> None:
+    """Apply `changes`, or, if the store fails (or the write is interrupted) part way, put back
+    every key as it was before: a `create` is whole or not at all."""
+    before = target.read(existing) if existing else {}
+    try:
+        target.write(changes)
+    except BaseException as exc:
+        undo: dict[str, Any] = {k: before.get(k) for k in changes}
+        try:
+            target.write(undo)
+        except Exception:  # noqa: BLE001, S110  # the store itself is failing: report the first error
+            pass
+        if isinstance(exc, Exception):
+            raise _unusable(
+                f"writing failed part way ({type(exc).__name__}: {exc}); what was written was "
+                "undone"
+            ) from None
+        raise

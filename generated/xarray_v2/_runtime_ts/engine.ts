@@ -21,7 +21,17 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
-import { CHECKS, type Check, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
+import {
+  CHECKS,
+  COUNT_EQUAL,
+  type Check,
+  EQUAL,
+  EQUAL_LENGTH,
+  MEMBER_KIND,
+  MEMBER_NDIM_LENGTH,
+  NDIM_LENGTH,
+  UNIQUE_BY,
+} from "./checks.js";
 import {
   escapeToken,
   hasOwn,
@@ -83,7 +93,9 @@ const SCHEMA_ONE = [
 ];
 const SCHEMA_MAPS = ["$defs", "definitions", "patternProperties"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const POINTER_KEYWORDS = [NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH];
+const POINTER_KEYWORDS = [
+  NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH, EQUAL, EQUAL_LENGTH, COUNT_EQUAL, UNIQUE_BY,
+];
 
 /** Rename `__proto__` wherever a schema names an object key (in place: the schema is our own
  * parse of the package's text), and in the paths of the zomgen checks. */
@@ -153,16 +165,27 @@ function escapePointer(pointer: unknown): unknown {
     : pointer;
 }
 
+/** The paths of a check keyword's value with `__proto__` renamed: lists of paths, rules of
+ * paths (`[anchor, ...]`, `{member, length_of}`, `{join, with}`), maps keyed (and, for
+ * x-zomgen-unique-by, valued) by paths. */
 function escapePointers(value: unknown): unknown {
   if (isArray(value)) {
-    return value.map((v) =>
-      isObject(v)
-        ? { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) }
-        : escapePointer(v),
-    );
+    return value.map((v) => {
+      if (isArray(v)) return escapePointers(v);
+      if (isObject(v) && hasOwn(v, "join")) {
+        const parts = v["join"];
+        return { ...v, join: isArray(parts) ? parts.map(escapePointer) : parts };
+      }
+      if (isObject(v)) {
+        return { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) };
+      }
+      return escapePointer(v);
+    });
   }
   if (isObject(value)) {
-    return Object.fromEntries(Object.keys(value).map((k) => [String(escapePointer(k)), value[k]]));
+    return Object.fromEntries(
+      Object.keys(value).map((k) => [String(escapePointer(k)), escapePointer(value[k])]),
+    );
   }
   return value;
 }

@@ -194,7 +194,15 @@ class ZipSource:
             return Failure(too_large(key.rsplit("/", 1)[-1], info.file_size, limit))
         try:
             return self._zip.read(info)
-        except (zipfile.BadZipFile, zlib.error, NotImplementedError, OSError) as exc:
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            NotImplementedError,
+            OSError,
+            RuntimeError,  # an entry flagged encrypted (zipfile asks for a password)
+            EOFError,  # compressed data cut short
+            ValueError,
+        ) as exc:
             return Failure(f"unreadable zip entry: {exc}")
 
     def exists(self, keys: Sequence[str]) -> list[bool]:
