@@ -9,17 +9,24 @@ Checks no static type can express are made at run time: see README.md beside thi
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from importlib.resources import files
+from typing import Any, cast
 
 from . import documents, models
-from ._convert import dump_XarrayDataset, parse_XarrayDataset
+from ._convert import Converter as _Converter
+from ._runtime import (
+    Problem,
+    ZomError,
+    check_document,
+    load_document,
+    validate_store,
+    write_document,
+)
+from ._tables import TABLE as _TABLE
 from .models import XarrayDataset
-
-if TYPE_CHECKING:
-    from ._runtime import Problem, ZomError
 
 __all__ = [
     "Problem",
@@ -35,76 +42,44 @@ __all__ = [
     "validate",
 ]
 
-# The run time (readers, checks, writer) is imported by the call that needs it, so that importing
-# the package, or only its models or documents, stays fast.
-
-
-def __getattr__(name: str) -> object:
-    """`Problem` and `ZomError`, the run time's, imported on first use."""
-    if name in ("Problem", "ZomError"):
-        from . import _runtime
-
-        return getattr(_runtime, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_In = TypeVar("_In")
-_Out = TypeVar("_Out")
-
-
-def _converted(convert: Callable[[_In], _Out], value: _In) -> _Out:
-    """`convert(value)` with the cyclic garbage collector paused (restored after): converting
-    allocates a few objects per node and never a cycle, and the collector's passes over a large
-    hierarchy took about half the time (the run time's reader pauses it too)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return convert(value)
-    finally:
-        if enabled:
-            gc.enable()
+_ROOT_SPEC = ["class", "XarrayDataset"]
 
 
 @cache
 def schema() -> dict[str, Any]:
     """The convention schema with every reference bundled in (read on first use)."""
-    import json
-    from importlib.resources import files
-
     text = files(__name__).joinpath("schema.json").read_text(encoding="utf-8")
     return cast(dict[str, Any], json.loads(text))
+
+
+@cache
+def _converter() -> _Converter:
+    return _Converter(_TABLE, vars(models))
 
 
 def load(store: object, path: str = "", *, use_consolidated: bool = True) -> models.XarrayDataset:
     """Read, validate and convert the hierarchy at `path` of `store`; raise `ZomError` listing
     every problem (node path and JSON pointer) when it does not follow the convention."""
-    from ._runtime.api import load_document
-
     document = load_document(store, schema(), path, use_consolidated=use_consolidated)
-    return _converted(parse_XarrayDataset, document)
+    return cast(models.XarrayDataset, _converter().parse(document, _ROOT_SPEC))
 
 
 def validate(store: object, path: str = "", *, use_consolidated: bool = True) -> list[Problem]:
     """The same checks as `load`, returned instead of raised (empty when valid)."""
-    from ._runtime.api import validate_store
-
     return validate_store(store, schema(), path, use_consolidated=use_consolidated)
 
 
 def parse(document: documents.XarrayDataset | Mapping[str, Any]) -> models.XarrayDataset:
     """A JSON document -> the frozen model; raise `ZomError` if it breaks the convention."""
-    from ._runtime.problems import ZomError
-    from ._runtime.validation import check_document
-
     problems = check_document(dict(document), schema())
     if problems:
         raise ZomError(problems)
-    return _converted(parse_XarrayDataset, document)
+    return cast(models.XarrayDataset, _converter().parse(document, _ROOT_SPEC))
 
 
 def dump(model: models.XarrayDataset) -> documents.XarrayDataset:
     """The frozen model -> its JSON document (original keys, unknown keys kept)."""
-    return cast("documents.XarrayDataset", _converted(dump_XarrayDataset, model))
+    return cast(documents.XarrayDataset, _converter().dump(model, _ROOT_SPEC))
 
 
 def create(
@@ -112,10 +87,6 @@ def create(
 ) -> None:
     """Write the hierarchy's metadata (groups and empty arrays) through zarr. An existing node
     is left alone and reported in a `ZomError` unless `overwrite=True`."""
-    from ._runtime.problems import ZomError
-    from ._runtime.validation import check_document
-    from ._runtime.writing import write_document
-
     document = dump(model)
     problems = check_document(dict(document), schema())
     if problems:

@@ -16,4 +16,4 @@ from ._valid import DATASET, VARIABLE
 
 units: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "attributes": {"_ARRAY_DIMENSIONS": ["x"], "units": "K"}}}}
 attributes = units["members"]["t"]["attributes"]
-units_value: documents.JsonValue = attributes["units"]  # type: ignore[assignment, typeddict-item]
+units_value: documents.JsonValue = attributes["units"]  # type: ignore[typeddict-item]
