@@ -1,19 +1,22 @@
 """Rebuild generated/ from schemas/: one package per bundled convention.
 
-`schemas/<name>/schema.json` becomes `generated/<name with - as _>/`. Run it after changing
-the compiler, the templates, the runtime or a bundled schema; tests/test_generated.py fails
-with a diff until you do.
+`schemas/<name>/schema.json` becomes `generated/<name with - as _>/`, built as `zomgen build
+--cases` builds it: its README carries the agreement report of its derived cases (the cases
+themselves are in typecheck_cases/derived/, scripts/derive_cases.py). Run it after changing the
+compiler, the templates, the runtime or a bundled schema; tests/test_generated.py fails with a
+diff until you do.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from zomgen.compile import Options, generate
+from zomgen.cases.derive import derive
 from zomgen.write import write_package
 
 
@@ -26,9 +29,15 @@ def conventions() -> list[tuple[Path, Path]]:
     return pairs
 
 
+def package_files(schema: Path, name: str) -> dict[str, str]:
+    """The package `zomgen build SCHEMA -o generated/NAME --cases DIR` writes."""
+    with tempfile.TemporaryDirectory(prefix="zomgen-regenerate-") as scratch:
+        return derive(schema, Path(scratch), (), name).package_files
+
+
 def main() -> int:
     for schema, out in conventions():
-        files = generate(Options(schema=schema, package=out.name))
+        files = package_files(schema, out.name)
         written = write_package(files, out)
         print(f"{out.relative_to(ROOT)}: {len(written)} of {len(files)} files written")
     return 0

@@ -247,3 +247,39 @@ def test_no_valid_hierarchy_is_exit_2_naming_the_blocking_constraint(tmp_path: P
     path.write_text(json.dumps(schema), encoding="utf-8")
     result = zomgen("cases", str(path), "-o", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
+
+
+def test_build_with_cases_puts_the_report_in_the_package_readme(tmp_path: Path) -> None:
+    """`zomgen build -o PKG --cases DIR`: the package at PKG is the one DIR's cases check (a
+    copy when DIR is not PKG's parent), its README carries REPORT.md's table, `--check` passes
+    on what it wrote and fails on a stale case file or README; a plain build says how."""
+    schema = str(conventions()["xarray_v3"])
+    package, cases = tmp_path / "pkg" / "xv3", tmp_path / "cases"
+    built = zomgen("build", schema, "-o", str(package), "--cases", str(cases))
+    assert built.returncode == 0, built.stderr
+    readme = (package / "README.md").read_text("utf-8")
+    assert (cases / "xv3" / "README.md").read_text("utf-8") == readme
+    table = (cases / "xv3_cases" / "REPORT.md").read_text("utf-8").split("\n| ", 1)[1]
+    assert "\n## Agreement report\n" in readme
+    assert readme.endswith(table.replace("\n## ", "\n### "))
+    assert "| `models.attributes` | `frozen` | 1 | yes |" in readme
+    check = ["build", schema, "-o", str(package), "--cases", str(cases), "--check"]
+    assert zomgen(*check).returncode == 0
+    report = cases / "xv3_cases" / "REPORT.md"
+    report.write_text(report.read_text("utf-8") + "edited\n", encoding="utf-8")
+    stale = zomgen(*check)
+    assert stale.returncode == 1
+    assert "-edited" in stale.stdout
+    assert "is stale: run `zomgen build" in stale.stderr
+    plain = tmp_path / "plain" / "xv3"
+    assert zomgen("build", schema, "-o", str(plain)).returncode == 0
+    plain_readme = (plain / "README.md").read_text("utf-8")
+    assert "Not derived for this build. `zomgen build SCHEMA -o PKG --cases DIR`" in plain_readme
+    assert zomgen(*check[:4], "--check").returncode == 1  # the README differs from a plain build
+    in_place = zomgen(
+        "build", schema, "-o", str(tmp_path / "one" / "xv3"), "--cases", str(tmp_path / "one")
+    )
+    assert in_place.returncode == 0, in_place.stderr
+    assert sorted(p.name for p in (tmp_path / "one").iterdir()) == [
+        "check_cases.py", "mypy.ini", "pyrightconfig.json", "tsconfig.json", "xv3", "xv3_cases",
+    ]  # fmt: skip

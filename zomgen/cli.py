@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,6 +48,13 @@ def _parser() -> argparse.ArgumentParser:
         "--check",
         action="store_true",
         help="write nothing; exit 1 with a diff if the package is stale",
+    )
+    build.add_argument(
+        "--cases",
+        type=Path,
+        metavar="DIR",
+        help="also derive the type-check cases into DIR (as `zomgen cases`) and put the "
+        "agreement table in the package README",
     )
 
     cases = sub.add_parser("cases", help="build the package and derive its type-check cases")
@@ -107,6 +115,8 @@ def _build(args: argparse.Namespace) -> int:
                 )
             ]
         )
+    if args.cases is not None:
+        return _build_with_cases(args, name)
     generated = generate_package(
         Options(schema=args.schema, include_dirs=tuple(args.include), package=name)
     )
@@ -125,6 +135,43 @@ def _build(args: argparse.Namespace) -> int:
         return EXIT_OK
     written = write_package(files, args.out)
     print(f"zomgen: {args.out}: {len(written)} files written or removed ({len(files)} generated)")
+    return EXIT_OK
+
+
+def _build_with_cases(args: argparse.Namespace, name: str) -> int:
+    """`zomgen build --cases DIR`: the cases are derived into DIR exactly as `zomgen cases -o DIR
+    --package NAME` does, which checks them against the package at DIR/NAME; the package at -o
+    is the same files (one and the same folder when DIR is its parent)."""
+    from zomgen.cases.derive import derive
+    from zomgen.write import differences, stale, write_package
+
+    include = tuple(args.include)
+    if args.check:
+        with tempfile.TemporaryDirectory(prefix="zomgen-cases-") as scratch:
+            derived = derive(args.schema, Path(scratch), include, name)
+        diffs = stale(derived.package_files, args.out)
+        diffs += differences(derived.case_files, args.cases)
+        if diffs:
+            sys.stdout.write("".join(diffs))
+            print(
+                f"zomgen: {args.out} or {args.cases} is stale: run `zomgen build {args.schema} "
+                f"-o {args.out} --cases {args.cases}`",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
+        return EXIT_OK
+    derived = derive(args.schema, args.cases, include, name)
+    for warning in derived.warnings:
+        print(f"zomgen: warning: {warning}", file=sys.stderr)
+    if (args.cases / name).resolve() != args.out.resolve():
+        write_package(derived.package_files, args.out)
+    for note in derived.notes:
+        print(f"zomgen: note: {note}", file=sys.stderr)
+    print(
+        f"zomgen: {args.out}: package with its agreement report; {args.cases}: {derived.cases} "
+        f"cases of {derived.root} ({derived.source} valid hierarchy); run "
+        f"`python {args.cases / 'check_cases.py'}`"
+    )
     return EXIT_OK
 
 

@@ -113,6 +113,17 @@ def stale(files: dict[str, str], out_dir: Path) -> list[str]:
     """Unified diffs of every file that differs from what would be written, and of every file
     the manifest on disk lists that would no longer be generated (it would be removed)."""
     files = with_manifest(files)
+    diffs = differences(files, out_dir)
+    for name in _gone(files, out_dir):
+        path = out_dir / name
+        diffs.append(
+            f"--- {path} (on disk)\n+++ /dev/null (no longer generated: a build removes it)\n"
+        )
+    return diffs
+
+
+def differences(files: dict[str, str], out_dir: Path) -> list[str]:
+    """Unified diffs of every file of `files` that differs from (or is missing in) `out_dir`."""
     diffs: list[str] = []
     for name in sorted(files):
         path = out_dir / name
@@ -129,11 +140,6 @@ def stale(files: dict[str, str], out_dir: Path) -> list[str]:
                 )
                 or f"--- {path}\n+++ {path}\n(whitespace or line endings differ)\n"
             )
-    for name in _gone(files, out_dir):
-        path = out_dir / name
-        diffs.append(
-            f"--- {path} (on disk)\n+++ /dev/null (no longer generated: a build removes it)\n"
-        )
     return diffs
 
 

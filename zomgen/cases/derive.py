@@ -15,8 +15,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
-import shutil
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -27,8 +28,8 @@ from zomgen.cases import emit, expect, report
 from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.repair import Refusal, absolute, escape, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
-from zomgen.compile import Options, build_ir, generate_package, load
-from zomgen.errors import CompileError
+from zomgen.compile import Generated, Options, build_ir, generate_package, load
+from zomgen.errors import CompileError, InputProblem
 from zomgen.write import write_package
 
 RUNNER = Path(__file__).with_name("check_cases.py")
@@ -42,6 +43,11 @@ class Derived:
     cases: int = 0
     notes: list[str] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)  # report.build's, also in report.json
+    # The package's files, its README carrying the agreement table (what `zomgen build --cases`
+    # writes), and the case files relative to the cases folder (runner and configurations too).
+    package_files: dict[str, str] = field(default_factory=dict)
+    case_files: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[InputProblem, ...] = ()  # the build's (generate_package's)
 
 
 def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> Derived:
@@ -49,10 +55,21 @@ def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> 
     generated = generate_package(options)
     hierarchy = build_ir(load(options))
     write_package(generated.files, out / package)
-    module = _import(out, package)
+    with _imported(out, package) as module:
+        return _derive(schema, out, package, generated, hierarchy, module)
+
+
+def _derive(
+    schema: Path,
+    out: Path,
+    package: str,
+    generated: Generated,
+    hierarchy: ir.Hierarchy,
+    module: ModuleType,
+) -> Derived:
     bundled = json.loads(generated.files["schema.json"])
     valid, source = _valid(module, hierarchy, bundled, schema)
-    derived = Derived(package, hierarchy.root, source)
+    derived = Derived(package, hierarchy.root, source, warnings=generated.warnings)
     pinned: list[tuple[Mutation, Refusal]] = []
     for mutation in mutations(valid, hierarchy):
         refusals = _check(module, mutation.document)
@@ -61,17 +78,40 @@ def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> 
             continue
         pinned.append((mutation, _nearest(refusals, _pointer(mutation.path), mutation.kind)))
     model = module.parse(valid)
-    _write(out, derived, hierarchy, valid, model, pinned)
+    derived.case_files = _case_files(derived, hierarchy, valid, model, pinned)
+    derived.case_files.update(shared_files())
+    for name, text in derived.case_files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
+    readme = report.in_readme(generated.files["README.md"], derived.report)
+    derived.package_files = {**generated.files, "README.md": readme}
+    write_package(derived.package_files, out / package)
     return derived
 
 
-def _import(out: Path, package: str) -> ModuleType:
-    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
-        del sys.modules[name]
-    if str(out) not in sys.path:
+@contextmanager
+def _imported(out: Path, package: str) -> Iterator[ModuleType]:
+    """The package just written to `out`, imported; afterwards the interpreter forgets it (and
+    `out`), and a caller's own package of the same name is back as it was."""
+    saved = _forget(package) | _forget(f"{package}_cases")
+    added = str(out) not in sys.path
+    if added:
         sys.path.insert(0, str(out))
     importlib.invalidate_caches()
-    return importlib.import_module(package)
+    try:
+        yield importlib.import_module(package)
+    finally:
+        _forget(package)
+        _forget(f"{package}_cases")
+        if added:
+            sys.path.remove(str(out))
+        sys.modules.update(saved)
+
+
+def _forget(package: str) -> dict[str, ModuleType]:
+    """Take `package` and its submodules out of `sys.modules`; return what was there."""
+    names = [n for n in sys.modules if n == package or n.startswith(package + ".")]
+    return {name: sys.modules.pop(name) for name in names}
 
 
 def _check(module: ModuleType, document: Any) -> list[Refusal]:
@@ -137,17 +177,14 @@ def _nearest(refusals: list[Refusal], pointer: str, kind: str = "") -> Refusal:
     )
 
 
-def _write(
-    out: Path,
+def _case_files(
     derived: Derived,
     h: ir.Hierarchy,
     valid: Any,
     model: Any,
     pinned: list[tuple[Mutation, Refusal]],
-) -> None:
+) -> dict[str, str]:
     package, root = derived.package, h.root
-    folder = out / f"{package}_cases"
-    folder.mkdir(parents=True, exist_ok=True)
     doc_lines = [f"valid: documents.{root} = {emit.python_literal(valid)}"]
     ts_lines = [f"export const valid: {root} = {emit.typescript_literal(valid)};"]
     model_lines = [f"valid_model: models.{root} = {emit.model_source(model, 'models')}"]
@@ -223,13 +260,10 @@ def _write(
         "report.json": report.as_json(derived.report),
         "REPORT.md": report.markdown(derived.report),
     }
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
     derived.cases = len(cases)
-    _write_runner(out)
+    return {f"{package}_cases/{name}": text for name, text in files.items()}
 
 
-def _write_runner(out: Path) -> None:
-    shutil.copyfile(RUNNER, out / "check_cases.py")
-    for name, text in expect.configurations().items():
-        (out / name).write_text(text, encoding="utf-8")
+def shared_files() -> dict[str, str]:
+    """The runner and the checkers' configurations, shared by every convention of a folder."""
+    return {"check_cases.py": RUNNER.read_text("utf-8"), **expect.configurations()}
