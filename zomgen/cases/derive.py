@@ -25,6 +25,7 @@ from typing import Any
 
 from zomgen import ir
 from zomgen.cases import emit, expect, report
+from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.repair import Refusal, absolute, escape, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
@@ -131,11 +132,11 @@ def _valid(module: ModuleType, h: ir.Hierarchy, bundled: Any, schema: Path) -> t
         if not _check(module, example):
             return example, "examples"
     try:
-        start = Synthesiser(h).root()
-        return repaired(start, bundled, lambda doc: _check(module, doc)), "synthesised"
+        start = repaired(Synthesiser(h).root(), bundled, lambda doc: _check(module, doc))
     except Unsatisfiable as exc:
         message = f"no valid hierarchy can be synthesised: {exc.message}"
         raise CompileError.one(str(schema), exc.pointer, message) from None
+    return enriched(start, h, lambda doc: not _check(module, doc)), "synthesised"
 
 
 def _pointer(path: tuple[str | int, ...]) -> str:

@@ -3,4 +3,4 @@ from __future__ import annotations
 
 from draft07_definitions import models
 
-valid_model: models.Station = models.Station(zarr_format=2, attributes=models.StationAttrs(name="a", elevation=None, extras={}), members={"extra": models.Series(zarr_format=2, attributes={}, shape=(1,), chunks=(1,), dtype="<f4", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None)})
+valid_model: models.Station = models.Station(zarr_format=2, attributes=models.StationAttrs(name="a", elevation=0, extras={}), members={"extra": models.Series(zarr_format=2, attributes={}, shape=(1,), chunks=(1,), dtype="<f4", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None)})

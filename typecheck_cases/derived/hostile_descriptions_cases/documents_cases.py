@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from hostile_descriptions import documents
 
-valid: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
-case_1: documents.Hostile = {"zarr_format": 4, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
-case_2: documents.Hostile = {"zarr_format": 3, "node_type": "groupx", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
-case_3: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}, "zomgen_unknown": "x"}
-case_4: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": 0.5}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
-case_5: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"kind": 0.5}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
-case_6: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 4, "node_type": "group", "attributes": {}, "members": {}}}}
-case_7: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "groupx", "attributes": {}, "members": {}}}}
-case_8: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}, "zomgen_unknown": "x"}}}
+valid: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+case_1: documents.Hostile = {"zarr_format": 4, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+case_2: documents.Hostile = {"zarr_format": 3, "node_type": "groupx", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+case_3: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}, "zomgen_unknown": "x"}
+case_4: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": 0.5, "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+case_5: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": 0.5}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+case_6: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"bx"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+case_7: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 4, "node_type": "group", "attributes": {}, "members": {}}}}
+case_8: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "groupx", "attributes": {}, "members": {}}}}
+case_9: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}, "zomgen_unknown": "x"}}}

@@ -3,4 +3,4 @@ from __future__ import annotations
 
 from hostile_descriptions import models
 
-valid_model: models.Hostile = models.Hostile(zarr_format=3, node_type="group", attributes=models.HostileAttributes(note=None, kind=None, extras={}), members={"extra": models.GroupSpec[models.JsonObject, dict[str, models.AnyNode]](zarr_format=3, node_type="group", attributes={}, members={}, extensions={})}, extensions={})
+valid_model: models.Hostile = models.Hostile(zarr_format=3, node_type="group", attributes=models.HostileAttributes(note="", kind="a\"b", extras={}), members={"extra": models.GroupSpec[models.JsonObject, dict[str, models.AnyNode]](zarr_format=3, node_type="group", attributes={}, members={}, extensions={})}, extensions={})

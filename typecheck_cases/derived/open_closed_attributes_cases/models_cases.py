@@ -3,4 +3,4 @@ from __future__ import annotations
 
 from open_closed_attributes import models
 
-valid_model: models.Mixed = models.Mixed(zarr_format=3, node_type="group", attributes=models.MixedAttributes(closed=models.MixedAttributesClosed(a=0), open=None, typed_map=None, anything=models.UNSET, extras={}), members={"extra": models.GroupSpec[models.JsonObject, dict[str, models.AnyNode]](zarr_format=3, node_type="group", attributes={}, members={}, extensions={})}, extensions={})
+valid_model: models.Mixed = models.Mixed(zarr_format=3, node_type="group", attributes=models.MixedAttributes(closed=models.MixedAttributesClosed(a=0), open=models.MixedAttributesOpen(b="", extras={}), typed_map={}, anything=None, extras={}), members={"extra": models.GroupSpec[models.JsonObject, dict[str, models.AnyNode]](zarr_format=3, node_type="group", attributes={}, members={}, extensions={})}, extensions={})

@@ -1,0 +1,49 @@
+"""The valid hierarchy with its optional keys filled in, so their constraints get cases too.
+
+The synthesiser builds the smallest hierarchy: required keys only. A constraint inside an
+optional key (an optional object's required keys, an optional `enum`, the items of an optional
+list) would then be reached by no mutation and be missing from the agreement report. Here each
+optional key of the valid hierarchy (attribute objects and node metadata) is given its
+smallest value, one at a time, and kept when the run time still accepts the whole document;
+the keys that brings in are tried in the next round. A key the run time refuses (a `not`, a
+`maxProperties`, an exclusive `oneOf` it would break) is left out: the hierarchy stays valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from zomgen import ir
+from zomgen.cases import walk
+from zomgen.cases.mutate import edited, get
+from zomgen.cases.synth import Synthesiser, Unsatisfiable
+
+ROUNDS = 4  # nesting levels of optional objects filled in (each round goes one deeper)
+
+
+def enriched(valid: Any, h: ir.Hierarchy, accepts: Callable[[Any], bool]) -> Any:
+    """`valid` with every optional key added that the run time accepts."""
+    synthesiser = Synthesiser(h)
+    tried: set[walk.Path] = set()
+    for _ in range(ROUNDS):
+        added = False
+        for place in walk.places(valid, h):
+            if not isinstance(place, walk.FieldPlace) or place.path in tried:
+                continue
+            tried.add(place.path)
+            parent = get(valid, place.path[:-1])
+            if not isinstance(parent, dict) or place.field.key in parent:
+                continue
+            if isinstance(place.field.type, ir.Never):
+                continue
+            try:
+                value = synthesiser.value(place.field.type, "#")
+            except Unsatisfiable:
+                continue
+            candidate = edited(valid, place.path, value)
+            if accepts(candidate):
+                valid, added = candidate, True
+        if not added:
+            break
+    return valid
