@@ -27,7 +27,8 @@ from zomgen import ir
 from zomgen.cases import emit, expect, report
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import Mutation, mutations
-from zomgen.cases.repair import Refusal, absolute, escape, repaired
+from zomgen.cases.raw import escape
+from zomgen.cases.repair import Refusal, absolute, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
 from zomgen.compile import Generated, Options, build_ir, generate_package, load
 from zomgen.errors import CompileError, InputProblem

@@ -1,7 +1,7 @@
 """Making the synthesised hierarchy valid where the IR could not: ask the package's run time
 what it refuses, and replace the refused value by the subschema's `examples` (or `default`),
-or, for a bound, by the bound. What cannot be repaired is reported with the schema pointer of
-the constraint that blocks it.
+or, for a bound, by the bound, or, for a `pattern`, by a string it matches (strings.py). What
+cannot be repaired is reported with the schema pointer of the constraint that blocks it.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zomgen.cases.raw import deref, escape, guess, options, resolve, tokens
+from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
 
 ROUNDS = 50  # one value is repaired per round
@@ -35,20 +37,6 @@ def absolute(node_path: str, pointer: str) -> str:
     """The document pointer of a problem given as (node path, pointer inside the node)."""
     names = [n for n in node_path.split("/") if n]
     return "".join(f"/members/{escape(n)}" for n in names) + pointer
-
-
-def escape(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def tokens(pointer: str) -> list[str]:
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-
-
-def resolve(document: Any, pointer: str) -> Any:
-    for token in tokens(pointer):
-        document = document[int(token)] if isinstance(document, list) else document[token]
-    return document
 
 
 def repaired(document: Any, schema: Any, check: Check) -> Any:
@@ -98,9 +86,38 @@ def _candidates(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
         found.extend(examples)
     if "default" in subschema:
         found.append(subschema["default"])
+    pattern = subschema.get("pattern")
+    if refusal.keyword == "pattern" and isinstance(pattern, str):
+        text = matching(pattern)
+        found.extend([] if text is None else [text])
+    found.extend(_guessed(refusal.keyword, subschema, current, schema))
     found.extend(_bound(refusal.keyword, subschema, current))
     found.extend(_items(refusal.keyword, subschema, current, schema))
     return [copy.deepcopy(c) for c in found]
+
+
+def _guessed(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -> list[Any]:
+    """Values read off the raw subschema (raw.py) where the IR could not guide: each option of
+    a refused `oneOf`/`anyOf`, the keys a `required` (say, under `if`/`then`) asks for, a value
+    of a refused `type`."""
+    if keyword in ("oneOf", "anyOf"):
+        # Each option's own value, then the current value brought to an option that only asks
+        # for certain items (`contains`: OME-NGFF's "two or three space axes").
+        found = options(schema, subschema)
+        for option in subschema.get(keyword) or []:
+            option = deref(schema, option)
+            if isinstance(option, dict) and "contains" in option:
+                found.extend(_items("contains", option, current, schema))
+        return found
+    if keyword == "required" and isinstance(current, dict):
+        properties = subschema.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        missing = [k for k in subschema.get("required") or [] if k not in current]
+        return [{**current, **{k: guess(schema, properties.get(k, {})) for k in missing}}]
+    if keyword == "type":
+        value = guess(schema, subschema)
+        return [] if value is None else [value]
+    return []
 
 
 def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
@@ -145,18 +162,20 @@ LENGTHS = ("x-zomgen-equal-length", "x-zomgen-ndim-length", "x-zomgen-member-ndi
 
 def _resized(refusal: Refusal, doc: Any) -> list[Any]:
     """The refused list resized to each length its problem's message names (a longer list
-    repeats variants of its last item, so `uniqueItems` still holds)."""
+    repeats variants of its last item, so `uniqueItems` still holds; an empty one is filled
+    with nulls, which a later round repairs by the items' type)."""
     try:
         current = resolve(doc, refusal.pointer)
     except (KeyError, IndexError, ValueError, TypeError):
         return []
-    if not isinstance(current, list) or not current:
+    if not isinstance(current, list):
         return []
     found: list[Any] = []
     for length in sorted({int(n) for n in re.findall(r"\b\d+\b", refusal.message)}):
         if 0 < length <= 32 and length != len(current):
             more = range(1, length - len(current) + 1)
-            value = current[:length] + [variant(current[-1], n) for n in more]
+            last = current[-1] if current else None
+            value = current[:length] + [variant(last, n) for n in more]
             found.append(_put(copy.deepcopy(doc), refusal.pointer, value))
     return found
 
@@ -198,28 +217,19 @@ def _items(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -
     if keyword == "uniqueItems":
         return [[variant(item, n) for n, item in enumerate(current)]]
     if keyword in ("contains", "minContains"):
-        contains = _deref(schema, subschema.get("contains"))
+        contains = deref(schema, subschema.get("contains"))
         wanted = subschema.get("minContains", 1)
         if not isinstance(contains, dict) or not isinstance(wanted, int):
             return []
+        if len(current) < wanted <= 32:
+            current = current + [
+                variant(current[-1], n) for n in range(1, wanted - len(current) + 1)
+            ]
         count = min(max(wanted, 1), len(current))
-        return [[_coerced(item, contains, schema) for item in current[:count]] + current[count:]]
+        coerced = [_coerced(item, contains, schema) for item in current[:count]]
+        guessed = [guess(schema, contains)] * count
+        return [coerced + current[count:], guessed + current[count:]]
     return []
-
-
-def _deref(schema: Any, subschema: Any) -> Any:
-    """A subschema with its local `$ref` (the bundled schema's only kind) followed."""
-    for _ in range(20):
-        if not isinstance(subschema, dict) or not isinstance(subschema.get("$ref"), str):
-            return subschema
-        ref = subschema["$ref"]
-        if not ref.startswith("#"):
-            return subschema
-        try:
-            subschema = resolve(schema, ref[1:])
-        except (KeyError, IndexError, ValueError, TypeError):
-            return subschema
-    return subschema
 
 
 def _coerced(item: Any, subschema: dict[str, Any], schema: Any) -> Any:
@@ -232,7 +242,7 @@ def _coerced(item: Any, subschema: dict[str, Any], schema: Any) -> Any:
         return item
     out = dict(item)
     for key, sub in properties.items():
-        literal = _literal(_deref(schema, sub))
+        literal = _literal(deref(schema, sub))
         if literal is not None:
             out[key] = literal[0]
     return out

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from zomgen import ir
+from zomgen.cases.strings import matching
 
 V3_ARRAY: dict[str, Any] = {
     "zarr_format": 3,
@@ -84,7 +85,8 @@ def pattern_name(pattern: str, taken: Iterable[str]) -> str | None:
     for name in NAME_CANDIDATES:
         if name not in used and compiled.search(name):
             return name
-    return None
+    made = matching(pattern)
+    return made if made and made not in used and "/" not in made else None
 
 
 def other_name(members: ir.Members, taken: Iterable[str]) -> str | None:
