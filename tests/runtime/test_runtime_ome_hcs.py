@@ -86,7 +86,9 @@ def _image(version: str) -> dict[str, Any]:
     axes = [{"name": "y", "type": "space"}, {"name": "x", "type": "space"}]
     multiscale: dict[str, Any] = {
         "axes": axes,
-        "datasets": [{"path": "0", "coordinateTransformations": [{"type": "scale", "scale": [1, 1]}]}],
+        "datasets": [
+            {"path": "0", "coordinateTransformations": [{"type": "scale", "scale": [1, 1]}]}
+        ],
     }
     if version == "0.5":
         level = v3_array([1, 1], dimension_names=["y", "x"])
@@ -97,11 +99,15 @@ def _image(version: str) -> dict[str, Any]:
 
 def _well(version: str, paths: list[str]) -> dict[str, Any]:
     images = [{"path": p} for p in paths]
-    return _group(version, _ome(version, "well", {"images": images}), {p: _image(version) for p in paths})
+    return _group(
+        version, _ome(version, "well", {"images": images}), {p: _image(version) for p in paths}
+    )
 
 
 def _unwrapped(attributes: Any, version: str) -> Any:
-    return attributes.get("ome") if version == "0.5" and isinstance(attributes, dict) else attributes
+    return (
+        attributes.get("ome") if version == "0.5" and isinstance(attributes, dict) else attributes
+    )
 
 
 NAME = re.compile(r"^[A-Za-z0-9]+$")
@@ -128,7 +134,9 @@ def _well_node(attributes: Any, version: str) -> dict[str, Any]:
     well = _unwrapped(attributes, version)
     well = well.get("well") if isinstance(well, dict) else None
     images = well.get("images") if isinstance(well, dict) else None
-    paths = [i.get("path") for i in images if isinstance(i, dict)] if isinstance(images, list) else []
+    paths = (
+        [i.get("path") for i in images if isinstance(i, dict)] if isinstance(images, list) else []
+    )
     members = {p: _image(version) for p in paths if isinstance(p, str) and NAME.match(p)}
     return _group(version, attributes, members)
 
@@ -157,8 +165,16 @@ def suite_cases() -> Iterator[tuple[str, str, str, dict[str, Any], bool]]:
         for name, kind in SUITES.items():
             for index, test in enumerate(read_json(folder / "tests" / f"{name}.json")["tests"]):
                 data = test["data"]
-                document = _plate_node(data, version) if kind == "plate" else _well_node(data, version)
-                yield f"{version}/tests/{name}#{index}", version, kind, document, bool(test["valid"])
+                document = (
+                    _plate_node(data, version) if kind == "plate" else _well_node(data, version)
+                )
+                yield (
+                    f"{version}/tests/{name}#{index}",
+                    version,
+                    kind,
+                    document,
+                    bool(test["valid"]),
+                )
         for rel, entry in MANIFEST.items():
             parts = rel.split("/")
             if parts[1] != version or parts[2] != "examples" or parts[3] not in EXAMPLES:
@@ -389,9 +405,7 @@ BROKEN: list[tuple[str, Breakage, Callable[[str], Where]]] = [
     (
         "a label listed but missing",
         lambda s, v: shutil.rmtree(s / "A" / "1" / "0" / "labels" / "cells"),
-        lambda v: {
-            ("/A/1/0/labels", f"/attributes{_ome_key(v)}/labels/0", "x-zomgen-member-kind")
-        },
+        lambda v: {("/A/1/0/labels", f"/attributes{_ome_key(v)}/labels/0", "x-zomgen-member-kind")},
     ),
     (
         "a label with a different number of levels",
@@ -475,7 +489,9 @@ NOT_SEEN: list[tuple[str, Breakage]] = [
     (
         "a field's acquisition the plate does not list",
         # no relation says "one of the values another path reaches"
-        lambda s, v: _edit(s / "A" / "1", v, lambda a: a["well"]["images"][1].update(acquisition=9)),
+        lambda s, v: _edit(
+            s / "A" / "1", v, lambda a: a["well"]["images"][1].update(acquisition=9)
+        ),
     ),
 ]
 
@@ -502,7 +518,9 @@ def _write_bf2raw(store: Path, version: str, series: list[str] | None) -> None:
     ome = root.require_group("OME")
     if series is not None:
         ome.attrs.update(
-            {"series": series} if version == "0.4" else {"ome": {"version": "0.5", "series": series}}
+            {"series": series}
+            if version == "0.4"
+            else {"ome": {"version": "0.5", "series": series}}
         )
     for name in ("0", "1"):
         writer.write_image(
@@ -604,7 +622,9 @@ MODELS: dict[tuple[str, bool], dict[str, str | None]] = {
 }
 
 
-@pytest.mark.parametrize(("version", "stamped"), list(MODELS), ids=[f"{v}{'-stamped' * s}" for v, s in MODELS])
+@pytest.mark.parametrize(
+    ("version", "stamped"), list(MODELS), ids=[f"{v}{'-stamped' * s}" for v, s in MODELS]
+)
 def test_ome_zarr_models_on_the_same_stores(
     plates: dict[str, Path], tmp_path: Path, version: str, stamped: bool
 ) -> None:
@@ -619,7 +639,8 @@ def test_ome_zarr_models_on_the_same_stores(
         models = _models(store, version)
         verdicts[name] = (zomgen_valid, models if models is None else models[: len(ACQUISITION)])
     expected_models = {
-        name: None if m is None else m[: len(ACQUISITION)] for name, m in MODELS[version, stamped].items()
+        name: None if m is None else m[: len(ACQUISITION)]
+        for name, m in MODELS[version, stamped].items()
     }
     assert {n: m for n, (_z, m) in verdicts.items()} == expected_models
     # zomgen: the valid plate and the breakages it does not see pass, every other fails
