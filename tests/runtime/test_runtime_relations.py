@@ -1,5 +1,5 @@
 """The relation keywords (docs/extra-checks.md, "Relations"): x-zomgen-equal, -equal-length,
--count-equal, -unique-by, and x-zomgen-member-kind over the same paths (`*`, `[*]`, `->`,
+-count-equal, -reaches, -in, -unique-by, and x-zomgen-member-kind over the same paths (`*`, `[*]`, `->`,
 `{path}`), each problem at the faulty node and key; the reference engine, jsonschema-rs and
 zomgen's TypeScript runtime under Node give the same verdicts and the same problems."""
 
@@ -20,6 +20,8 @@ from zomgen.runtime.pointers import escape
 EQUAL = "x-zomgen-equal"
 LENGTH = "x-zomgen-equal-length"
 COUNT = "x-zomgen-count-equal"
+REACHES = "x-zomgen-reaches"
+IN = "x-zomgen-in"
 UNIQUE = "x-zomgen-unique-by"
 KIND = "x-zomgen-member-kind"
 
@@ -114,6 +116,36 @@ PLATE_RULE: dict[str, Any] = {
     UNIQUE: {"/attributes/plate/wells": "/path"},
     KIND: {"/attributes/plate/wells/*/path": "group"},
 }
+
+
+# An OME plate's indices name a row and a column; a field's acquisition is one the plate lists.
+INDEX_RULES: dict[str, Any] = {
+    REACHES: [
+        [
+            "/attributes/plate/wells/*/rowIndex",
+            "/attributes/plate/rows/{/attributes/plate/wells/*/rowIndex}",
+        ],
+        [
+            "/attributes/plate/wells/*/columnIndex",
+            "/attributes/plate/columns/{/attributes/plate/wells/*/columnIndex}",
+        ],
+    ],
+    IN: [
+        [
+            "/members/*/members/*/attributes/well/images/*/acquisition",
+            "/attributes/plate/acquisitions/*/id",
+        ]
+    ],
+}
+
+
+def _acquired(acquisitions: list[int], fields: list[int]) -> dict[str, Any]:
+    """A plate of one well `A/1` whose fields name `fields` as their acquisitions."""
+    plate = _plate([("A/1", 0, 0)])
+    plate["attributes"]["plate"]["acquisitions"] = [{"id": i} for i in acquisitions]
+    images = [{"path": str(i), "acquisition": a} for i, a in enumerate(fields)]
+    plate["members"]["A"]["members"]["1"]["attributes"] = {"well": {"images": images}}
+    return plate
 
 
 def _plate(wells: list[tuple[str, int, int]]) -> dict[str, Any]:
@@ -222,6 +254,24 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
             ),
         ],
     ),
+    ("indices that name a row and a column", INDEX_RULES, _plate([("B/2", 1, 1)]), []),
+    (
+        "a rowIndex beyond the rows, and a columnIndex beyond the columns",
+        INDEX_RULES,
+        _plate([("A/1", 0, 0), ("B/2", 2, 1), ("B/2", 1, 5)]),
+        [
+            ("/", "/attributes/plate/wells/1/rowIndex", REACHES, _at(REACHES, 0)),
+            ("/", "/attributes/plate/wells/2/columnIndex", REACHES, _at(REACHES, 1)),
+        ],
+    ),
+    ("acquisitions the plate lists", INDEX_RULES, _acquired([0, 1], [1, 0, 1]), []),
+    ("no acquisitions listed: nothing to be one of", INDEX_RULES, _acquired([], [4]), []),
+    (
+        "an acquisition the plate does not list",
+        INDEX_RULES,
+        _acquired([0, 1], [1, 2]),
+        [("/A/1", "/attributes/well/images/1/acquisition", IN, _at(IN, 0))],
+    ),
     (
         "a count that holds",
         {COUNT: [["/attributes/n", "/members/*"]]},
@@ -289,6 +339,9 @@ MALFORMED: list[tuple[str, Any]] = [
     (LENGTH, [["/a", {"join": ["/b"]}]]),
     (LENGTH, [["/a/{/b", "/c"]]),
     (COUNT, {"/a": "/b"}),
+    (REACHES, [["/a"]]),
+    (REACHES, [["/a", {"join": ["/b"], "with": "/"}]]),
+    (IN, {"/a": "/b"}),
     (UNIQUE, [["/a", "/b"]]),
     (UNIQUE, {"/a": 1}),
     (KIND, {"/a/{": "array"}),
@@ -319,6 +372,18 @@ def test_a_malformed_relation_is_reported(keyword: str, value: Any) -> None:
     assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [("/", "", keyword)]
     assert "malformed" in problems[0].message
     assert not is_valid(_labelled(), {keyword: value})
+
+
+def test_reaches_and_in_say_what_is_missing() -> None:
+    (index,) = check_document(_plate([("B/2", 1, 7)]), INDEX_RULES)
+    assert index.message == (
+        "7: /attributes/plate/columns/{/attributes/plate/wells/*/columnIndex} reaches nothing"
+    )
+    (acquisition,) = check_document(_acquired([0, 1], [3]), INDEX_RULES)
+    assert acquisition.message == (
+        "3 is not one of [0, 1], the values of /attributes/plate/acquisitions/*/id of the group "
+        "2 levels above"
+    )
 
 
 def test_problems_name_the_faulty_node_and_key() -> None:

@@ -27,9 +27,11 @@ import {
   type Check,
   EQUAL,
   EQUAL_LENGTH,
+  IN,
   MEMBER_KIND,
   MEMBER_NDIM_LENGTH,
   NDIM_LENGTH,
+  REACHES,
   UNIQUE_BY,
 } from "./checks.js";
 import {
@@ -94,7 +96,8 @@ const SCHEMA_ONE = [
 const SCHEMA_MAPS = ["$defs", "definitions", "patternProperties"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const POINTER_KEYWORDS = [
-  NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH, EQUAL, EQUAL_LENGTH, COUNT_EQUAL, UNIQUE_BY,
+  NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH, EQUAL, EQUAL_LENGTH, COUNT_EQUAL, REACHES, IN,
+  UNIQUE_BY,
 ];
 
 /** Rename `__proto__` wherever a schema names an object key (in place: the schema is our own
