@@ -30,11 +30,14 @@ from urllib.parse import quote
 import pytest
 from test_corpus_compile import Findings, build_many, check_packages
 
-from zomgen.compile import Options, generate
+from zomgen.compile import Options, build_ir, generate, load
 from zomgen.errors import CompileError
 from zomgen.format import format_python
+from zomgen.ir import AliasType
 from zomgen.names import pascal_case
+from zomgen.schema.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
 from zomgen.schema.load import MAX_ENUM
+from zomgen.schema.parse import Builder
 from zomgen.write import write_package
 
 V3G = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
@@ -52,15 +55,6 @@ class Case:
     outcome_bug: str | None = None  # xfail reason of the outcome test
     checks_bug: str | None = None  # xfail reason of the type-check test
     python_checkers_bug: str | None = None  # xfail reason of the pyrefly and ty test
-
-
-# Not a compiler bug: pyrefly 1.4.1's time is exponential in the nesting depth of a generic in a
-# type alias (tests/python_checkers.py); such a package is run through pyrefly on its own, with a
-# time limit, and its pyrefly/ty test fails with the timeout.
-PYREFLY_DEEP_GENERIC = (
-    "pyrefly 1.4.1 does not finish on list[list[...]] 50 levels deep in a type alias "
-    "(time exponential in the depth: 20 levels ~7 s, 22 ~23 s)"
-)
 
 
 def group(attributes: Any, title: Any = "Hostile", **extra: Any) -> dict[str, Any]:
@@ -105,6 +99,29 @@ EVERY_JSON_TYPE = [None, True, False, 0, -1, 1.5, 1e300, -0.0, "s", "", 'a"b', "
                    "\u2028", "'''", '"""', [], [1], {}, {"a": 1}]  # fmt: skip
 
 
+# Not a compiler bug: pyrefly 1.4.1 expands type aliases eagerly. A tuple with optional
+# positions (`prefixItems` without `minItems`) names its part once per length it may have
+# (`tuple[A, int] | tuple[A] | tuple[()]`), so a chain of them costs pyrefly 2^depth (a bare
+# 20-alias chain takes ~18 s, 23 over a minute); such a package goes to pyrefly alone, with a
+# time limit, and its pyrefly/ty test fails with the timeout. mypy, pyright, ty and tsc read it.
+PYREFLY_REPEATED_ALIASES = (
+    "pyrefly 1.4.1 expands a chain of 40 aliases of tuples with optional positions, each "
+    "naming the next twice (time doubles with each level)"
+)
+S = {"type": "string"}
+# Nested as deep as the 128 levels of objects and arrays allow (each named for its type depth).
+DEEP = {
+    "deep_items_120": group(obj({"x": nest(120, S, lambda s: {"type": "array", "items": s})})),
+    "deep_properties_60": group(nest(60, S, lambda s: obj({"a": s}, required=["a"]))),
+    "deep_anyof_60": group(obj({"x": nest(60, S, lambda s: {"anyOf": [s, {"type": "integer"}]})})),
+    "deep_anyof_of_arrays_80": group(obj({"x": nest(40, S, lambda s: {"anyOf": [{"type": "array", "items": s}, {"type": "null"}]})})),
+    "deep_additional_properties_120": group(obj({"x": nest(120, S, lambda s: {"type": "object", "additionalProperties": s})})),
+    "deep_prefix_items_40": group(obj({"x": nest(40, S, lambda s: {"type": "array", "prefixItems": [s, {"type": "integer"}], "items": False})})),
+    "deep_const_arrays_120": group(obj({"x": {"const": nest(120, "a", lambda s: [s])}})),
+    "deep_items_twice_and_as_extras_110": group(obj({f: nest(110, S, lambda s: {"type": "array", "items": s}) for f in ("x", "y")}, additionalProperties=nest(110, S, lambda s: {"type": "array", "items": s}))),
+    "deep_items_beside_a_def_of_the_alias_name_100": group(obj({"x": nest(100, S, lambda s: {"type": "array", "items": s}), "d": {"$ref": "#/$defs/HostileAttributesXItemLevels11"}}), **{"$defs": {"HostileAttributesXItemLevels11": S}}),
+}  # fmt: skip
+
 CASES = [
     Case("keys_as_fields", group(obj({k: {"type": "integer"} for k in KEYS}, required=KEYS[:5])), "compile"),
     Case("keys_as_fields_closed", group(obj({k: {"type": "string"} for k in KEYS}, additionalProperties=False)), "compile"),
@@ -147,10 +164,16 @@ CASES = [
     Case("const_big_integer", group(obj({"c": {"const": 2**70}, "e": {"enum": [2**64, -(2**63) - 1]}})), "compile"),
     Case("empty_tuple", group(obj({"t": {"type": "array", "maxItems": 0}, "u": {"type": "array", "items": False}})), "compile"),
     Case("deep_properties_50", group(nest(50, {"type": "string"}, lambda s: obj({"a": s}, required=["a"]))), "compile"),
-    Case("deep_items_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"type": "array", "items": s})})), "compile", python_checkers_bug=PYREFLY_DEEP_GENERIC),
+    Case("deep_items_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"type": "array", "items": s})})), "compile"),
     Case("deep_allof_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"allOf": [s, {"minLength": 0}]})})), "compile"),
     Case("deep_anyof_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"anyOf": [s, {"type": "integer"}]})})), "compile"),
     Case("deep_ref_chain_50", group(obj({"x": {"$ref": "#/$defs/d0"}}), **{"$defs": {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} if i < 49 else {"type": "string"} for i in range(50)}}), "compile"),
+    # Within the 128-level limit, however deep: anonymous types past MAX_TYPE_DEPTH become
+    # named aliases (schema/flatten.py), so no generated expression nests with the schema.
+    *(
+        Case(name, schema, "compile", python_checkers_bug=PYREFLY_REPEATED_ALIASES if "prefix" in name else None)
+        for name, schema in DEEP.items()
+    ),
     # 30 member levels are 120 levels of schema objects: within zomgen's 128 (docs/input-language.md, Limits).
     Case("deep_members_30", {"title": "Deep", **nest(30, {"allOf": [V3A]}, lambda s: {"allOf": [V3G], "properties": {"members": {"properties": {"child": s}, "required": ["child"]}}})}, "compile"),
     Case("recursive_union_alias", group(obj({"v": {"$ref": "#/$defs/J"}}), **{"$defs": {"J": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/J"}}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/J"}}]}}}), "compile"),
@@ -202,7 +225,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Built:
         jobs[case.name] = (path, ())
     builds = build_many(jobs, packages)
     built = sorted(name for name, result in builds.items() if result.returncode == 0)
-    alone = {case.name for case in CASES if case.python_checkers_bug == PYREFLY_DEEP_GENERIC}
+    alone = {case.name for case in CASES if case.python_checkers_bug == PYREFLY_REPEATED_ALIASES}
     return Built(builds, sources, packages, check_packages(packages, built, pyrefly_alone=alone))
 
 
@@ -296,6 +319,10 @@ LIMITS = [
     ("nesting_1500_levels", "s.json", '{' + _G + ', "properties": {"attributes": ' + '{"allOf": [' * 1500 + "{}" + "]}" * 1500 + "}}", "/allOf/0/allOf/0/allOf/0"),
     ("defs_chained_300_deep", "s.json", json.dumps({**group({"$ref": "#/$defs/d0"}), "$defs": {f"d{i}": obj({"a": {"$ref": f"#/$defs/d{i + 1}"}}, required=["a"]) for i in range(300)} | {"d300": {"type": "string"}}}), "counting each `$ref` as the schema it names"),
     ("ref_chain_of_6000", "s.json", json.dumps({**group(obj({"x": {"$ref": "#/$defs/d0"}})), "$defs": {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(6000)} | {"d6000": {"type": "string"}}}), ":/$defs/d123: nests deeper than 128 levels"),
+    # Past the limit by a few levels: refused at the pointer where the 129th level starts.
+    ("items_past_the_limit", "s.json", json.dumps(group(obj({"x": nest(125, S, lambda s: {"type": "array", "items": s})}))), ":/properties/attributes/properties/x" + "/items" * 124 + ": nests deeper than 128 levels"),
+    ("properties_past_the_limit", "s.json", json.dumps(group(nest(63, S, lambda s: obj({"a": s}, required=["a"])))), ":/properties/attributes" + "/properties/a" * 63 + ": nests deeper than 128 levels"),
+    ("anyof_past_the_limit", "s.json", json.dumps(group(obj({"x": nest(63, S, lambda s: {"anyOf": [s, {"type": "integer"}]})}))), ":/properties/attributes/properties/x" + "/anyOf/0" * 62 + ": nests deeper than 128 levels"),
     ("nesting_100000_levels", "s.json", '{"properties": {"x": ' + "[" * 100_000 + "]" * 100_000 + "}}", "(line 1, column "),
 ]  # fmt: skip
 
@@ -360,10 +387,105 @@ def test_an_enum_at_the_limit_beside_a_string_builds_in_bounded_time(tmp_path: P
 
 
 def test_generated_python_deeper_than_python_reads_is_refused() -> None:
-    """The last guard (format.py): a type nested past Python's 200 brackets, however it got
-    there, is one problem, not a SyntaxError."""
-    with pytest.raises(CompileError, match="nest deeper than Python's parser reads"):
+    """The last guard (format.py), which flattening leaves unreached: code nested past Python's
+    200 brackets, however it got there, is one problem, not a SyntaxError."""
+    with pytest.raises(CompileError, match="nests deeper than Python's parser reads .* zomgen bug"):
         format_python("x: " + "list[" * 210 + "int" + "]" * 210 + "\n")
+
+
+# -- deep types become named aliases (schema/flatten.py)
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of brackets in `text`, strings included (a string annotation is
+    read by the type checkers)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "([{<":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}>":
+            depth = max(0, depth - 1)
+    return deepest
+
+
+@pytest.mark.parametrize("name", sorted(DEEP))
+def test_a_deep_type_is_named_so_no_generated_code_nests_with_the_schema(
+    tmp_path: Path, name: str
+) -> None:
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps(DEEP[name]), encoding="utf-8")
+    options = Options(schema, (), "pkg")
+    hierarchy = build_ir(load(options))
+    assert max(type_depth(t) for t in expressions(hierarchy)) <= MAX_TYPE_DEPTH
+    files = generate(options)
+    assert files == generate(options)  # deterministic
+    for path, text in files.items():
+        if path.endswith((".py", ".ts")) and path not in ("schema.ts",) and "/" not in path:
+            # The schema itself (schema.json, schema.ts) nests with the schema, within the
+            # 128 levels Python's and Node's JSON readers take.
+            assert _bracket_depth(text) <= 3 * MAX_TYPE_DEPTH, path
+
+
+def _alias_names(schema: dict[str, Any], tmp_path: Path) -> list[str]:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    hierarchy = build_ir(load(Options(path, (), "pkg")))
+    return [t.name for t in hierarchy.types if isinstance(t, AliasType)]
+
+
+def test_a_deep_alias_is_named_from_its_place_in_the_schema(tmp_path: Path) -> None:
+    items = [f"HostileAttributesXItemLevels{11 * n}" for n in range(1, 11)]
+    assert _alias_names(DEEP["deep_items_120"], tmp_path) == items
+    values = [f"HostileAttributesXValueLevels{11 * n}" for n in range(1, 11)]
+    assert _alias_names(DEEP["deep_additional_properties_120"], tmp_path) == values
+    # anyOf of arrays alternates two words, summed up by depth
+    nested = [f"HostileAttributesXNested{11 * n}" for n in range(1, 8)]
+    assert _alias_names(DEEP["deep_anyof_of_arrays_80"], tmp_path) == nested
+    # the same deep type in three places is one set of aliases, named after the first place
+    twice = _alias_names(DEEP["deep_items_twice_and_as_extras_110"], tmp_path)
+    assert twice == [f"HostileAttributesXItemLevels{11 * n}" for n in range(1, 10)]
+    # a name a `$defs` entry already holds gets a number
+    clash = _alias_names(DEEP["deep_items_beside_a_def_of_the_alias_name_100"], tmp_path)
+    assert clash == [
+        "HostileAttributesXItemLevels11_2",  # the `$defs` entry holds the first name
+        *(f"HostileAttributesXItemLevels{11 * n}" for n in range(2, 10)),
+        "HostileAttributesXItemLevels11",  # the `$defs` entry (an alias of string)
+    ]
+    # each optional position of a tuple is named (a length-by-length spelling repeats it)
+    prefix = _alias_names(DEEP["deep_prefix_items_40"], tmp_path)
+    assert prefix == ["HostileAttributesXItem1"] + [
+        f"HostileAttributesXItem1Levels{n}" for n in range(2, 40)
+    ]
+
+
+def test_a_hierarchy_no_deeper_than_the_limit_is_left_as_it_is(tmp_path: Path) -> None:
+    shallow = group(
+        obj({"x": nest(MAX_TYPE_DEPTH - 1, S, lambda s: {"type": "array", "items": s})})
+    )
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps(shallow), encoding="utf-8")
+    built = Builder(load(Options(schema, (), "pkg"))).build()
+    assert flatten(built) is built
+    deeper = group(obj({"x": nest(MAX_TYPE_DEPTH, S, lambda s: {"type": "array", "items": s})}))
+    assert _alias_names(deeper, tmp_path) == [f"HostileAttributesXItemLevels{MAX_TYPE_DEPTH - 1}"]
+
+
+def test_zomgen_ir_reads_a_schema_as_deep_as_the_limit(tmp_path: Path) -> None:
+    """`zomgen ir` once loaded the schema before raising the recursion limit: a RecursionError
+    reported as "nests too deeply to compile" at `/`."""
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps(DEEP["deep_items_120"]), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "zomgen", "ir", str(schema)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    names = [t["name"] for t in json.loads(result.stdout)["types"]]
+    assert names[-1] == "HostileAttributesXItemLevels110"
 
 
 def test_a_package_that_builds_imports(tmp_path: Path) -> None:
@@ -382,3 +504,36 @@ def test_a_package_that_builds_imports(tmp_path: Path) -> None:
                 check=False,
             )
             assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_deep_packages_import_and_round_trip_a_document_as_deep(tmp_path: Path) -> None:
+    """The converters follow the aliases: a document as deep as the schema parses and dumps."""
+    documents = {
+        "deep_items_120": nest(120, "s", lambda s: [s]),
+        "deep_additional_properties_120": nest(120, "s", lambda s: {"k": s}),
+        "deep_const_arrays_120": nest(120, "a", lambda s: [s]),
+        "deep_anyof_of_arrays_80": nest(40, "s", lambda s: [s, None] if s != "s" else [s]),
+        "deep_prefix_items_40": nest(40, "s", lambda s: [s, 1]),
+    }
+    for name, value in documents.items():
+        schema = tmp_path / f"{name}.json"
+        schema.write_text(json.dumps(DEEP[name]), encoding="utf-8")
+        write_package(generate(Options(schema, (), name)), tmp_path / name)
+        document = {"zarr_format": 3, "node_type": "group", "attributes": {"x": value}}
+        (tmp_path / f"{name}.doc.json").write_text(json.dumps({**document, "members": {}}))
+    script = (
+        "import importlib, json, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    package = importlib.import_module(name)\n"
+        "    document = json.load(open(name + '.doc.json'))\n"
+        "    assert package.dump(package.parse(document)) == document, name\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, *documents],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]

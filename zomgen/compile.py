@@ -16,6 +16,7 @@ from zomgen.format import format_python
 from zomgen.render import render
 from zomgen.resources import runtime_dir, templates_dir
 from zomgen.schema.bundle import bundle
+from zomgen.schema.flatten import flatten
 from zomgen.schema.load import SchemaSet, load_schema_set
 from zomgen.schema.parse import Builder
 from zomgen.targets.python import PythonTarget
@@ -30,12 +31,13 @@ class Options:
 
 
 def load(options: Options) -> SchemaSet:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))  # `zomgen ir` too
     return load_schema_set(options.schema, list(options.include_dirs))
 
 
 def build_ir(schema_set: SchemaSet) -> ir.Hierarchy:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
-    return Builder(schema_set).build()
+    return flatten(Builder(schema_set).build())
 
 
 # The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default

@@ -40,12 +40,13 @@ def format_python(text: str) -> str:
     try:
         ast.parse(text)
     except (SyntaxError, RecursionError, MemoryError) as exc:
-        # Python's parser reads at most 200 nested brackets: a type nested deeper than that
-        # (through `$ref`s, since a document nests at most MAX_DEPTH levels) is refused.
+        # Python's parser reads at most 200 nested brackets. Deep types are named aliases
+        # (schema/flatten.py), so this is a last guard: one line and exit 2, not a traceback.
         raise CompileError.one(
             "(generated Python)",
             "",
-            f"the schema's types nest deeper than Python's parser reads ({exc.__class__.__name__}:"
-            f" {getattr(exc, 'msg', exc)}); nest them less",
+            f"the generated code nests deeper than Python's parser reads "
+            f"({exc.__class__.__name__}: {getattr(exc, 'msg', exc)}) though zomgen names deep "
+            "types (a zomgen bug: please report it with the schema)",
         ) from None
     return text
