@@ -44,6 +44,13 @@ EXPECTED_CASES = {
     "ome_ngff_05_bf2raw": 62,
     "ome_ngff_05_plate": 89,
     "ome_ngff_05_well": 55,
+    "cf_grid_v2": 113,
+    "cf_grid_v3": 114,
+    "geozarr_dataset": 128,
+    "zarr_conventions_cf": 62,
+    "zarr_conventions_geo_proj": 12,
+    "zarr_conventions_multiscales": 22,
+    "zarr_conventions_spatial": 23,
     "nested_id_refs": 22,
     "oneof_tagged_union": 14,
     "open_closed_attributes": 16,
@@ -126,7 +133,7 @@ def test_every_convention_is_derived_and_counted(derived: Path) -> None:
 
 
 def test_the_runner_agrees_with_every_checker_and_both_run_times(derived: Path) -> None:
-    result = runner(derived)
+    result = runner(derived, "--exact")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "check_cases: ok" in result.stdout
     for line in (
@@ -220,7 +227,7 @@ def test_the_runner_fails_when_it_should(derived: Path, tmp_path: Path) -> None:
     for other in copy.glob("*_cases"):
         if other.name != "xarray_v3_cases":
             shutil.rmtree(other)
-    result = runner(copy, "--checkers", "mypy", "--tsc", str(tmp_path / "no-tsc"))
+    result = runner(copy, "--checkers", "mypy", "--tsc", str(tmp_path / "no-tsc"), "--exact")
     assert result.returncode == 1
     assert "mypy: missing xarray_v3_cases/documents_cases.py" in result.stdout
     assert "[arg-type]" in result.stdout
@@ -290,3 +297,29 @@ def test_build_with_cases_puts_the_report_in_the_package_readme(tmp_path: Path) 
     assert sorted(p.name for p in (tmp_path / "one").iterdir()) == [
         "check_cases.py", "mypy.ini", "pyrightconfig.json", "tsconfig.json", "xv3", "xv3_cases",
     ]  # fmt: skip
+
+
+def test_the_default_comparison_fails_on_acceptance_and_notes_other_codes(
+    derived: Path, tmp_path: Path
+) -> None:
+    """Without --exact: a case rejected with another code than expected is a note; a case
+    the checker accepts (its line moved to one with no mistake) is a failure."""
+    copy = tmp_path / "copy"
+    shutil.copytree(derived, copy, symlinks=True, ignore=shutil.ignore_patterns("_twins"))
+    for other in copy.glob("*_cases"):
+        if other.name != "xarray_v3_cases":
+            shutil.rmtree(other)
+    path = copy / "xarray_v3_cases" / "cases.json"
+    suite = json.loads(path.read_text("utf-8"))
+    recoded, accepted = [c for c in suite["cases"] if c["expect"]["pyright"]][:2]
+    recoded["expect"]["pyright"] = ["reportArgumentType"]
+    path.write_text(json.dumps(suite), encoding="utf-8")
+    noted = runner(copy, "--checkers", "pyright", "--no-runtime")
+    assert noted.returncode == 0, noted.stdout
+    assert "note: pyright: rejects with [reportAssignmentType] " in noted.stdout
+    assert f"{recoded['name']} " in noted.stdout
+    accepted["lines"]["python"][1] = 1  # the header comment: nothing to report there
+    path.write_text(json.dumps(suite), encoding="utf-8")
+    failed = runner(copy, "--checkers", "pyright", "--no-runtime")
+    assert failed.returncode == 1
+    assert "pyright: accepts xarray_v3_cases/documents_cases.py:1 " in failed.stdout

@@ -50,23 +50,48 @@ class Mutation:
     # True: another option of a union on the path admits the mutated value, so no static type
     # can tell (run-time only for every checker).
     hidden: bool = False
+    # True: a union on the path has an option that allows other keys, which mypy reads as a
+    # dict of any values (no PEP 728) and TypeScript as an index signature of `unknown`.
+    open_union: bool = False
 
 
 def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
     found: list[Mutation] = []
     for place in walk.places(document, hierarchy):
         found.extend(_of(place, document, hierarchy))
-    return [dataclasses.replace(m, hidden=_hidden(m, hierarchy)) for m in found]
+    return [
+        dataclasses.replace(m, hidden=_hidden(m, hierarchy), open_union=_open_union(m, hierarchy))
+        for m in found
+    ]
+
+
+def _open_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
+    return any(
+        any(_is_open(option, h) for option in union.options) for _, union in mutation.ctx.unions
+    )
+
+
+def _is_open(ref: ir.TypeRef, h: ir.Hierarchy) -> bool:
+    """Whether a type is an object that allows other keys (or any JSON value)."""
+    if isinstance(ref, ir.JsonObject | ir.MapOf | ir.Json):
+        return True
+    if not isinstance(ref, ir.Ref):
+        return False
+    named = h.type_named(ref.name)
+    if isinstance(named, ir.AliasType):
+        return _is_open(named.target, h)
+    return isinstance(named, ir.ObjectType) and named.extra is not None
 
 
 def _hidden(mutation: Mutation, h: ir.Hierarchy) -> bool:
-    """Whether a union on the mutation's path still admits the mutated value there."""
+    """Whether a union on the mutation's path still admits the mutated value there, or the
+    root's static type admits the whole mutated document (a member typed as any JSON value)."""
     for where, union in mutation.ctx.unions:
         if mutation.path[: len(where)] == where:
             value = get(mutation.document, where)
             if any(walk.admits(value, option, h) for option in union.options):
                 return True
-    return False
+    return walk.admits(mutation.document, ir.Ref(h.root), h)
 
 
 def _of(place: walk.Place, doc: Any, h: ir.Hierarchy) -> Iterator[Mutation]:
