@@ -60,7 +60,31 @@ _SPECIFICATIONS = {"draft-07": DRAFT7, "2019-09": DRAFT201909, "2020-12": DRAFT2
 
 
 class Impossible(Exception):
-    """The conjunction admits no value (conflicting types or constants, `false`)."""
+    """The conjunction admits no value (conflicting types or constants, `false`).
+
+    `clauses` are the keywords that contradict each other, each as (its text, where it stands
+    as `file#pointer`), so a report can name both sides (`type: object` in the convention
+    against `type: string` in the base); `reason` is the sentence that says so, "" when nothing
+    is known. `causes` lists (instance path inside the node's document, reason) of every
+    required key that admits no value, outermost key first (`/dtype`, `/members/data/dtype`).
+    """
+
+    def __init__(
+        self,
+        reason: str = "",
+        clauses: tuple[tuple[str, str], ...] = (),
+        causes: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.clauses = clauses
+        self.causes = causes or ((("", reason),) if reason else ())
+
+    def within(self, prefix: str) -> Impossible:
+        """The same failure seen from the object that holds it under `prefix` (`/dtype`)."""
+        return Impossible(
+            self.reason, self.clauses, tuple((prefix + at, why) for at, why in self.causes)
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +163,16 @@ class Expander:
         doc, pointer = found
         return str(doc.path), pointer
 
+    def where_text(self, schema: object) -> str:
+        """Where a schema stands, for a message: `file#pointer`, the input file by its name, an
+        other file by its label (relative to the input's folder, or its `$id`)."""
+        found = self.schema_set.locate(schema)
+        if found is None:
+            return "an inline schema"
+        doc, pointer = found
+        label = doc.path.name if doc is self.schema_set.root else doc.label or doc.path.as_posix()
+        return f"{label}#{pointer}"
+
     def draft_of(self, schema: object) -> str:
         found = self.schema_set.locate(schema)
         return found[0].draft if found else "2020-12"
@@ -163,7 +197,8 @@ class Expander:
         if schema is True:
             return
         if schema is False:
-            raise Impossible
+            holder = f" under {self.where_text(chain[-1])}" if chain else ""
+            raise Impossible(f"a `false` schema{holder} admits no value")
         if not isinstance(schema, dict):
             file, pointer = self.where(chain[-1] if chain else None)
             raise CompileError.one(file, pointer, "a subschema must be an object or a boolean")

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from zomgen import ir
-from zomgen.errors import CompileError
+from zomgen.errors import CompileError, InputProblem
 from zomgen.names import pascal_case
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
 from zomgen.schema.check import matches
@@ -131,8 +131,11 @@ def _canonical(value: object) -> str:
 
 
 class Builder:
-    def __init__(self, schema_set: SchemaSet) -> None:
+    def __init__(self, schema_set: SchemaSet, *, collect_all: bool = False) -> None:
         self.schema_set = schema_set
+        # After a required key that admits no value, go on with the other keys to report them
+        # all (a second pass, made only to explain a root that admits no value).
+        self.collect_all = collect_all
         self.x = Expander(schema_set)
         self.types: dict[str, ir.NamedType | None] = {}
         self.declared: dict[str, str] = {}  # claimed name -> where it is declared
@@ -177,8 +180,10 @@ class Builder:
         try:
             atoms = self.x.expand(root.contents, self.x.root_resolver())
             result = self.type_of(Conj(atoms), root_name)
-        except Impossible:
-            raise CompileError.one(str(root.path), "", "the root schema admits no value") from None
+        except Impossible as exc:
+            if not self.collect_all:
+                exc = Builder(self.schema_set, collect_all=True).root_failure() or exc
+            raise CompileError(_root_problems(str(root.path), exc)) from None
         named = self.types.get(result.name) if isinstance(result, ir.Ref) else None
         if not isinstance(named, ir.NodeType):
             raise CompileError.one(
@@ -197,6 +202,20 @@ class Builder:
             runtime_checks=tuple(sorted(self.runtime, key=lambda c: (c.pointer, c.keyword))),
             description=description if isinstance(description, str) else None,
         )
+
+    def root_failure(self) -> Impossible | None:
+        """Why the root admits no value, every required key that cannot hold included."""
+        root = self.schema_set.root
+        self._claim(self._document_name(root.contents, root.path.stem), "#")
+        self._claim_declared_names(root.contents)
+        try:
+            atoms = self.x.expand(root.contents, self.x.root_resolver())
+            self.type_of(Conj(atoms), self._document_name(root.contents, root.path.stem))
+        except Impossible as exc:
+            return exc
+        except CompileError:
+            return None
+        return None
 
     def _document_name(self, contents: object, stem: str) -> str:
         title = contents.get("title") if isinstance(contents, dict) else None
@@ -392,6 +411,7 @@ class Builder:
                 file, f"{pointer}/{keyword}", f"`{keyword}` must be a non-empty array"
             )
         options: list[ir.TypeRef] = []
+        failures: list[Impossible] = []
         for i, branch in enumerate(branches):
             try:
                 extra = self.x.expand(branch, atom.resolver)
@@ -399,18 +419,75 @@ class Builder:
                     conj.with_atoms(extra, (id(atom.schema), keyword)),
                     self._branch_hint(branch, hint, i),
                 )
-            except Impossible:
+            except Impossible as exc:
+                failures.append(exc)
                 continue
             for flat in option.options if isinstance(option, ir.UnionOf) else (option,):
                 if flat not in options:
                     options.append(flat)
         if not options:
-            raise Impossible
+            raise self._no_branch(atom, keyword, failures)
         if any(isinstance(o, ir.Json) for o in options):
             return ir.Json()  # one branch admits any JSON value: so does the union
         if len(options) == 1:
             return options[0]
         return ir.UnionOf(tuple(options), self._discriminator(options))
+
+    def _no_branch(self, atom: Atom, keyword: str, failures: list[Impossible]) -> Impossible:
+        """Why no branch of a union holds. A branch that failed inside a key (a required key
+        that admits no value) went further than one whose own keywords contradict the rest (a
+        group branch of an array): only those are reported, and one such branch is reported as
+        it is. A keyword every branch contradicts is named once, against each branch."""
+        where = f"{self.x.where_text(atom.schema)}/{keyword}"
+        deep = [f for f in failures if any(at for at, _why in f.causes)]
+        if len(deep) == 1:
+            return deep[0]
+        if deep:
+            failures = deep
+        common = [
+            c
+            for c in (failures[0].clauses if failures else ())
+            if all(c in f.clauses for f in failures)
+        ]
+        if common:
+            text = _clause_text(common[0])
+            others = [
+                ", ".join(_clause_text(c) for c in f.clauses if c != common[0]) or f.reason
+                for f in failures
+            ]
+            return Impossible(
+                f"{text} contradicts every branch of the `{keyword}` at {where}: "
+                + "; ".join(others),
+                (common[0], (f"`{keyword}`", where)),
+            )
+        reasons = "; ".join(
+            f"branch {i + 1}: {f.reason or 'admits no value'}" for i, f in enumerate(failures)
+        )
+        return Impossible(f"no branch of the `{keyword}` at {where} holds: {reasons}")
+
+    def _contradiction(
+        self, atom: Atom, keyword: str, partners: list[tuple[Atom, str]]
+    ) -> Impossible:
+        """`keyword` of `atom` contradicts what `partners` (atom, keyword) say together."""
+        if not partners:
+            text, where = self._clause(atom, keyword)
+            return Impossible(f"{text} at {where} admits no value")
+        clauses = tuple(self._clause(a, k) for a, k in partners) + (self._clause(atom, keyword),)
+        *first, last = clauses
+        return Impossible(
+            f"{', '.join(_clause_text(c) for c in first)} contradicts {_clause_text(last)}",
+            clauses,
+        )
+
+    def _clause(self, atom: Atom, keyword: str) -> tuple[str, str]:
+        value = atom.schema.get(keyword)
+        if keyword == "type" and isinstance(value, (str, list)):
+            shown = " | ".join(map(str, value)) if isinstance(value, list) else value
+        else:
+            shown = json.dumps(value, ensure_ascii=False)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+        return f"`{keyword}: {shown}`", f"{self.x.where_text(atom.schema)}/{keyword}"
 
     def _branch_hint(self, branch: object, hint: str, index: int) -> str:
         if isinstance(branch, dict):
@@ -456,6 +533,7 @@ class Builder:
 
     def _literals(self, conj: Conj) -> list[object] | None:
         result: dict[str, object] | None = None
+        seen: list[tuple[Atom, str, set[str]]] = []
         for keyword in ("const", "enum"):
             for atom, value in conj.values(keyword):
                 values = [value] if keyword == "const" else value
@@ -466,10 +544,11 @@ class Builder:
                 result = (
                     these if result is None else {k: v for k, v in result.items() if k in these}
                 )
+                if not result:
+                    raise self._contradiction(atom, keyword, _disjoint(seen, set(these)))
+                seen.append((atom, keyword, set(these)))
         if result is None:
             return None
-        if not result:
-            raise Impossible
         return list(result.values())
 
     def _type_set(self, conj: Conj) -> set[str] | None:
@@ -477,7 +556,8 @@ class Builder:
         says: then every JSON type is valid, whatever other keywords say, because JSON Schema
         applies `properties`, `items`, `pattern`... only to values of their own type."""
         result: set[str] | None = None
-        for _atom, value in conj.values("type"):
+        seen: list[tuple[Atom, str, set[str]]] = []
+        for atom, value in conj.values("type"):
             these = (
                 {value}
                 if isinstance(value, str)
@@ -488,8 +568,9 @@ class Builder:
             if "number" in these:
                 these.add("integer")
             result = these if result is None else result & these
-        if result is not None and not result:
-            raise Impossible
+            if not result:
+                raise self._contradiction(atom, "type", _disjoint(seen, these))
+            seen.append((atom, "type", these))
         return result
 
     def _warn_open_type(self, conj: Conj) -> None:
@@ -538,7 +619,16 @@ class Builder:
             self.base_nodes[id(a.schema)] for a in conj.atoms if id(a.schema) in self.base_nodes
         }
         if len(bases) > 1:
-            raise Impossible  # a group refined as an array, or v2 refined as v3
+            # a group refined as an array, or v2 refined as v3
+            clauses = tuple(
+                (
+                    "a Zarr v{1} {0}".format(*self.base_nodes[id(a.schema)]),
+                    self.x.where_text(a.schema),
+                )
+                for a in conj.atoms
+                if id(a.schema) in self.base_nodes
+            )
+            raise Impossible(" contradicts ".join(_clause_text(c) for c in clauses), clauses)
         if bases:
             self._check_satisfiable(conj)
             return bases.pop()
@@ -562,9 +652,9 @@ class Builder:
                 field_conj = self._field_conj(conj, key)
                 self._literals(field_conj)
                 self._type_set(field_conj)
-            except Impossible:
+            except Impossible as exc:
                 if key in self._required(conj):
-                    raise
+                    raise exc.within(f"/{escape_pointer(key)}") from None
 
     def _const_of(self, subs: list[tuple[object, Atom]]) -> object:
         for sub, _atom in subs:
@@ -596,19 +686,23 @@ class Builder:
                 continue
             props = atom.get("properties")
             patterns = atom.get("patternProperties")
-            subs: list[object] = []
+            subs: list[tuple[object, str]] = []
             listed = isinstance(props, dict) and key in props
             if listed:
-                subs.append(props[key])  # type: ignore[index]
+                subs.append((props[key], f"properties/{escape_pointer(key)}"))  # type: ignore[index]
             matched = False
             if isinstance(patterns, dict):
                 for pattern, sub in patterns.items():
                     if matches(pattern, key):
                         matched = True
-                        subs.append(sub)
+                        subs.append((sub, f"patternProperties/{escape_pointer(pattern)}"))
             if not listed and not matched and "additionalProperties" in atom.schema:
-                subs.append(atom.schema["additionalProperties"])
-            for sub in subs:
+                subs.append((atom.schema["additionalProperties"], "additionalProperties"))
+            for sub, where in subs:
+                if sub is False:
+                    raise Impossible(
+                        f"`false` at {self.x.where_text(atom.schema)}/{where} admits no value"
+                    )
                 atoms.extend(self.x.expand(sub, atom.resolver))
         return Conj(tuple(atoms))
 
@@ -620,9 +714,11 @@ class Builder:
         return required
 
     def _other(
-        self, conj: Conj, hint: str
+        self, conj: Conj, hint: str, *, members: bool = False
     ) -> tuple[ir.TypeRef | None, tuple[tuple[str, ir.TypeRef], ...]]:
-        """Type of unlisted keys (None when closed) and of `patternProperties` keys."""
+        """Type of unlisted keys (None when closed) and of `patternProperties` keys. Unlisted
+        keys whose schema admits no value cannot be present: the object is closed (for a
+        group's members, a warning says why)."""
         additional: list[Atom] = []
         closed = False
         patterns: list[tuple[str, ir.TypeRef]] = []
@@ -644,24 +740,46 @@ class Builder:
                         continue
         if closed:
             return None, tuple(patterns)
-        return self.type_of(Conj(tuple(additional)), hint), tuple(patterns)
+        try:
+            return self.type_of(Conj(tuple(additional)), hint), tuple(patterns)
+        except Impossible as exc:
+            if members:
+                self._warn_never(conj, None, exc)
+            return None, tuple(patterns)
 
-    def _fields(self, conj: Conj, owner: str, keys: Iterable[str]) -> tuple[ir.Field, ...]:
+    def _fields(
+        self, conj: Conj, owner: str, keys: Iterable[str], *, members: bool = False
+    ) -> tuple[ir.Field, ...]:
         required = self._required(conj)
         fields: list[ir.Field] = []
+        failed: Impossible | None = None
         for key in keys:
             if key == "":
                 self._refuse_empty_key(conj)
+            if failed is not None and (not self.collect_all or key not in required):
+                continue
             try:
                 field_conj = self._field_conj(conj, key)
                 field_type = self.type_of(field_conj, owner + pascal_case(key))
-            except Impossible:
+            except Impossible as exc:
                 if key in required:
-                    raise
+                    at = exc.within(("/members/" if members else "/") + escape_pointer(key))
+                    failed = (
+                        at
+                        if failed is None
+                        else Impossible(failed.reason, failed.clauses, failed.causes + at.causes)
+                    )
+                    continue
                 # A key that can never be present (`"x": false`): typed so, which an open
                 # object needs to reject it (its other keys may hold anything).
+                if members:
+                    self._warn_never(conj, key, exc)
                 fields.append(ir.Field(key=key, type=ir.Never(), required=False))
                 continue
+            except CompileError:
+                if failed is None:
+                    raise
+                continue  # only explaining a failure: this key is not the build's business
             if isinstance(field_type, ir.Json) and key in ("attributes",):
                 field_type = ir.JsonObject()
             fields.append(
@@ -673,7 +791,35 @@ class Builder:
                     description=self._description(field_conj),
                 )
             )
+        if failed is not None:
+            raise failed
         return tuple(fields)
+
+    def _warn_never(self, conj: Conj, key: str | None, exc: Impossible) -> None:
+        """A member whose schemas contradict each other is typed as never present, and said so
+        where it stands (`members/properties/<key>`, or `members/additionalProperties`)."""
+        if not exc.clauses and not any(at for at, _why in exc.causes):
+            return  # `false` or `enum: []`: written to forbid the member
+        for atom in conj.atoms:
+            if id(atom.schema) in self.base_atoms:
+                continue
+            props = atom.get("properties")
+            if key is not None and isinstance(props, dict) and key in props:
+                pointer = f"/properties/{escape_pointer(key)}"
+            elif key is None and "additionalProperties" in atom.schema:
+                pointer = "/additionalProperties"
+            else:
+                continue
+            file, where = self.x.where(atom.schema)
+            what = f"member {key!r}" if key is not None else "every member not listed"
+            why = "; ".join(f"{at or '/'}: {reason}" for at, reason in exc.causes) or exc.reason
+            self.schema_set.warn(
+                file,
+                where + pointer,
+                f"{what} admits no value, so it is typed as never present (a group holding it "
+                f"is invalid): {why}",
+            )
+            return
 
     def _refuse_empty_key(self, conj: Conj) -> None:
         for atom in conj.atoms:
@@ -727,7 +873,10 @@ class Builder:
         self.formats.add(version)
         self._record_runtime(conj)
         attributes_conj = self._field_conj(conj, "attributes")
-        attributes = self.type_of(attributes_conj, name + "Attributes")
+        try:
+            attributes = self.type_of(attributes_conj, name + "Attributes")
+        except Impossible as exc:
+            raise exc.within("/attributes") from None
         if isinstance(attributes, ir.Json):
             attributes = ir.JsonObject()
         members: ir.Members | None = None
@@ -736,8 +885,8 @@ class Builder:
             members_conj = self._field_conj(conj, "members")
             self._record_runtime(members_conj)
             named_keys = list(self._properties(members_conj))
-            named = self._fields(members_conj, name, named_keys)
-            other, patterns = self._other(members_conj, name + "Member")
+            named = self._fields(members_conj, name, named_keys, members=True)
+            other, patterns = self._other(members_conj, name + "Member", members=True)
             members = ir.Members(named, other, patterns)
         else:
             refined = [key for key in ARRAY_METADATA[version] if self._refines(conj, key)]
@@ -766,9 +915,16 @@ class Builder:
         types = self._type_set(conj)
         if literals is not None:
             if types is not None:
-                literals = [v for v in literals if _json_type(v) in types]
-                if not literals:
-                    raise Impossible
+                kept = [v for v in literals if _json_type(v) in types]
+                if not kept:
+                    literal_atoms = [(a, k) for k in ("const", "enum") for a, _v in conj.values(k)]
+                    type_atoms = [(a, "type") for a, _v in conj.values("type")]
+                    last_atom, last_keyword = (type_atoms or literal_atoms)[-1]
+                    partners = [
+                        p for p in literal_atoms + type_atoms if p != (last_atom, last_keyword)
+                    ]
+                    raise self._contradiction(last_atom, last_keyword, partners)
+                literals = kept
             return self._literal_type(literals, hint)
         if types is None:
             shaped = [
@@ -903,7 +1059,7 @@ class Builder:
             (_count(v) for _a, v in conj.values("maxItems") if _is_count(v)), default=None
         )
         if max_items is not None and max_items < min_items:
-            raise Impossible
+            raise Impossible(f"`maxItems: {max_items}` is below `minItems: {min_items}`")
         per_atom = self._positions(conj)
         width = max((len(p) for _a, p, _r in per_atom), default=0)
         item_hint = hint + "Item"
@@ -934,7 +1090,10 @@ class Builder:
                 rest_type = None
         longest_fixed = len(items) if rest_type is None else None
         if longest_fixed is not None and longest_fixed < min_items:
-            raise Impossible
+            raise Impossible(
+                f"`minItems: {min_items}` asks for more items than the positions that admit a "
+                f"value ({longest_fixed})"
+            )
         if not items and rest_type is not None:
             if max_items is not None and max_items == min_items and max_items <= MAX_TUPLE:
                 return ir.TupleOf(tuple(rest_type for _ in range(max_items)))
@@ -944,6 +1103,35 @@ class Builder:
 
 
 _NO_SCHEMA = object()  # an array keyword that is absent (not the same as `true`)
+
+
+def _clause_text(clause: tuple[str, str]) -> str:
+    text, where = clause
+    return f"{text} ({where})"
+
+
+def _disjoint(seen: list[tuple[Atom, str, set[str]]], these: set[str]) -> list[tuple[Atom, str]]:
+    """The earlier keywords that contradict `these` on their own, else all of them (together
+    they leave nothing `these` allows)."""
+    alone = [(a, k) for a, k, values in seen if not values & these]
+    return alone or [(a, k) for a, k, _values in seen]
+
+
+def _root_problems(file: str, exc: Impossible) -> list[InputProblem]:
+    """One problem per required key that admits no value, each naming the keywords that
+    contradict and where each stands."""
+    if not exc.causes:
+        return [InputProblem(file, "", "the root schema admits no value")]
+    return [
+        InputProblem(
+            file,
+            "",
+            "the root schema admits no value"
+            + (f": {at} (required) cannot hold one" if at else "")
+            + f": {reason}",
+        )
+        for at, reason in exc.causes
+    ]
 
 
 def _count(value: object) -> int:
