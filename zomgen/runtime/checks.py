@@ -18,7 +18,8 @@ reference is docs/extra-checks.md.
 
 The relations (docs/extra-checks.md, "Relations") compare values that paths reach anywhere in
 the node and its members; a path may follow a string to the member it names (`->`), collect a
-list (`[*]`) and use a value as a segment (`{pointer}`):
+list (`[*]`), use a value as a segment (`{pointer}`) and split a string into its blank-separated
+words (`[words]`); a string held by an array names a sibling (arrays have no members):
 
 - `x-zomgen-equal: [[anchor, other, ...], ...]`: every value `other` reaches equals the anchor's.
 - `x-zomgen-equal-length: [[anchor, other, ...], ...]`: every list `other` reaches has as many
@@ -41,6 +42,7 @@ and `if` like any other keyword.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,10 +163,16 @@ def member_kind(value: Any) -> Check:
                 target = reached.value
                 if not isinstance(target, str):
                     continue
-                # a string names a member of the node that holds it
-                node = find_member(_at(instance, _node_prefix(reached.location)), target)
+                # a string names a member of the node that holds it (of an array: a sibling)
+                holder = _holder(instance, reached.location)
+                node = find_member(_at(instance, holder), target)
                 if node is None:
-                    message = f"{target!r} names no member of this group"
+                    where = (
+                        "this group"
+                        if holder == _node_prefix(reached.location)
+                        else ("the group that holds this array")
+                    )
+                    message = f"{target!r} names no member of {where}"
                     found.append(Violation(reached.location, message, key))
                     continue
                 actual = _kind(node)
@@ -247,6 +255,8 @@ def member_ndim_length(value: Any) -> Check:
 
 FOLLOW = "->"
 COLLECT = "[*]"
+WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
+_ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
 
 Location = tuple[str | int, ...]
 
@@ -352,6 +362,15 @@ def _node_prefix(location: Location) -> Location:
     return location[:i]
 
 
+def _holder(root: Any, location: Location) -> Location:
+    """The node whose members a string at `location` names: the node holding it, or, when
+    that is an array (which has no members), the group holding the array: its siblings."""
+    prefix = _node_prefix(location)
+    if prefix and _kind(_at(root, prefix)) == "array":
+        return prefix[:-2]
+    return prefix
+
+
 def _at(root: Any, location: Location) -> Any:
     value = root
     for step in location:
@@ -417,10 +436,16 @@ def evaluate(
                 collected.append(below[0].value)
             found.append(Reached(location, collected, dict(taken)))
             return
+        if token == WORDS:
+            if isinstance(value, str):
+                for word in _ASCII_SPACE.split(value):
+                    if word:
+                        step(i + 1, location, word, taken)
+            return
         if token == FOLLOW:
             if not isinstance(value, str):
                 return
-            prefix = _node_prefix(location)
+            prefix = _holder(root, location)
             node = _at(root, prefix)
             target = list(prefix)
             for name in value.split("/"):

@@ -122,10 +122,13 @@ export function memberKind(value: unknown): Check {
       if (path === null) continue;
       for (const { location, value: target } of evaluate(instance, path, new Map())) {
         if (typeof target !== "string") continue;
-        // a string names a member of the node that holds it
-        const node = findMember(valueAt(instance, nodePrefix(location)), target);
+        // a string names a member of the node that holds it (of an array: a sibling)
+        const holds = holder(instance, location);
+        const node = findMember(valueAt(instance, holds), target);
         if (node === undefined) {
-          found.push({ path: location, message: `${repr(target)} names no member of this group`, at: key });
+          const where =
+            holds.length === nodePrefix(location).length ? "this group" : "the group that holds this array";
+          found.push({ path: location, message: `${repr(target)} names no member of ${where}`, at: key });
           continue;
         }
         const actual = kindOf(node);
@@ -213,6 +216,7 @@ export const IN = "x-zomgen-in";
 export const UNIQUE_BY = "x-zomgen-unique-by";
 const FOLLOW = "->";
 const COLLECT = "[*]";
+const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
 
 type Location = readonly Segment[];
 
@@ -313,6 +317,14 @@ function nodePrefix(location: Location): Location {
   return location.slice(0, i);
 }
 
+/** The node whose members a string at `location` names: the node holding it, or, when that is
+ * an array (which has no members), the group holding the array: its siblings. */
+function holder(root: unknown, location: Location): Location {
+  const prefix = nodePrefix(location);
+  if (prefix.length > 0 && kindOf(valueAt(root, prefix)) === "array") return prefix.slice(0, -2);
+  return prefix;
+}
+
 function valueAt(root: unknown, location: Location): unknown {
   let value: unknown = root;
   for (const step of location) {
@@ -376,9 +388,15 @@ export function evaluate(
       found.push({ location, value: collected, choices: new Map(taken) });
       return;
     }
+    if (token === WORDS) {
+      if (typeof value === "string") {
+        for (const word of value.split(/[ \t\n\r\f\v]+/).filter((w) => w !== "")) step(i + 1, location, word, taken);
+      }
+      return;
+    }
     if (token === FOLLOW) {
       if (typeof value !== "string") return;
-      const prefix = nodePrefix(location);
+      const prefix = holder(root, location);
       let node = valueAt(root, prefix);
       const target: Segment[] = [...prefix];
       for (const name of value.split("/")) {

@@ -11,8 +11,7 @@
  *   are bound, left to right, to the positions the `*`s of `member` matched.
  *
  * - relations between paths that reach into the node and its members (`->`, `[*]`, `{path}`):
- *   `x-zomgen-equal`, `x-zomgen-equal-length`, `x-zomgen-count-equal`, `x-zomgen-reaches`,
- *   `x-zomgen-in`, `x-zomgen-unique-by`.
+ *   `x-zomgen-equal`, `x-zomgen-equal-length`, `x-zomgen-count-equal`, `x-zomgen-unique-by`.
  *
  * Each function compiles a keyword's value once into a check (node document in, violations
  * out); engine.ts plugs them into Ajv as ordinary keywords, so they compose with `anyOf`,
@@ -122,10 +121,13 @@ export function memberKind(value: unknown): Check {
       if (path === null) continue;
       for (const { location, value: target } of evaluate(instance, path, new Map())) {
         if (typeof target !== "string") continue;
-        // a string names a member of the node that holds it
-        const node = findMember(valueAt(instance, nodePrefix(location)), target);
+        // a string names a member of the node that holds it (of an array: a sibling)
+        const holds = holder(instance, location);
+        const node = findMember(valueAt(instance, holds), target);
         if (node === undefined) {
-          found.push({ path: location, message: `${repr(target)} names no member of this group`, at: key });
+          const where =
+            holds.length === nodePrefix(location).length ? "this group" : "the group that holds this array";
+          found.push({ path: location, message: `${repr(target)} names no member of ${where}`, at: key });
           continue;
         }
         const actual = kindOf(node);
@@ -208,11 +210,10 @@ export function memberNdimLength(value: unknown): Check {
 export const EQUAL = "x-zomgen-equal";
 export const EQUAL_LENGTH = "x-zomgen-equal-length";
 export const COUNT_EQUAL = "x-zomgen-count-equal";
-export const REACHES = "x-zomgen-reaches";
-export const IN = "x-zomgen-in";
 export const UNIQUE_BY = "x-zomgen-unique-by";
 const FOLLOW = "->";
 const COLLECT = "[*]";
+const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
 
 type Location = readonly Segment[];
 
@@ -313,6 +314,14 @@ function nodePrefix(location: Location): Location {
   return location.slice(0, i);
 }
 
+/** The node whose members a string at `location` names: the node holding it, or, when that is
+ * an array (which has no members), the group holding the array: its siblings. */
+function holder(root: unknown, location: Location): Location {
+  const prefix = nodePrefix(location);
+  if (prefix.length > 0 && kindOf(valueAt(root, prefix)) === "array") return prefix.slice(0, -2);
+  return prefix;
+}
+
 function valueAt(root: unknown, location: Location): unknown {
   let value: unknown = root;
   for (const step of location) {
@@ -376,9 +385,15 @@ export function evaluate(
       found.push({ location, value: collected, choices: new Map(taken) });
       return;
     }
+    if (token === WORDS) {
+      if (typeof value === "string") {
+        for (const word of value.split(/[ \t\n\r\f\v]+/).filter((w) => w !== "")) step(i + 1, location, word, taken);
+      }
+      return;
+    }
     if (token === FOLLOW) {
       if (typeof value !== "string") return;
-      const prefix = nodePrefix(location);
+      const prefix = holder(root, location);
       let node = valueAt(root, prefix);
       const target: Segment[] = [...prefix];
       for (const name of value.split("/")) {
@@ -506,22 +521,7 @@ const SHAPES: { readonly [keyword: string]: string } = {
   [EQUAL]: "[[anchor path, path or {join, with}, ...], ...]",
   [EQUAL_LENGTH]: "[[anchor path, path, ...], ...]",
   [COUNT_EQUAL]: "[[anchor path, path, ...], ...]",
-  [REACHES]: "[[anchor path, path, ...], ...]",
-  [IN]: "[[anchor path, path, ...], ...]",
 };
-
-/** Everything an other path reaches for one anchor value (count-equal, reaches, in). */
-interface Whole {
-  readonly whole: true;
-  readonly text: string;
-  readonly values: readonly Reached[];
-}
-
-const WHOLE: readonly string[] = [COUNT_EQUAL, REACHES, IN];
-
-function isWhole(value: unknown): value is Whole {
-  return isObject(value) && value["whole"] === true;
-}
 
 type Compare = (a: Reached, o: Reached, placed: boolean) => string | null;
 
@@ -538,17 +538,10 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
       rules.forEach(([anchor, others], index) => {
         for (const a of evaluate(instance, anchor, new Map())) {
           for (const other of others) {
-            const placed = !isJoin(other) && !WHOLE.includes(keyword);
-            // compared as a whole: how many values, or which, and where
+            const placed = !isJoin(other) && keyword !== COUNT_EQUAL;
             const reached =
-              WHOLE.includes(keyword) && !isJoin(other)
-                ? [
-                    {
-                      location: [],
-                      value: { whole: true, text: other.text, values: evaluate(instance, other, a.choices) },
-                      choices: new Map(),
-                    },
-                  ]
+              keyword === COUNT_EQUAL && !isJoin(other)
+                ? [{ location: [], value: evaluate(instance, other, a.choices).length, choices: new Map() }]
                 : reach(instance, other, a.choices);
             for (const o of reached) {
               const message = compare(a, o, placed);
@@ -581,33 +574,14 @@ const compareLength: Compare = (a, o) => {
 };
 
 const compareCount: Compare = (a, o) => {
-  if (typeof a.value !== "number" || !Number.isInteger(a.value) || !isWhole(o.value)) return null;
-  const count = o.value.values.length;
-  if (a.value === count) return null;
+  if (typeof a.value !== "number" || !Number.isInteger(a.value) || a.value === o.value) return null;
+  const count = Number(o.value);
   return `is ${a.value}, but ${items(count)} ${count === 1 ? "is" : "are"} there`;
-};
-
-const compareReaches: Compare = (a, o) => {
-  if (!isWhole(o.value) || o.value.values.length > 0) return null;
-  return `${short(a.value)}: ${o.value.text} reaches nothing`;
-};
-
-const compareIn: Compare = (a, o) => {
-  if (!isWhole(o.value) || o.value.values.length === 0) return null;
-  const values = o.value.values.map((v) => v.value);
-  const text = canonical(a.value);
-  if (values.some((v) => canonical(v) === text)) return null;
-  const first = o.value.values[0]?.location ?? [];
-  const pointer = toPointer(first.slice(nodePrefix(first).length)) || "the document";
-  const whose = describe(first, a.location).slice(pointer.length);
-  return `${short(a.value)} is not one of ${short(values)}, the values of ${o.value.text}${whose}`;
 };
 
 export const equal = relation(EQUAL, compareEqual);
 export const equalLength = relation(EQUAL_LENGTH, compareLength);
 export const countEqual = relation(COUNT_EQUAL, compareCount);
-export const reaches = relation(REACHES, compareReaches);
-export const isIn = relation(IN, compareIn);
 
 export function uniqueBy(value: unknown): Check {
   const parsed = isObject(value)
@@ -653,7 +627,5 @@ export const CHECKS: { readonly [keyword: string]: (value: unknown) => Check } =
   [EQUAL]: equal,
   [EQUAL_LENGTH]: equalLength,
   [COUNT_EQUAL]: countEqual,
-  [REACHES]: reaches,
-  [IN]: isIn,
   [UNIQUE_BY]: uniqueBy,
 };

@@ -18,17 +18,14 @@ reference is docs/extra-checks.md.
 
 The relations (docs/extra-checks.md, "Relations") compare values that paths reach anywhere in
 the node and its members; a path may follow a string to the member it names (`->`), collect a
-list (`[*]`) and use a value as a segment (`{pointer}`):
+list (`[*]`), use a value as a segment (`{pointer}`) and split a string into its blank-separated
+words (`[words]`); a string held by an array names a sibling (arrays have no members):
 
 - `x-zomgen-equal: [[anchor, other, ...], ...]`: every value `other` reaches equals the anchor's.
 - `x-zomgen-equal-length: [[anchor, other, ...], ...]`: every list `other` reaches has as many
   items as the anchor's list (OME: each level's `shape`, each `scale`, and `len(axes)`).
 - `x-zomgen-count-equal: [[anchor, other, ...], ...]`: `other` reaches as many values as the
   integer at the anchor says.
-- `x-zomgen-reaches: [[anchor, other, ...], ...]`: `other` reaches a value, for every value of
-  the anchor (OME plates: the row a well's `rowIndex` indexes exists).
-- `x-zomgen-in: [[anchor, other, ...], ...]`: every value of the anchor is one of the values
-  `other` reaches, if it reaches any (OME: a field's acquisition is one the plate lists).
 - `x-zomgen-unique-by: {list pointer: key pointer}`: no two items of a list share a key (OME:
   axis names).
 
@@ -41,6 +38,7 @@ and `if` like any other keyword.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,8 +52,6 @@ MEMBER_NDIM_LENGTH = "x-zomgen-member-ndim-length"
 EQUAL = "x-zomgen-equal"
 EQUAL_LENGTH = "x-zomgen-equal-length"
 COUNT_EQUAL = "x-zomgen-count-equal"
-REACHES = "x-zomgen-reaches"
-IN = "x-zomgen-in"
 UNIQUE_BY = "x-zomgen-unique-by"
 KINDS = ("array", "group", "node")
 
@@ -161,10 +157,16 @@ def member_kind(value: Any) -> Check:
                 target = reached.value
                 if not isinstance(target, str):
                     continue
-                # a string names a member of the node that holds it
-                node = find_member(_at(instance, _node_prefix(reached.location)), target)
+                # a string names a member of the node that holds it (of an array: a sibling)
+                holder = _holder(instance, reached.location)
+                node = find_member(_at(instance, holder), target)
                 if node is None:
-                    message = f"{target!r} names no member of this group"
+                    where = (
+                        "this group"
+                        if holder == _node_prefix(reached.location)
+                        else ("the group that holds this array")
+                    )
+                    message = f"{target!r} names no member of {where}"
                     found.append(Violation(reached.location, message, key))
                     continue
                 actual = _kind(node)
@@ -247,6 +249,8 @@ def member_ndim_length(value: Any) -> Check:
 
 FOLLOW = "->"
 COLLECT = "[*]"
+WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
+_ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
 
 Location = tuple[str | int, ...]
 
@@ -352,6 +356,15 @@ def _node_prefix(location: Location) -> Location:
     return location[:i]
 
 
+def _holder(root: Any, location: Location) -> Location:
+    """The node whose members a string at `location` names: the node holding it, or, when
+    that is an array (which has no members), the group holding the array: its siblings."""
+    prefix = _node_prefix(location)
+    if prefix and _kind(_at(root, prefix)) == "array":
+        return prefix[:-2]
+    return prefix
+
+
 def _at(root: Any, location: Location) -> Any:
     value = root
     for step in location:
@@ -417,10 +430,16 @@ def evaluate(
                 collected.append(below[0].value)
             found.append(Reached(location, collected, dict(taken)))
             return
+        if token == WORDS:
+            if isinstance(value, str):
+                for word in _ASCII_SPACE.split(value):
+                    if word:
+                        step(i + 1, location, word, taken)
+            return
         if token == FOLLOW:
             if not isinstance(value, str):
                 return
-            prefix = _node_prefix(location)
+            prefix = _holder(root, location)
             node = _at(root, prefix)
             target = list(prefix)
             for name in value.split("/"):
@@ -555,8 +574,6 @@ _SHAPES = {
     EQUAL: "[[anchor path, path or {join, with}, ...], ...]",
     EQUAL_LENGTH: "[[anchor path, path, ...], ...]",
     COUNT_EQUAL: "[[anchor path, path, ...], ...]",
-    REACHES: "[[anchor path, path, ...], ...]",
-    IN: "[[anchor path, path, ...], ...]",
 }
 
 Compare = Callable[[Reached, Reached, bool], str | None]
@@ -579,11 +596,10 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
             for index, (anchor, others) in enumerate(rules):
                 for a in evaluate(instance, anchor, {}):
                     for other in others:
-                        placed = isinstance(other, Path) and keyword not in _WHOLE
-                        if keyword in _WHOLE and isinstance(other, Path):
-                            # compared as a whole: how many values, or which, and where
-                            values = evaluate(instance, other, a.choices)
-                            reached = [Reached((), _Whole(other.text, values), {})]
+                        placed = isinstance(other, Path) and keyword != COUNT_EQUAL
+                        if keyword == COUNT_EQUAL and isinstance(other, Path):
+                            count = len(evaluate(instance, other, a.choices))
+                            reached = [Reached((), count, {})]
                         else:
                             reached = _reach(instance, other, a.choices)
                         for o in reached:
@@ -628,50 +644,16 @@ def _integer(value: Any) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Whole:
-    """Everything an other path reaches for one anchor value (count-equal, reaches, in)."""
-
-    text: str
-    values: list[Reached]
-
-
-_WHOLE = (COUNT_EQUAL, REACHES, IN)
-
-
 def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
     expected = _integer(a.value)
-    if expected is None or not isinstance(o.value, _Whole):
+    if expected is None or expected == o.value:
         return None
-    count = len(o.value.values)
-    if expected == count:
-        return None
-    return f"is {expected}, but {_items(count)} {'is' if count == 1 else 'are'} there"
-
-
-def _reaches(a: Reached, o: Reached, placed: bool) -> str | None:
-    if not isinstance(o.value, _Whole) or o.value.values:
-        return None
-    return f"{_short(a.value)}: {o.value.text} reaches nothing"
-
-
-def _in(a: Reached, o: Reached, placed: bool) -> str | None:
-    if not isinstance(o.value, _Whole) or not o.value.values:
-        return None
-    values = [v.value for v in o.value.values]
-    if any(_canonical(a.value) == _canonical(v) for v in values):
-        return None
-    first = o.value.values[0].location
-    pointer = to_pointer(first[len(_node_prefix(first)) :]) or "the document"
-    whose = describe(first, a.location)[len(pointer) :]
-    return f"{_short(a.value)} is not one of {_short(values)}, the values of {o.value.text}{whose}"
+    return f"is {expected}, but {_items(o.value)} {'is' if o.value == 1 else 'are'} there"
 
 
 equal = _relation(EQUAL, _equal)
 equal_length = _relation(EQUAL_LENGTH, _equal_length)
 count_equal = _relation(COUNT_EQUAL, _count_equal)
-reaches = _relation(REACHES, _reaches)
-in_ = _relation(IN, _in)
 
 
 def unique_by(value: Any) -> Check:
@@ -721,8 +703,6 @@ CHECKS: dict[str, Callable[[Any], Check]] = {
     EQUAL: equal,
     EQUAL_LENGTH: equal_length,
     COUNT_EQUAL: count_equal,
-    REACHES: reaches,
-    IN: in_,
     UNIQUE_BY: unique_by,
 }
 
