@@ -11,7 +11,8 @@
  *   are bound, left to right, to the positions the `*`s of `member` matched.
  *
  * - relations between paths that reach into the node and its members (`->`, `[*]`, `{path}`):
- *   `x-zomgen-equal`, `x-zomgen-equal-length`, `x-zomgen-count-equal`, `x-zomgen-unique-by`.
+ *   `x-zomgen-equal`, `x-zomgen-equal-length`, `x-zomgen-count-equal`, `x-zomgen-reaches`,
+ *   `x-zomgen-in`, `x-zomgen-unique-by`.
  *
  * Each function compiles a keyword's value once into a check (node document in, violations
  * out); engine.ts plugs them into Ajv as ordinary keywords, so they compose with `anyOf`,
@@ -210,6 +211,8 @@ export function memberNdimLength(value: unknown): Check {
 export const EQUAL = "x-zomgen-equal";
 export const EQUAL_LENGTH = "x-zomgen-equal-length";
 export const COUNT_EQUAL = "x-zomgen-count-equal";
+export const REACHES = "x-zomgen-reaches";
+export const IN = "x-zomgen-in";
 export const UNIQUE_BY = "x-zomgen-unique-by";
 const FOLLOW = "->";
 const COLLECT = "[*]";
@@ -521,7 +524,22 @@ const SHAPES: { readonly [keyword: string]: string } = {
   [EQUAL]: "[[anchor path, path or {join, with}, ...], ...]",
   [EQUAL_LENGTH]: "[[anchor path, path, ...], ...]",
   [COUNT_EQUAL]: "[[anchor path, path, ...], ...]",
+  [REACHES]: "[[anchor path, path, ...], ...]",
+  [IN]: "[[anchor path, path, ...], ...]",
 };
+
+/** Everything an other path reaches for one anchor value (count-equal, reaches, in). */
+interface Whole {
+  readonly whole: true;
+  readonly text: string;
+  readonly values: readonly Reached[];
+}
+
+const WHOLE: readonly string[] = [COUNT_EQUAL, REACHES, IN];
+
+function isWhole(value: unknown): value is Whole {
+  return isObject(value) && value["whole"] === true;
+}
 
 type Compare = (a: Reached, o: Reached, placed: boolean) => string | null;
 
@@ -538,10 +556,17 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
       rules.forEach(([anchor, others], index) => {
         for (const a of evaluate(instance, anchor, new Map())) {
           for (const other of others) {
-            const placed = !isJoin(other) && keyword !== COUNT_EQUAL;
+            const placed = !isJoin(other) && !WHOLE.includes(keyword);
+            // compared as a whole: how many values, or which, and where
             const reached =
-              keyword === COUNT_EQUAL && !isJoin(other)
-                ? [{ location: [], value: evaluate(instance, other, a.choices).length, choices: new Map() }]
+              WHOLE.includes(keyword) && !isJoin(other)
+                ? [
+                    {
+                      location: [],
+                      value: { whole: true, text: other.text, values: evaluate(instance, other, a.choices) },
+                      choices: new Map(),
+                    },
+                  ]
                 : reach(instance, other, a.choices);
             for (const o of reached) {
               const message = compare(a, o, placed);
@@ -574,14 +599,33 @@ const compareLength: Compare = (a, o) => {
 };
 
 const compareCount: Compare = (a, o) => {
-  if (typeof a.value !== "number" || !Number.isInteger(a.value) || a.value === o.value) return null;
-  const count = Number(o.value);
+  if (typeof a.value !== "number" || !Number.isInteger(a.value) || !isWhole(o.value)) return null;
+  const count = o.value.values.length;
+  if (a.value === count) return null;
   return `is ${a.value}, but ${items(count)} ${count === 1 ? "is" : "are"} there`;
+};
+
+const compareReaches: Compare = (a, o) => {
+  if (!isWhole(o.value) || o.value.values.length > 0) return null;
+  return `${short(a.value)}: ${o.value.text} reaches nothing`;
+};
+
+const compareIn: Compare = (a, o) => {
+  if (!isWhole(o.value) || o.value.values.length === 0) return null;
+  const values = o.value.values.map((v) => v.value);
+  const text = canonical(a.value);
+  if (values.some((v) => canonical(v) === text)) return null;
+  const first = o.value.values[0]?.location ?? [];
+  const pointer = toPointer(first.slice(nodePrefix(first).length)) || "the document";
+  const whose = describe(first, a.location).slice(pointer.length);
+  return `${short(a.value)} is not one of ${short(values)}, the values of ${o.value.text}${whose}`;
 };
 
 export const equal = relation(EQUAL, compareEqual);
 export const equalLength = relation(EQUAL_LENGTH, compareLength);
 export const countEqual = relation(COUNT_EQUAL, compareCount);
+export const reaches = relation(REACHES, compareReaches);
+export const isIn = relation(IN, compareIn);
 
 export function uniqueBy(value: unknown): Check {
   const parsed = isObject(value)
@@ -627,5 +671,7 @@ export const CHECKS: { readonly [keyword: string]: (value: unknown) => Check } =
   [EQUAL]: equal,
   [EQUAL_LENGTH]: equalLength,
   [COUNT_EQUAL]: countEqual,
+  [REACHES]: reaches,
+  [IN]: isIn,
   [UNIQUE_BY]: uniqueBy,
 };

@@ -26,6 +26,10 @@ words (`[words]`); a string held by an array names a sibling (arrays have no mem
   items as the anchor's list (OME: each level's `shape`, each `scale`, and `len(axes)`).
 - `x-zomgen-count-equal: [[anchor, other, ...], ...]`: `other` reaches as many values as the
   integer at the anchor says.
+- `x-zomgen-reaches: [[anchor, other, ...], ...]`: `other` reaches a value, for every value of
+  the anchor (OME plates: the row a well's `rowIndex` indexes exists).
+- `x-zomgen-in: [[anchor, other, ...], ...]`: every value of the anchor is one of the values
+  `other` reaches, if it reaches any (OME: a field's acquisition is one the plate lists).
 - `x-zomgen-unique-by: {list pointer: key pointer}`: no two items of a list share a key (OME:
   axis names).
 
@@ -52,6 +56,8 @@ MEMBER_NDIM_LENGTH = "x-zomgen-member-ndim-length"
 EQUAL = "x-zomgen-equal"
 EQUAL_LENGTH = "x-zomgen-equal-length"
 COUNT_EQUAL = "x-zomgen-count-equal"
+REACHES = "x-zomgen-reaches"
+IN = "x-zomgen-in"
 UNIQUE_BY = "x-zomgen-unique-by"
 KINDS = ("array", "group", "node")
 
@@ -574,6 +580,8 @@ _SHAPES = {
     EQUAL: "[[anchor path, path or {join, with}, ...], ...]",
     EQUAL_LENGTH: "[[anchor path, path, ...], ...]",
     COUNT_EQUAL: "[[anchor path, path, ...], ...]",
+    REACHES: "[[anchor path, path, ...], ...]",
+    IN: "[[anchor path, path, ...], ...]",
 }
 
 Compare = Callable[[Reached, Reached, bool], str | None]
@@ -596,10 +604,11 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
             for index, (anchor, others) in enumerate(rules):
                 for a in evaluate(instance, anchor, {}):
                     for other in others:
-                        placed = isinstance(other, Path) and keyword != COUNT_EQUAL
-                        if keyword == COUNT_EQUAL and isinstance(other, Path):
-                            count = len(evaluate(instance, other, a.choices))
-                            reached = [Reached((), count, {})]
+                        placed = isinstance(other, Path) and keyword not in _WHOLE
+                        if keyword in _WHOLE and isinstance(other, Path):
+                            # compared as a whole: how many values, or which, and where
+                            values = evaluate(instance, other, a.choices)
+                            reached = [Reached((), _Whole(other.text, values), {})]
                         else:
                             reached = _reach(instance, other, a.choices)
                         for o in reached:
@@ -644,16 +653,50 @@ def _integer(value: Any) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Whole:
+    """Everything an other path reaches for one anchor value (count-equal, reaches, in)."""
+
+    text: str
+    values: list[Reached]
+
+
+_WHOLE = (COUNT_EQUAL, REACHES, IN)
+
+
 def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
     expected = _integer(a.value)
-    if expected is None or expected == o.value:
+    if expected is None or not isinstance(o.value, _Whole):
         return None
-    return f"is {expected}, but {_items(o.value)} {'is' if o.value == 1 else 'are'} there"
+    count = len(o.value.values)
+    if expected == count:
+        return None
+    return f"is {expected}, but {_items(count)} {'is' if count == 1 else 'are'} there"
+
+
+def _reaches(a: Reached, o: Reached, placed: bool) -> str | None:
+    if not isinstance(o.value, _Whole) or o.value.values:
+        return None
+    return f"{_short(a.value)}: {o.value.text} reaches nothing"
+
+
+def _in(a: Reached, o: Reached, placed: bool) -> str | None:
+    if not isinstance(o.value, _Whole) or not o.value.values:
+        return None
+    values = [v.value for v in o.value.values]
+    if any(_canonical(a.value) == _canonical(v) for v in values):
+        return None
+    first = o.value.values[0].location
+    pointer = to_pointer(first[len(_node_prefix(first)) :]) or "the document"
+    whose = describe(first, a.location)[len(pointer) :]
+    return f"{_short(a.value)} is not one of {_short(values)}, the values of {o.value.text}{whose}"
 
 
 equal = _relation(EQUAL, _equal)
 equal_length = _relation(EQUAL_LENGTH, _equal_length)
 count_equal = _relation(COUNT_EQUAL, _count_equal)
+reaches = _relation(REACHES, _reaches)
+in_ = _relation(IN, _in)
 
 
 def unique_by(value: Any) -> Check:
@@ -703,6 +746,8 @@ CHECKS: dict[str, Callable[[Any], Check]] = {
     EQUAL: equal,
     EQUAL_LENGTH: equal_length,
     COUNT_EQUAL: count_equal,
+    REACHES: reaches,
+    IN: in_,
     UNIQUE_BY: unique_by,
 }
 
