@@ -66,10 +66,11 @@ def codes(mutation: Mutation) -> Codes:
 
 def _tsc_blind(m: Mutation) -> bool:
     """TypeScript has one `number` type, so a fraction where an integer must be passes; and a
-    key excess in one option of a union passes when another option allows other keys."""
+    key excess in one option of a union passes when another option allows other keys, or
+    types the key the mistake sits under so that the mutated value fits."""
     if m.kind == "wrong-json-type" and m.wrong_type == "number" and "integer" in m.admitted:
         return True
-    return m.kind in UNKNOWN and m.open_union
+    return m.kind in UNKNOWN and (m.open_union or m.key_admitted_by_union)
 
 
 def _v2_swap(mutation: Mutation) -> bool:

@@ -53,6 +53,10 @@ class Mutation:
     # True: a union on the path has an option that allows other keys, which mypy reads as a
     # dict of any values (no PEP 728) and TypeScript as an index signature of `unknown`.
     open_union: bool = False
+    # True: below a union on the path, some option's type for the key the mutation sits under
+    # admits the mutated value there; TypeScript checks excess keys of a nested literal
+    # against the union of the options' types for that key, so an unknown key passes.
+    key_admitted_by_union: bool = False
 
 
 def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
@@ -60,9 +64,48 @@ def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
     for place in walk.places(document, hierarchy):
         found.extend(_of(place, document, hierarchy))
     return [
-        dataclasses.replace(m, hidden=_hidden(m, hierarchy), open_union=_open_union(m, hierarchy))
+        dataclasses.replace(
+            m,
+            hidden=_hidden(m, hierarchy),
+            open_union=_open_union(m, hierarchy),
+            key_admitted_by_union=_key_admitted_by_union(m, hierarchy),
+        )
         for m in found
     ]
+
+
+def _key_admitted_by_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
+    for where, union in mutation.ctx.unions:
+        rest = mutation.path[len(where) :]
+        if mutation.path[: len(where)] != where or len(rest) < 2:
+            continue
+        value = get(mutation.document, (*where, rest[0]))
+        for option in union.options:
+            found = _key_type(option, rest[0], h)
+            if found is not None and walk.admits(value, found, h):
+                return True
+    return False
+
+
+def _key_type(ref: ir.TypeRef, key: str | int, h: ir.Hierarchy) -> ir.TypeRef | None:
+    """The type an object type gives `key` (a listed field, else its other keys' type)."""
+    if isinstance(ref, ir.Json):
+        return ir.Json()
+    if isinstance(ref, ir.JsonObject):
+        return ir.Json()
+    if isinstance(ref, ir.MapOf):
+        return ref.value
+    if not isinstance(ref, ir.Ref):
+        return None
+    named = h.type_named(ref.name)
+    if isinstance(named, ir.AliasType):
+        return _key_type(named.target, key, h)
+    if not isinstance(named, ir.ObjectType):
+        return None
+    for field in named.fields:
+        if field.key == key:
+            return field.type
+    return named.extra
 
 
 def _open_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
