@@ -113,7 +113,7 @@ def _ty(m: Mutation) -> list[str]:
 def _tsc(m: Mutation) -> list[str]:
     if m.kind in UNKNOWN:
         return ["TS2353"]
-    if m.kind in MISSING and m.closed and not m.ctx.union:
+    if m.kind in MISSING and m.closed and (not m.ctx.union or m.union_narrowed):
         return ["TS2741"]
     if _v2_swap(m):
         return ["TS2353"]

@@ -57,6 +57,9 @@ class Mutation:
     # admits the mutated value there; TypeScript checks excess keys of a nested literal
     # against the union of the options' types for that key, so an unknown key passes.
     key_admitted_by_union: bool = False
+    # True: the innermost union on the path is above the object the mutation is in, and every
+    # option types the key below it alike, so TypeScript has one object type to compare with.
+    union_narrowed: bool = False
 
 
 def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
@@ -69,6 +72,7 @@ def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
             hidden=_hidden(m, hierarchy),
             open_union=_open_union(m, hierarchy),
             key_admitted_by_union=_key_admitted_by_union(m, hierarchy),
+            union_narrowed=_union_narrowed(m, hierarchy),
         )
         for m in found
     ]
@@ -85,6 +89,18 @@ def _key_admitted_by_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
             if found is not None and walk.admits(value, found, h):
                 return True
     return False
+
+
+def _union_narrowed(mutation: Mutation, h: ir.Hierarchy) -> bool:
+    if not mutation.ctx.unions:
+        return False
+    where, union = mutation.ctx.unions[-1]
+    rest = mutation.path[len(where) :]
+    if mutation.path[: len(where)] != where or len(rest) < 2:
+        return False
+    found = [_key_type(option, rest[0], h) for option in union.options]
+    typed = [t for t in found if t is not None]
+    return bool(typed) and all(t == typed[0] for t in typed) and isinstance(typed[0], ir.Ref)
 
 
 def _key_type(ref: ir.TypeRef, key: str | int, h: ir.Hierarchy) -> ir.TypeRef | None:
