@@ -1,0 +1,165 @@
+"""Sources with latency: zarr store objects (memory, fsspec, obstore, zip, ...) and plain HTTP.
+
+Every batch the walk asks for is sent at once, with up to `concurrency` requests in flight: a
+store that answers in 20 ms per request must not be walked one request at a time (zarr itself
+walks group after group; see facts.md, "Loading metadata: where the time goes").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .jsontext import too_large
+from .sources import Failure, Fetched, Listing
+
+DEFAULT_CONCURRENCY = 64
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+async def ensure_open(store: Any) -> None:
+    """Open a store zarr has not opened yet (a ZipStore made by hand is closed until then);
+    zarr's own API does the same before each use."""
+    opener = getattr(store, "_ensure_open", None)
+    if opener is not None:
+        await opener()
+
+
+class ZarrStoreSource:
+    """Any `zarr.abc.store.Store`, read through its own async API (`get`, `list_dir`) on zarr's
+    event loop, so stores bound to that loop (fsspec, obstore) work as they do inside zarr."""
+
+    cheap_probes = False
+
+    def __init__(self, store: Any, concurrency: int = DEFAULT_CONCURRENCY) -> None:
+        self._store = store
+        self._concurrency = concurrency
+        self.listable = bool(getattr(store, "supports_listing", False))
+
+    def _run(self, coroutine: Any) -> Any:
+        from zarr.core.sync import sync
+
+        return sync(coroutine)
+
+    def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
+        from zarr.core.buffer import default_buffer_prototype
+
+        prototype = default_buffer_prototype()
+        store = self._store
+
+        async def one(key: str, gate: asyncio.Semaphore) -> Fetched:
+            async with gate:
+                try:
+                    buffer = await store.get(key, prototype=prototype)
+                except (FileNotFoundError, NotADirectoryError):
+                    return None
+                except Exception as exc:  # noqa: BLE001  # any store's own error is a problem of this key
+                    return Failure(_describe(exc))
+            if buffer is None:
+                return None
+            data: bytes = buffer.to_bytes()
+            if len(data) > limit:
+                return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
+            return data
+
+        async def every() -> list[Fetched]:
+            await ensure_open(store)
+            gate = asyncio.Semaphore(self._concurrency)
+            return list(await asyncio.gather(*(one(k, gate) for k in keys)))
+
+        result: list[Fetched] = self._run(every()) if keys else []
+        return result
+
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [r is not None for r in self.read(keys, 1 << 62)]
+
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
+        if not self.listable:
+            return [None for _ in prefixes]
+        store = self._store
+
+        async def one(prefix: str, gate: asyncio.Semaphore) -> Listing:
+            async with gate:
+                try:
+                    names = [name async for name in store.list_dir(prefix.rstrip("/"))]
+                except Exception as exc:  # noqa: BLE001  # listing refused: use the named members
+                    return Failure(_describe(exc))
+            return list(dict.fromkeys(n.rstrip("/") for n in names))
+
+        async def every() -> list[Listing]:
+            await ensure_open(store)
+            gate = asyncio.Semaphore(self._concurrency)
+            return list(await asyncio.gather(*(one(p, gate) for p in prefixes)))
+
+        result: list[Listing] = self._run(every()) if prefixes else []
+        return result
+
+    def close(self) -> None:
+        pass
+
+
+class HttpSource:
+    """A store served over plain HTTP(S): GET only, no listing, with the standard library (fsspec's
+    HTTP filesystem needs aiohttp, which a loader should not require)."""
+
+    listable = False
+    cheap_probes = False
+
+    def __init__(
+        self, base_url: str, timeout: float = 30.0, concurrency: int = DEFAULT_CONCURRENCY
+    ) -> None:
+        self._base = base_url if base_url.endswith("/") else base_url + "/"
+        self._timeout = timeout
+        self._concurrency = concurrency
+        self._pool: ThreadPoolExecutor | None = None
+
+    def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
+        if len(keys) <= 1:
+            return [self._get(k, limit) for k in keys]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
+
+        def get(key: str) -> Fetched:
+            return self._get(key, limit)
+
+        return list(self._pool.map(get, keys))
+
+    def _get(self, key: str, limit: int) -> Fetched:
+        url = self._base + urllib.parse.quote(key, safe="/")
+        request = urllib.request.Request(url, headers={"User-Agent": "zomgen-runtime"})
+        try:
+            with urllib.request.urlopen(request, timeout=self._timeout) as response:
+                size = response.headers.get("Content-Length")
+                if size is not None and size.isdigit() and int(size) > limit:
+                    return Failure(too_large(key.rsplit("/", 1)[-1], int(size), limit))
+                data: bytes = response.read(limit + 1)
+        except urllib.error.HTTPError as exc:
+            # 403 too: object stores answer it for a missing key when listing is not allowed.
+            if exc.code in (403, 404, 410):
+                return None
+            return Failure(f"HTTP {exc.code} {exc.reason}")
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            return Failure(_describe(exc))
+        if len(data) > limit:
+            return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
+        return data
+
+    def exists(self, keys: Sequence[str]) -> list[bool]:
+        return [r is not None for r in self.read(keys, 1 << 62)]
+
+    def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
+        return [None for _ in prefixes]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None

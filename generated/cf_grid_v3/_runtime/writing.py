@@ -1,0 +1,270 @@
+"""Writing a ZOM document's metadata into a store through zarr's store API (`exists`, `set`,
+`delete`): groups and empty arrays, no chunk data.
+
+Each node's files are exactly its document (v3: zarr.json minus `members`; v2: `.zgroup` /
+`.zarray` plus `.zattrs`), so reading the store back gives the same document. Existing nodes are
+never clobbered by accident: unless `overwrite=True`, any node already present is reported and
+NOTHING is written, so a failed `create` leaves the store as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.parse
+import urllib.request
+from collections.abc import Coroutine, MutableMapping
+from typing import Any, TypeGuard
+
+from .opening import as_text, split_path
+from .pointers import node_path
+from .problems import Problem, StoreError
+from .reading import (
+    METADATA_NAMES,
+    V3,
+    ZARRAY,
+    ZATTRS,
+    ZGROUP,
+    ZMETADATA,
+    forbidden_name,
+)
+from .remote import DEFAULT_CONCURRENCY, ensure_open
+from .values import is_object
+
+_NODE_FILES = (V3, ZARRAY, ZGROUP)
+
+
+def _problem(path: str, message: str) -> Problem:
+    return Problem(path, "", message, "write")
+
+
+def _files(names: tuple[str, ...], node: Any, problems: list[Problem]) -> dict[str, bytes]:
+    """One node's metadata files, encoded; {} (problems noted) when it cannot be written."""
+    path = node_path(names)
+    if not is_object(node):
+        problems.append(_problem(path, f"a node must be an object, not a {type(node).__name__}"))
+        return {}
+    meta = {k: v for k, v in node.items() if k != "members"}
+    if node.get("zarr_format") == 3:
+        files: dict[str, Any] = {V3: meta}
+    elif node.get("zarr_format") == 2:
+        attributes = meta.pop("attributes", {})
+        files = {ZARRAY if "shape" in meta else ZGROUP: meta, ZATTRS: attributes}
+    else:
+        problems.append(_problem(path, "zarr_format must be 2 or 3 to know what to write"))
+        return {}
+    encoded: dict[str, bytes] = {}
+    for name, content in files.items():
+        try:
+            text = json.dumps(content, indent=2, ensure_ascii=False, allow_nan=False)
+        except ValueError:
+            problems.append(_problem(path, f"{name}: NaN or Infinity cannot be written as JSON"))
+            return {}
+        except (TypeError, RecursionError) as exc:
+            problems.append(_problem(path, f"{name}: not JSON-serialisable: {exc}"))
+            return {}
+        encoded[name] = text.encode("utf-8")
+    return encoded
+
+
+def _flatten(document: Any) -> tuple[list[tuple[tuple[str, ...], dict[str, bytes]]], list[Problem]]:
+    nodes: list[tuple[tuple[str, ...], dict[str, bytes]]] = []
+    problems: list[Problem] = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), document)]
+    while stack:
+        names, node = stack.pop()
+        files = _files(names, node, problems)
+        if files:
+            nodes.append((names, files))
+        members = node.get("members") if is_object(node) else None
+        if is_object(members):
+            # A document built in Python may have keys that are not strings.
+            items: list[tuple[object, Any]] = list(members.items())
+            for key, member in reversed(items):
+                name = str(key)
+                reason = forbidden_name(name)
+                if reason is not None or name in METADATA_NAMES:
+                    why = reason or "it is a metadata file name"
+                    problems.append(_problem(node_path((*names, name)), why))
+                    continue
+                stack.append(((*names, name), member))
+    return nodes, problems
+
+
+def _prefix(names: tuple[str, ...] | list[str]) -> str:
+    return "".join(n + "/" for n in names)
+
+
+class _Target:
+    """A writable store: a zarr Store (driven on zarr's event loop) or a plain mapping."""
+
+    def __init__(
+        self, store: Any, close: bool, mapping: MutableMapping[str, Any] | None = None
+    ) -> None:
+        self.store = store
+        self.mapping = mapping
+        self.close_after = close
+
+    def _run(self, make: list[Coroutine[Any, Any, Any]]) -> list[Any]:
+        from zarr.core.sync import sync
+
+        async def every() -> list[Any]:
+            await ensure_open(self.store)
+            gate = asyncio.Semaphore(DEFAULT_CONCURRENCY)
+
+            async def one(job: Coroutine[Any, Any, Any]) -> Any:
+                async with gate:
+                    return await job
+
+            return list(await asyncio.gather(*(one(j) for j in make)))
+
+        result: list[Any] = sync(every()) if make else []
+        return result
+
+    def exists(self, keys: list[str]) -> list[bool]:
+        if self.mapping is not None:
+            return [k in self.mapping for k in keys]
+        return [bool(x) for x in self._run([self.store.exists(k) for k in keys])]
+
+    def read(self, keys: list[str]) -> dict[str, Any]:
+        """What `keys` hold now (None where absent): what a rollback puts back."""
+        if self.mapping is not None:
+            return {k: self.mapping.get(k) for k in keys}
+        from zarr.core.buffer import default_buffer_prototype
+
+        prototype = default_buffer_prototype()
+        found = self._run([self.store.get(k, prototype=prototype) for k in keys])
+        return {k: None if b is None else b.to_bytes() for k, b in zip(keys, found, strict=True)}
+
+    def write(self, files: dict[str, Any]) -> None:
+        """Set (bytes) or delete (None) each key: deletions first, then the deepest nodes'
+        files first, so the node at the top appears last and an interrupted write leaves no
+        hierarchy whose root is there without its members."""
+        deletes = [k for k, v in files.items() if v is None]
+        depths = sorted({k.count("/") for k, v in files.items() if v is not None}, reverse=True)
+        layers = [
+            {k: v for k, v in files.items() if v is not None and k.count("/") == depth}
+            for depth in depths
+        ]
+        if self.mapping is not None:
+            for key in deletes:
+                self.mapping.pop(key, None)
+            for layer in layers:
+                for key, data in layer.items():
+                    self.mapping[key] = data
+            return
+        from zarr.core.buffer import default_buffer_prototype
+
+        buffer = default_buffer_prototype().buffer
+        self._run([self.store.delete(k) for k in deletes])
+        for layer in layers:
+            self._run([self.store.set(k, buffer.from_bytes(v)) for k, v in layer.items()])
+
+    def close(self) -> None:
+        if self.close_after:
+            self.store.close()
+
+
+def _unusable(message: str) -> StoreError:
+    return StoreError([_problem("/", message)])
+
+
+def _is_mapping(value: object) -> TypeGuard[MutableMapping[str, Any]]:
+    return isinstance(value, MutableMapping)
+
+
+def _open_target(store: object) -> tuple[_Target, list[str]]:
+    """(writable target, names of its own path inside the store)."""
+    text = as_text(store)
+    if text is None and _is_mapping(store) and not hasattr(store, "store_path"):
+        return _Target(store, False, store), []
+    import zarr.storage
+    from zarr.abc.store import Store
+
+    if text is not None:
+        store = text
+        scheme = urllib.parse.urlsplit(store).scheme.lower() if "://" in store else ""
+        try:
+            if scheme == "file":
+                local = urllib.request.url2pathname(urllib.parse.urlsplit(store).path)
+                return _Target(zarr.storage.LocalStore(local), False), []
+            if scheme:
+                return _Target(zarr.storage.FsspecStore.from_url(store), False), []
+            if store.endswith(".zip"):
+                return _Target(zarr.storage.ZipStore(store, mode="a"), True), []
+            return _Target(zarr.storage.LocalStore(store), False), []
+        except Exception as exc:  # noqa: BLE001  # fsspec and the OS raise many kinds
+            raise _unusable(f"{store}: cannot open for writing: {exc}") from None
+    store_path = getattr(store, "store_path", None)
+    if store_path is not None and isinstance(getattr(store_path, "store", None), Store):
+        return _Target(store_path.store, False), split_path(str(store_path.path))
+    if isinstance(store, Store):
+        return _Target(store, False), []
+    raise _unusable(f"not a store: a {type(store).__name__}")
+
+
+def write_document(
+    document: dict[str, Any], store: object, path: str = "", *, overwrite: bool = False
+) -> list[Problem]:
+    """Write the metadata of every node of `document` at `path` of `store`. Returns the
+    problems ([] when written); existing nodes are problems unless `overwrite=True`, and then
+    nothing at all is written. Raises StoreError when the store cannot be written."""
+    nodes, problems = _flatten(document)
+    if problems:
+        return problems
+    target, inner = _open_target(store)
+    try:
+        if getattr(target.store, "read_only", False):
+            raise _unusable("the store is read-only")
+        base = _prefix(inner + split_path(path))
+        probe = [
+            base + _prefix(names) + name
+            for names, _files in nodes
+            for name in (*_NODE_FILES, ZATTRS)
+        ]
+        root_consolidated = base + ZMETADATA
+        found = dict(zip([*probe, root_consolidated], target.exists([*probe, root_consolidated])))
+        writes: dict[str, bytes] = {}
+        deletes: list[str] = []
+        for names, files in nodes:
+            prefix = base + _prefix(names)
+            present = [n for n in _NODE_FILES if found[prefix + n]]
+            if present and not overwrite:
+                message = (
+                    f"a node already exists here ({', '.join(present)}); "
+                    "pass overwrite=True to replace its metadata"
+                )
+                problems.append(_problem(node_path(names), message))
+            writes.update({prefix + n: data for n, data in files.items()})
+            # Overwriting: metadata of the other kind or version would make a mixed node.
+            deletes += [prefix + n for n in (*_NODE_FILES, ZATTRS) if found[prefix + n]]
+        if problems:
+            return problems
+        if found[root_consolidated]:
+            deletes.append(root_consolidated)  # it would describe the old hierarchy
+        changes: dict[str, bytes | None] = {k: None for k in deletes if k not in writes}
+        changes.update(writes)
+        _write_whole(target, changes, [k for k in changes if found.get(k)])
+        return []
+    finally:
+        target.close()
+
+
+def _write_whole(target: _Target, changes: dict[str, bytes | None], existing: list[str]) -> None:
+    """Apply `changes`, or, if the store fails (or the write is interrupted) part way, put back
+    every key as it was before: a `create` is whole or not at all."""
+    before = target.read(existing) if existing else {}
+    try:
+        target.write(changes)
+    except BaseException as exc:
+        undo: dict[str, Any] = {k: before.get(k) for k in changes}
+        try:
+            target.write(undo)
+        except Exception:  # noqa: BLE001, S110  # the store itself is failing: report the first error
+            pass
+        if isinstance(exc, Exception):
+            raise _unusable(
+                f"writing failed part way ({type(exc).__name__}: {exc}); what was written was "
+                "undone"
+            ) from None
+        raise

@@ -1,0 +1,500 @@
+r"""Checking a whole ZOM document against a convention schema, and reporting every problem.
+
+Two engines, one verdict. jsonschema-rs (when installed) decides valid / invalid, about 250
+times faster than python-jsonschema (facts.md: 0.4 vs 100 us per node); the zomgen check
+keywords run inside it as custom keywords, so they compose with `anyOf` and friends exactly like
+standard ones. Only when it says "invalid" does python-jsonschema, the reference, walk the
+document again to collect every error with its location; tests hold the two to the same verdict
+on every document of the corpus. python-jsonschema is imported only then.
+
+Regular expressions: JSON Schema's dialect is ECMA-262; python-jsonschema reads patterns with
+Python's `re`, which cannot read some valid ones (`\p{Letter}`). Such a pattern is matched by
+the first engine that reads it: `regress` (ECMA-262, with the `u` flag as Ajv compiles it, then
+without), then jsonschema-rs; the reference engine's `pattern`, `patternProperties` and
+`additionalProperties` use it, and any other keyword that trips over it (`unevaluatedProperties`)
+leaves the details to jsonschema-rs. A schema jsonschema-rs cannot compile (a pattern it cannot
+read, such as `\Z`) is checked by python-jsonschema alone. No pattern raises an exception.
+
+Each error becomes a `Problem`: its absolute location is split into node path + pointer inside
+the node's document, and an `anyOf` / `oneOf` failure is replaced by the errors of the branch
+that came closest (the deepest cause), so a bad attribute four levels down is named as such
+instead of as "the whole subtree matches no branch".
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+import sys
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from .checks import CHECKS, Check, uses_checks
+from .pointers import escape, split_node_pointer, to_pointer
+from .problems import Problem
+from .values import is_array, is_object
+
+# Compiled validators are kept for this many schemas. The key is id(schema) and the entry keeps
+# the schema alive, so the id cannot be reused by another dict while it is cached.
+_CACHE_SIZE = 16
+_COMBINATORS = ("anyOf", "oneOf")
+# Messages longer than this are shortened: jsonschema quotes the whole failing instance, which
+# for a group is its whole subtree.
+_MAX_MESSAGE = 300
+
+
+class _FastKeyword:
+    """A zomgen check as a jsonschema-rs custom keyword (verdict only: details come from the
+    reference engine)."""
+
+    keyword: ClassVar[str] = ""
+
+    def __init__(self, parent_schema: dict[str, Any], value: Any, schema_path: list[Any]) -> None:
+        self._check = CHECKS[self.keyword](value)
+
+    def validate(self, instance: Any) -> None:
+        found = self._check(instance)
+        if found:
+            raise ValueError(found[0].message)
+
+
+# One jsonschema-rs keyword class per check keyword (its name is a class attribute).
+_FAST_KEYWORDS: dict[str, type[_FastKeyword]] = {
+    name: type(f"_Fast_{name}", (_FastKeyword,), {"keyword": name}) for name in CHECKS
+}
+
+
+@dataclass
+class _Engines:
+    schema: dict[str, Any]
+    fast: Any = None
+    reference: Any = None
+    # id(subschema) -> its JSON pointer in `schema`, for Problem.schema_path
+    locations: dict[int, str] | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_cache: OrderedDict[int, _Engines] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _engines(schema: dict[str, Any]) -> _Engines:
+    with _cache_lock:
+        entry = _cache.get(id(schema))
+        if entry is not None and entry.schema is schema:
+            _cache.move_to_end(id(schema))
+            return entry
+        entry = _Engines(schema, fast=_fast_validator(schema))
+        _cache[id(schema)] = entry
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+        return entry
+
+
+def _fast_validator(schema: dict[str, Any]) -> Any:
+    try:
+        import jsonschema_rs
+    except ImportError:  # optional: python-jsonschema alone gives the same answers, slower
+        return None
+    keywords: dict[str, Any] = dict(_FAST_KEYWORDS) if uses_checks(schema) else {}
+    try:
+        return jsonschema_rs.validator_for(
+            schema, validate_formats=False, offline=True, keywords=keywords or None
+        )
+    except ValueError:  # a schema jsonschema-rs cannot compile: the reference engine decides
+        return None
+
+
+def _reference_validator(schema: dict[str, Any]) -> Any:
+    # jsonschema ships no type information; importlib keeps its names `Any` for mypy and pyright.
+    validators: Any = importlib.import_module("jsonschema.validators")
+    ValidationError: Any = importlib.import_module("jsonschema.exceptions").ValidationError
+
+    def keyword(name: str) -> Any:
+        compile_check = CHECKS[name]
+        # id(value) -> its compiled check; the values live in `schema`, as long as this does
+        compiled: dict[int, Check] = {}
+
+        def run(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+            check = compiled.get(id(value))
+            if check is None:
+                check = compiled[id(value)] = compile_check(value)
+            for found in check(instance):
+                yield ValidationError(
+                    found.message,
+                    path=found.path,
+                    schema_path=() if found.at is None else (found.at,),
+                )
+
+        return run
+
+    base: Any = validators.validator_for(schema, default=validators.Draft202012Validator)
+    extended: Any = validators.extend(
+        base,
+        {
+            **_pattern_keywords(base.VALIDATORS, ValidationError),
+            **{name: keyword(name) for name in CHECKS},
+        },
+    )
+    return extended(schema)
+
+
+# ---------------------------------------------------------------- patterns `re` cannot read
+
+_Search = Callable[[str], bool]
+
+
+@functools.lru_cache(maxsize=1024)
+def _python_reads(pattern: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a FutureWarning (`[[`) is still a pattern `re` reads
+        try:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _search(pattern: str) -> _Search | None:
+    """`text -> does pattern match somewhere in it`, by the first engine that reads the pattern
+    (Python's `re`, regress with and without the `u` flag, jsonschema-rs); None if none does."""
+    if _python_reads(pattern):
+        compiled = re.compile(pattern)
+        return lambda text: compiled.search(text) is not None
+    try:
+        regress: Any = importlib.import_module("regress")
+    except ImportError:
+        regress = None
+    if regress is not None:
+        for flags in ("u", None):
+            try:
+                ecma: Any = regress.Regex(pattern, flags)
+            except regress.RegressError:
+                continue
+            return lambda text: ecma.find(_encodable(text)) is not None
+    try:
+        rs: Any = importlib.import_module("jsonschema_rs")
+        single: Any = rs.validator_for({"pattern": pattern})
+    except (ImportError, ValueError):
+        return None
+    return lambda text: bool(single.is_valid(_encodable(text)))
+
+
+def _encodable(text: str) -> str:
+    """`text` with lone surrogates (which JSON may carry, but Rust strings cannot) replaced."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def _unreadable(pattern: str) -> str:
+    return f"the schema's pattern {pattern!r} cannot be read by any regular-expression engine"
+
+
+def _pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[str, Any]:
+    """`pattern`, `patternProperties` and `additionalProperties` for the reference engine:
+    python-jsonschema's own while `re` reads every pattern involved, else the same checks with
+    `_search`, reported in the same words."""
+
+    def pattern(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        if not isinstance(value, str) or _python_reads(value):
+            yield from originals["pattern"](validator, value, instance, schema)
+            return
+        if not validator.is_type(instance, "string"):
+            return
+        search = _search(value)
+        if search is None:
+            yield ValidationError(_unreadable(value))
+        elif not search(instance):
+            yield ValidationError(f"{instance!r} does not match {value!r}")
+
+    def pattern_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        if not is_object(value) or all(_python_reads(p) for p in value):
+            yield from originals["patternProperties"](validator, value, instance, schema)
+            return
+        if not validator.is_type(instance, "object"):
+            return
+        for key, subschema in value.items():
+            search = _search(key)
+            if search is None:
+                yield ValidationError(_unreadable(key), schema_path=(key,))
+                continue
+            for name, item in instance.items():
+                if search(name):
+                    yield from validator.descend(item, subschema, path=name, schema_path=key)
+
+    def additional_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        patterns = schema.get("patternProperties")
+        if not is_object(patterns) or all(_python_reads(p) for p in patterns):
+            yield from originals["additionalProperties"](validator, value, instance, schema)
+            return
+        if not validator.is_type(instance, "object"):
+            return
+        named = schema.get("properties")
+        searches = [_search(p) for p in patterns]
+        extras = [
+            name
+            for name in instance
+            if not (is_object(named) and name in named)
+            and not any(search is not None and search(name) for search in searches)
+        ]
+        if validator.is_type(value, "object"):
+            for name in extras:
+                yield from validator.descend(instance[name], value, path=name)
+        elif value is False and extras:
+            verb = "does" if len(extras) == 1 else "do"
+            names = ", ".join(repr(name) for name in sorted(extras))
+            regexes = ", ".join(repr(p) for p in sorted(patterns))
+            yield ValidationError(f"{names} {verb} not match any of the regexes: {regexes}")
+
+    return {
+        "pattern": pattern,
+        "patternProperties": pattern_properties,
+        "additionalProperties": additional_properties,
+    }
+
+
+def _locations(schema: Any) -> dict[int, str]:
+    found: dict[int, str] = {}
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        value, pointer = stack.pop()
+        if is_object(value):
+            found.setdefault(id(value), pointer)
+            stack.extend((v, f"{pointer}/{escape(k)}") for k, v in value.items())
+        elif is_array(value):
+            stack.extend((v, f"{pointer}/{i}") for i, v in enumerate(value))
+    return found
+
+
+def _fast_verdict(engines: _Engines, document: Any) -> bool | None:
+    """jsonschema-rs's verdict, or None when it has none to give (not installed, or a value it
+    cannot convert, such as a non-string key): the reference engine then decides."""
+    if engines.fast is None:
+        return None
+    try:
+        return bool(engines.fast.is_valid(document))
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def is_valid(document: Any, schema: dict[str, Any]) -> bool:
+    """The verdict alone (fast engine when installed; the reference otherwise)."""
+    verdict = _fast_verdict(_engines(schema), document)
+    return verdict if verdict is not None else not check_document(document, schema, fast=False)
+
+
+def check_document(
+    document: dict[str, Any], schema: dict[str, Any], *, fast: bool = True
+) -> list[Problem]:
+    """Every problem of a whole ZOM document under `schema` (a bundled convention schema):
+    JSON Schema errors at their deepest cause, plus the zomgen check keywords. [] if valid."""
+    engines = _engines(schema)
+    if fast and _fast_verdict(engines, document):
+        return []
+    with engines.lock:
+        if engines.reference is None:
+            engines.reference = _reference_validator(schema)
+        if engines.locations is None:
+            engines.locations = _locations(schema)
+    from referencing.exceptions import Unresolvable
+
+    def detail() -> list[Problem]:
+        errors = list(engines.reference.iter_errors(document))
+        found = _dedupe(p for e in errors for c in _causes(e) for p in [_problem(c, engines)])
+        return sorted(_wrong_kind_only(found), key=_tree_order)
+
+    try:
+        try:
+            return detail()
+        except RecursionError:
+            # python-jsonschema recurses ~12 frames per level of groups and stops near 80
+            # levels under the default limit; retried where the stack is deep enough.
+            return _deeply(detail)
+    except RecursionError:
+        return _fast_problems(engines, document)
+    except re.error as exc:
+        # A pattern `re` cannot read, met by a keyword other than those `_pattern_keywords`
+        # replaces: jsonschema-rs, which compiled the schema, reads it and gives the details.
+        if engines.fast is not None:
+            return _fast_problems(engines, document)
+        message = f"the schema cannot be applied: Python cannot read a pattern ({exc})"
+        return [Problem("/", "", message, "schema")]
+    except Unresolvable as exc:  # a $ref the bundled schema cannot resolve (and nothing else may)
+        return [Problem("/", "", f"the schema cannot be applied: {exc}", "schema")]
+
+
+# The deep retry: a thread with a large stack (only the pages used are committed) and a
+# recursion limit that covers the reader's maximum depth with room to spare.
+_DEEP_STACK_BYTES = 512 * 1024 * 1024
+_DEEP_RECURSION_LIMIT = 100_000
+_T = TypeVar("_T")
+
+
+def _deeply(work: Callable[[], _T]) -> _T:
+    """`work()` in a thread whose stack and recursion limit let python-jsonschema walk a
+    hierarchy hundreds of levels deep. The recursion limit is process-wide, so it is raised
+    only while that thread runs and restored after."""
+    results: list[_T] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(work())
+        except BaseException as exc:  # noqa: BLE001  # re-raised in the calling thread
+            failures.append(exc)
+
+    try:
+        previous_size = threading.stack_size(_DEEP_STACK_BYTES)
+    except (ValueError, RuntimeError):  # a platform without settable stacks: no retry
+        raise RecursionError("no deep stack available") from None
+    try:
+        thread = threading.Thread(target=run, name="zomgen-deep-check", daemon=True)
+    finally:
+        threading.stack_size(previous_size)
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
+    try:
+        thread.start()
+        thread.join()
+    finally:
+        sys.setrecursionlimit(previous_limit)
+    if failures:
+        raise failures[0]
+    return results[0]
+
+
+def _causes(error: Any) -> list[Any]:
+    """The error itself, or for a failed `anyOf` / `oneOf` the causes in the branch that came
+    closest: the fewest signs of being meant for another kind of value (a wrong JSON type,
+    missing required keys or unexpected ones at the value itself, a wrong tag such as
+    `node_type`), then the deepest into the instance, then the fewest errors. When two branches
+    tie, the combinator's own error is the honest answer."""
+    if error.validator not in _COMBINATORS or not error.context:
+        return [error]
+    base = len(error.absolute_path)
+    branches: dict[Any, list[Any]] = {}
+    for sub in error.context:
+        # A `false` branch's error carries no schema path: it is a branch of its own.
+        path = sub.relative_schema_path
+        branches.setdefault(path[0] if path else ("false", len(branches)), []).append(sub)
+    scored: list[tuple[tuple[int, int, int], list[Any]]] = []
+    for subs in branches.values():
+        resolved = [c for s in subs for c in _causes(s)]
+        mismatch = sum(_other_kind(s, base) for s in subs)
+        depth = max(len(c.absolute_path) for c in resolved)
+        scored.append(((-mismatch, depth, -len(resolved)), resolved))
+    scored.sort(key=lambda item: item[0], reverse=True)
+    if len(scored) > 1 and scored[0][0] == scored[1][0]:
+        return [error]
+    return scored[0][1]
+
+
+# Failures that say "this branch describes another kind of value", at the combinator's value.
+_SHAPE_KEYWORDS = frozenset(
+    ("type", "required", "additionalProperties", "unevaluatedProperties", "dependentRequired")
+)
+
+
+def _other_kind(error: Any, base: int) -> int:
+    """How strongly `error` says its branch is for another kind of value: a wrong JSON type
+    most (3), a missing or unexpected key or a wrong tag less (1), anything else not (0)."""
+    depth = len(error.absolute_path) - base
+    if depth == 0 and error.validator == "type":
+        return 3
+    if depth == 0:
+        return 1 if error.validator in _SHAPE_KEYWORDS else 0
+    return 1 if depth == 1 and error.validator == "const" else 0
+
+
+def _problem(error: Any, engines: _Engines) -> Problem:
+    node_path, pointer = split_node_pointer(list(error.absolute_path))
+    keyword = str(error.validator)
+    locations = engines.locations or {}
+    where = locations.get(id(error.schema))
+    if where is None:
+        schema_path = to_pointer(error.absolute_schema_path)
+    else:
+        schema_path = f"{where}/{escape(keyword)}"
+        last = error.relative_schema_path[-1] if error.relative_schema_path else keyword
+        if keyword in CHECKS and last != keyword:  # the entry of a check's value that failed
+            schema_path += f"/{escape(last)}"
+    return Problem(node_path, pointer, _message(error), keyword, schema_path)
+
+
+def _message(error: Any) -> str:
+    message = str(error.message)
+    if len(message) <= _MAX_MESSAGE:
+        return message
+    shown = repr(error.instance)
+    if message.startswith(shown):
+        message = _summary(error.instance) + message[len(shown) :]
+    if len(message) > _MAX_MESSAGE:
+        message = message[: _MAX_MESSAGE - 3] + "..."
+    return message
+
+
+def _summary(value: Any) -> str:
+    if is_object(value):
+        return f"{{...}} (an object with {len(value)} keys)"
+    if is_array(value):
+        return f"[...] (a list of {len(value)} items)"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _fast_problems(engines: _Engines, document: Any) -> list[Problem]:
+    if engines.fast is None:
+        return [Problem("/", "", "the document nests too deeply to check", "schema")]
+    problems: list[Problem] = []
+    try:
+        errors = list(engines.fast.iter_errors(document))
+    except ValueError:  # jsonschema-rs's own recursion limit
+        return [Problem("/", "", "the document nests too deeply to check", "schema")]
+    for error in errors:
+        node_path, pointer = split_node_pointer(list(error.instance_path))
+        kind = error.kind
+        keyword = str(getattr(kind, "keyword", None) or kind.name)
+        message = str(error.message)
+        if len(message) > _MAX_MESSAGE:
+            message = message[: _MAX_MESSAGE - 3] + "..."
+        problems.append(
+            Problem(node_path, pointer, message, keyword, to_pointer(error.schema_path))
+        )
+    return sorted(_dedupe(problems), key=_tree_order)
+
+
+def _tree_order(problem: Problem) -> tuple[list[str], list[str]]:
+    """Problems in the order of the tree: by node (parents first), then pointer; a stable
+    sort keeps the schema's order among equals."""
+    return problem.node_path.split("/"), problem.pointer.split("/")
+
+
+_KIND_POINTERS = ("/node_type", "/zarr_format")
+
+
+def _wrong_kind_only(problems: list[Problem]) -> list[Problem]:
+    """A node of the wrong kind (a group where an array must be) fails its schema's `const`
+    on node_type, and then every `required` key of the kind it is not: only the first says
+    anything. For such nodes, keep the problems of node_type and zarr_format."""
+    wrong = {p.node_path for p in problems if p.keyword == "const" and p.pointer == "/node_type"}
+    if not wrong:
+        return problems
+    return [p for p in problems if p.node_path not in wrong or p.pointer in _KIND_POINTERS]
+
+
+def _dedupe(problems: Iterable[Problem]) -> list[Problem]:
+    """One problem per (node, pointer, keyword, message): the same fault reached through two
+    schemas (a convention and the base it extends) is reported once."""
+    seen: dict[tuple[str, str, str, str], Problem] = {}
+    for p in problems:
+        seen.setdefault((p.node_path, p.pointer, p.keyword, p.message), p)
+    return list(seen.values())
