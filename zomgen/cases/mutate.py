@@ -105,9 +105,7 @@ def _union_narrowed(mutation: Mutation, h: ir.Hierarchy) -> bool:
 
 def _key_type(ref: ir.TypeRef, key: str | int, h: ir.Hierarchy) -> ir.TypeRef | None:
     """The type an object type gives `key` (a listed field, else its other keys' type)."""
-    if isinstance(ref, ir.Json):
-        return ir.Json()
-    if isinstance(ref, ir.JsonObject):
+    if isinstance(ref, ir.Json | ir.JsonObject):
         return ir.Json()
     if isinstance(ref, ir.MapOf):
         return ref.value
