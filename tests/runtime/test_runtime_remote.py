@@ -98,7 +98,9 @@ def test_http_store_loads_the_members_the_convention_names(http_root: Any) -> No
     local, _ = read_document(root / "exp.zarr")
     assert local is not None and set(local["members"]) == {"raw", "labels", "extra"}
     assert {method for method, _path in requests} == {"GET"}
-    assert not [path for _m, path in requests if path.endswith("/")], "asked for a listing"
+    # each group's HTML index is asked for (refused by this server), never an array's folder
+    listed = {path for _m, path in requests if path.endswith("/")}
+    assert listed == {"/exp.zarr/", "/exp.zarr/labels/"}
 
 
 def test_http_store_missing_named_member_is_reported(http_root: Any) -> None:
@@ -134,6 +136,44 @@ def test_http_consolidated_store_loads_whole(http_root: Any) -> None:
     assert remote is not None and set(remote["members"]) == {"t", "y"}
     assert len(requests) <= 5  # the root's files and .zmetadata, nothing per node
     assert validate_store(f"{url}/ds.zarr", convention("xarray-v2")) == []
+
+
+class _Listing(_NoListing):
+    """Lists folders as `python -m http.server` does (an HTML index)."""
+
+    def list_directory(self, path: str | Any) -> Any:
+        return SimpleHTTPRequestHandler.list_directory(self, path)
+
+
+def test_http_store_with_an_html_index_is_walked_like_a_folder(tmp_path: Path) -> None:
+    """An unconsolidated store on a server that lists folders: one index per group, then
+    each member's metadata; the same document as reading the folder, and arrays never listed."""
+    root = tmp_path / "served"
+    ds = xr.Dataset(
+        {"t": (("y", "x"), np.zeros((2, 3))), "u v": (("x",), np.ones(3))},
+        coords={"y": [1, 2]},
+    )
+    ds.to_zarr(root / "ds.zarr", zarr_format=3, consolidated=False, mode="w")
+    requests: list[tuple[str, str]] = []
+    handler = type("Handler", (_Listing,), {"requests": requests, "timeout": 10})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/ds.zarr"
+        remote, problems = read_document(url)
+        assert problems == []
+        assert remote == read_document(root / "ds.zarr")[0]
+        assert remote is not None and set(remote["members"]) == {"t", "u v", "y"}
+        listed = [path for _method, path in requests if path.endswith("/")]
+        assert listed == ["/ds.zarr/"]  # the group's index alone: no array folder is listed
+        assert validate_store(url, convention("xarray-v3")) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 def test_http_missing_store_is_a_store_error(http_root: Any) -> None:

@@ -8,6 +8,8 @@ walks group after group; see facts.md, "Loading metadata: where the time goes").
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -108,10 +110,13 @@ class ZarrStoreSource:
 
 
 class HttpSource:
-    """A store served over plain HTTP(S): GET only, no listing, with the standard library (fsspec's
-    HTTP filesystem needs aiohttp, which a loader should not require)."""
+    """A store served over plain HTTP(S): GET only, with the standard library (fsspec's HTTP
+    filesystem needs aiohttp, which a loader should not require). A folder is listed where the
+    server answers its URL with an HTML index (as `python -m http.server`, nginx's autoindex and
+    Apache do, and as fsspec reads them); elsewhere the walk probes the members the convention
+    names."""
 
-    listable = False
+    listable = True
     cheap_probes = False
 
     def __init__(
@@ -157,9 +162,54 @@ class HttpSource:
         return [r is not None for r in self.read(keys, 1 << 62)]
 
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
-        return [None for _ in prefixes]
+        if len(prefixes) <= 1:
+            return [self._index(p) for p in prefixes]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
+        return list(self._pool.map(self._index, prefixes))
+
+    def _index(self, prefix: str) -> Listing:
+        """The subfolders an HTML index of the folder `prefix` links to; None where the server
+        gives no index (the walk then probes the named members)."""
+        url = self._base + urllib.parse.quote(prefix, safe="/")
+        request = urllib.request.Request(url, headers={"User-Agent": "zomgen-runtime"})
+        try:
+            with urllib.request.urlopen(request, timeout=self._timeout) as response:
+                if response.headers.get_content_type() != "text/html":
+                    return None
+                charset = response.headers.get_content_charset() or "utf-8"
+                page = response.read(_MAX_INDEX_BYTES + 1)
+        except (urllib.error.URLError, OSError, ValueError):
+            return None  # no index (403, 404 ...): not an error of the store
+        if len(page) > _MAX_INDEX_BYTES:
+            return Failure(f"its HTML index is over {_MAX_INDEX_BYTES} bytes")
+        return _subfolders(page.decode(charset, errors="replace"))
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+
+# An index page of 100,000 members is about 10 MB.
+_MAX_INDEX_BYTES = 64 * 1024 * 1024
+
+
+# The links of an HTML page: <a ... href="x/">, the value quoted either way or bare.
+_HREF = re.compile(r"""<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.IGNORECASE)
+
+
+def _subfolders(page: str) -> list[str]:
+    """The names of the subfolders an HTML index links to: relative links ending in `/`, one
+    level down (not `./` or `../`, not absolute, no query)."""
+    found: dict[str, None] = {}
+    for match in _HREF.finditer(page):
+        href = html.unescape(next(g for g in match.groups() if g is not None))
+        if "://" in href or href.startswith(("/", "?", "#", "./", "../")):
+            continue
+        if not href.endswith("/"):
+            continue
+        name = urllib.parse.unquote(href[:-1])
+        if name and "/" not in name:
+            found[name] = None
+    return list(found)

@@ -94,8 +94,27 @@ def _pointers(value: Any) -> list[list[str]] | None:
     return [parse_pointer(p) for p in value]
 
 
+_ABSENT = object()
+
+
+def _fits(instance: dict[str, Any], tokens: list[str], ndim: int) -> bool:
+    """True when the plain pointer `tokens` reaches, through objects alone, nothing or no list
+    of other than `ndim` items; False when undecided (the full match then decides). The check
+    runs on every array, several times where schemas compose, so the common case is kept
+    cheap."""
+    value: Any = instance
+    for token in tokens:
+        if not is_object(value):
+            return False
+        value = value.get(token, _ABSENT)
+        if value is _ABSENT:
+            return True
+    return not is_array(value) or len(value) == ndim
+
+
 def ndim_length(value: Any) -> Check:
     patterns = _pointers(value)
+    plain = patterns if patterns is not None and not any(WILDCARD in p for p in patterns) else None
 
     def check(instance: Any) -> list[Violation]:
         if not is_object(instance):
@@ -103,6 +122,13 @@ def ndim_length(value: Any) -> Check:
         shape = instance.get("shape")
         if not is_array(shape):
             return []  # a group, or a broken array that `type` / `required` report
+        if plain is not None:
+            ndim = len(shape)
+            for tokens in plain:
+                if not _fits(instance, tokens, ndim):
+                    break
+            else:
+                return []
         if patterns is None:
             return [_malformed(NDIM_LENGTH, "expected a list of JSON pointers")]
         found: list[Violation] = []

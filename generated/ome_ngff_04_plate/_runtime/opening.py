@@ -1,9 +1,10 @@
 """The `store` argument -> a `Source` to read from, and the key prefix of the requested node.
 
-Accepted: a local folder or zip file (path or `file://` URL), an `http(s)://` URL (read without
-listing), any other URL fsspec understands (`memory://`, `s3://`, ...), a zarr store object, a
-zarr group or array (its store and path), or a mapping of keys to bytes. zarr is imported only
-when the argument needs it, so reading a local folder does not pay for `import zarr`.
+Accepted: a local folder or zip file (path or `file://` URL), an `http(s)://` URL (listed
+through HTML indexes where the server gives them), any other URL fsspec understands
+(`memory://`, `s3://`, ...), a zarr store object, a zarr group or array (its store and path), or
+a mapping of keys to bytes. zarr is imported only when the argument needs it, so reading a local
+folder does not pay for `import zarr`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from .problems import Problem, StoreError
-from .sources import DirSource, MappingSource, Source, ZipSource
+from .sources import BufferMapping, DirSource, MappingSource, Source, ZipSource
 
 
 def _unusable(message: str) -> StoreError:
@@ -131,6 +132,14 @@ def _from_store_object(store: Any) -> Source:
         if not os.path.isdir(root):
             raise _unusable(f"{root}: no such folder")
         return DirSource(os.path.abspath(root))
+    memory_class: Any = getattr(storage, "MemoryStore", None) if storage is not None else None
+    contents = getattr(store, "_store_dict", None)
+    if memory_class is not None and type(store) is memory_class and isinstance(contents, Mapping):
+        # zarr's MemoryStore keeps a dict of buffers: read in place, as its own `get` does,
+        # because through the async API every read is a coroutine on zarr's event loop, which
+        # cost seven times the read (benchmarks/suite.py, `memory`). Only MemoryStore itself:
+        # a subclass or a wrapper may answer otherwise than its dict says.
+        return MappingSource(BufferMapping(cast("Mapping[str, Any]", contents)))
     if _is_zarr_store(store):
         from .remote import ZarrStoreSource
 
