@@ -14,7 +14,7 @@ from zomgen import ir
 from zomgen.errors import InputProblem
 from zomgen.format import format_python
 from zomgen.render import render
-from zomgen.resources import runtime_dir, templates_dir
+from zomgen.resources import runtime_dir
 from zomgen.schema.bundle import bundle
 from zomgen.schema.flatten import flatten
 from zomgen.schema.load import SchemaSet, load_schema_set
@@ -68,13 +68,10 @@ def generate_package(options: Options) -> Generated:
     for template, name in (
         ("python/models.py.j2", "models.py"),
         ("python/documents.py.j2", "documents.py"),
-        ("python/_tables.py.j2", "_tables.py"),
         ("python/__init__.py.j2", "__init__.py"),
     ):
         files[name] = format_python(render(template, p=view, package=options.package))
-    files["_convert.py"] = format_python(
-        (templates_dir() / "python" / "_convert.py").read_text("utf-8")
-    )
+    files["_convert.py"] = format_python(render("python/_convert.py.j2", c=view.convert))
     files["README.md"] = render("python/README.md.j2", p=view, package=options.package)
     files["schema.json"] = _json_text(bundled)
     files["py.typed"] = ""

@@ -9,24 +9,19 @@ Checks no static type can express are made at run time: see README.md beside thi
 
 from __future__ import annotations
 
-import json
+import gc
 from collections.abc import Mapping
 from functools import cache
-from importlib.resources import files
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from . import documents, models
-from ._convert import Converter as _Converter
-from ._runtime import (
-    Problem,
-    ZomError,
-    check_document,
-    load_document,
-    validate_store,
-    write_document,
+from . import models
+from .models import (
+    GeoZarrDataset,
 )
-from ._tables import TABLE as _TABLE
-from .models import GeoZarrDataset
+
+if TYPE_CHECKING:
+    from . import documents
+    from ._runtime import Problem, ZomError
 
 __all__ = [
     "GeoZarrDataset",
@@ -42,44 +37,90 @@ __all__ = [
     "validate",
 ]
 
-_ROOT_SPEC = ["class", "GeoZarrDataset"]
+# The run time (readers, checks, writer) and the converters are imported by the call that needs
+# them, and `documents` (types alone) when first named, so that importing the package, or only
+# its models or documents, stays fast: Python compiles what it imports (no bytecode is cached
+# where PYTHONDONTWRITEBYTECODE is set), and for OME-NGFF the converters and the documents took
+# half the time of `import <package>`.
+
+
+def __getattr__(name: str) -> object:
+    """`documents`, and the run time's `Problem` and `ZomError`, imported on first use."""
+    if name == "documents":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.documents")
+    if name in ("Problem", "ZomError"):
+        from . import _runtime
+
+        return getattr(_runtime, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _CollectorPaused:
+    """The cyclic garbage collector paused for a whole call (restored after): reading,
+    checking and converting a hierarchy allocate a few objects per node and never a cycle, and
+    the collector's passes over a large hierarchy took about half the time. Paused for the whole
+    call, not step by step: a document read while it was paused is all young, so re-enabling it
+    between steps meant one pass over the whole document before the next step."""
+
+    def __enter__(self) -> None:
+        self.enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.enabled:
+            gc.enable()
 
 
 @cache
 def schema() -> dict[str, Any]:
     """The convention schema with every reference bundled in (read on first use)."""
+    import json
+    from importlib.resources import files
+
     text = files(__name__).joinpath("schema.json").read_text(encoding="utf-8")
     return cast(dict[str, Any], json.loads(text))
-
-
-@cache
-def _converter() -> _Converter:
-    return _Converter(_TABLE, vars(models))
 
 
 def load(store: object, path: str = "", *, use_consolidated: bool = True) -> models.GeoZarrDataset:
     """Read, validate and convert the hierarchy at `path` of `store`; raise `ZomError` listing
     every problem (node path and JSON pointer) when it does not follow the convention."""
-    document = load_document(store, schema(), path, use_consolidated=use_consolidated)
-    return cast(models.GeoZarrDataset, _converter().parse(document, _ROOT_SPEC))
+    from ._convert import parse_GeoZarrDataset
+    from ._runtime.api import load_document
+
+    with _CollectorPaused():
+        document = load_document(store, schema(), path, use_consolidated=use_consolidated)
+        return parse_GeoZarrDataset(document)
 
 
 def validate(store: object, path: str = "", *, use_consolidated: bool = True) -> list[Problem]:
     """The same checks as `load`, returned instead of raised (empty when valid)."""
-    return validate_store(store, schema(), path, use_consolidated=use_consolidated)
+    from ._runtime.api import validate_store
+
+    with _CollectorPaused():
+        return validate_store(store, schema(), path, use_consolidated=use_consolidated)
 
 
 def parse(document: documents.GeoZarrDataset | Mapping[str, Any]) -> models.GeoZarrDataset:
     """A JSON document -> the frozen model; raise `ZomError` if it breaks the convention."""
-    problems = check_document(dict(document), schema())
-    if problems:
-        raise ZomError(problems)
-    return cast(models.GeoZarrDataset, _converter().parse(document, _ROOT_SPEC))
+    from ._convert import parse_GeoZarrDataset
+    from ._runtime.problems import ZomError
+    from ._runtime.validation import check_document
+
+    with _CollectorPaused():
+        problems = check_document(dict(document), schema())
+        if problems:
+            raise ZomError(problems)
+        return parse_GeoZarrDataset(document)
 
 
 def dump(model: models.GeoZarrDataset) -> documents.GeoZarrDataset:
     """The frozen model -> its JSON document (original keys, unknown keys kept)."""
-    return cast(documents.GeoZarrDataset, _converter().dump(model, _ROOT_SPEC))
+    from ._convert import dump_GeoZarrDataset
+
+    with _CollectorPaused():
+        return cast("documents.GeoZarrDataset", dump_GeoZarrDataset(model))
 
 
 def create(
@@ -87,6 +128,10 @@ def create(
 ) -> None:
     """Write the hierarchy's metadata (groups and empty arrays) through zarr. An existing node
     is left alone and reported in a `ZomError` unless `overwrite=True`."""
+    from ._runtime.problems import ZomError
+    from ._runtime.validation import check_document
+    from ._runtime.writing import write_document
+
     document = dump(model)
     problems = check_document(dict(document), schema())
     if problems:

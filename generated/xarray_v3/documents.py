@@ -9,9 +9,7 @@ checks less inside them, and reads other keys with `.get()` (README.md beside th
 
 from __future__ import annotations
 
-from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
-
-from typing_extensions import TypedDict
+from typing import Generic, Literal, NotRequired, TypeAlias, TypedDict, TypeVar
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]

@@ -1,5 +1,5 @@
-"""How IR types are spelled in Python: in the frozen models, in the TypedDict documents, and as
-the conversion specs `_convert.py` interprets. One function per flavour, no I/O."""
+"""How IR types are spelled in Python: in the frozen models and in the TypedDict documents.
+One function per flavour, no I/O."""
 
 from __future__ import annotations
 
@@ -107,31 +107,6 @@ class Spelling:
         if t.kind == "group":
             return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
         return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
-
-    # --- conversion specs (plain data for _convert.py) ----------------------------------
-
-    def spec(self, t: ir.TypeRef) -> object:
-        if isinstance(t, ir.Primitive):
-            return t.name
-        if isinstance(t, ir.Literal):
-            return ["literal", list(t.values)]
-        if isinstance(t, (ir.Json, ir.JsonObject, ir.Never)):
-            return "json"
-        if isinstance(t, ir.ListOf):
-            return ["list", self.spec(t.item)]
-        if isinstance(t, ir.TupleOf):
-            rest = None if t.rest is None else self.spec(t.rest)
-            return ["tuple", [self.spec(i) for i in t.items], rest]
-        if isinstance(t, ir.MapOf):
-            return ["map", self.spec(t.value)]
-        if isinstance(t, ir.UnionOf):
-            return ["union", [self.spec(o) for o in t.options]]
-        if isinstance(t, ir.Ref):
-            named = self.hierarchy.type_named(t.name) if t.name != "NamedConfig" else None
-            if isinstance(named, ir.AliasType):
-                return ["alias", t.name]  # by name: an alias may be recursive
-            return ["class", t.name]
-        return ["class", self.base_name(t.kind, t.zarr_format)]
 
 
 def _widened(t: ir.Literal) -> str:

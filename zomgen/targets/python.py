@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from zomgen import ir
 from zomgen.names import field_identifier
+from zomgen.targets.pyconvert import convert_module
+from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, Slot, SlotType
 from zomgen.targets.pyspell import Spelling, union
 
 BASE_CONSTS = {"zarr_format", "node_type"}
@@ -67,7 +69,7 @@ class PyField:
     required: bool
     default: str | None  # None: no default (required)
     comment: str | None
-    spec: object
+    convert: SlotType | None  # the type its value converts by (_convert.py)
     # The value type inside the listed keys of a TypedDict that allows other keys, as pyright,
     # pyrefly and ty read it (naming such TypedDicts by their PEP 728 classes) and as mypy
     # reads it (naming them by mypy's view): see typeddict.j2.
@@ -143,7 +145,7 @@ class PyPackage:
     open_documents: list[PyTypedDict]  # TypedDicts that allow other keys (see typeddict.j2)
     open_members: list[PyTypedDict]
     exports: list[str]
-    convert_table: str
+    convert: ConvertModule
     runtime_checks: list[tuple[str, str]]
     description: str | None
     checker_notes: list[str] = field(default_factory=list)
@@ -175,27 +177,32 @@ def comment(text: str | None) -> str | None:
     return flat[:200] + ("..." if len(flat) > 200 else "")
 
 
+_EXTENSION = ir.UnionOf((ir.Primitive("string"), ir.Ref("NamedConfig")))
+_INTEGERS = ir.ListOf(ir.Primitive("integer"))
+
+
 def _base_fields(
     sp: Spelling, kind: ir.NodeKind, version: int
-) -> list[tuple[str, str, str, object, bool, bool]]:
-    """(key, model type, document type, spec, required, nullable) of a base node's metadata."""
+) -> list[tuple[str, str, str, ir.TypeRef, bool, bool]]:
+    """(key, model type, document type, type converted by, required, nullable) of a base
+    node's metadata."""
     ext = "str | NamedConfig"
-    ext_spec: object = ["union", ["string", ["class", "NamedConfig"]]]
+    ext_type = _EXTENSION
     if kind == "group":
         return []
     if version == 3:
         return [
-            ("shape", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
-            ("data_type", ext, ext, ext_spec, True, False),
-            ("chunk_grid", ext, ext, ext_spec, True, False),
-            ("chunk_key_encoding", ext, ext, ext_spec, True, False),
-            ("fill_value", "JsonValue", "JsonValue", "json", True, True),
-            ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ["list", ext_spec], True, False),
+            ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
+            ("data_type", ext, ext, ext_type, True, False),
+            ("chunk_grid", ext, ext, ext_type, True, False),
+            ("chunk_key_encoding", ext, ext, ext_type, True, False),
+            ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
+            ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ir.ListOf(ext_type), True, False),
             (
                 "storage_transformers",
                 f"tuple[{ext}, ...]",
                 f"list[{ext}]",
-                ["list", ext_spec],
+                ir.ListOf(ext_type),
                 False,
                 False,
             ),
@@ -203,27 +210,27 @@ def _base_fields(
                 "dimension_names",
                 "tuple[str | None, ...]",
                 "list[str | None]",
-                ["list", "json"],
+                ir.ListOf(ir.Json()),
                 False,
                 False,
             ),
         ]
     return [
-        ("shape", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
-        ("chunks", "tuple[int, ...]", "list[int]", ["list", "integer"], True, False),
-        ("dtype", "str | Sequence[JsonValue]", "str | list[JsonValue]", "json", True, False),
-        ("compressor", "JsonObject | None", "JsonObject | None", "json", True, True),
-        ("fill_value", "JsonValue", "JsonValue", "json", True, True),
-        ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', "json", True, False),
+        ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
+        ("chunks", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
+        ("dtype", "str | Sequence[JsonValue]", "str | list[JsonValue]", ir.Json(), True, False),
+        ("compressor", "JsonObject | None", "JsonObject | None", ir.Json(), True, True),
+        ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
+        ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', ir.Json(), True, False),
         (
             "filters",
             "tuple[JsonObject, ...] | None",
             "list[JsonObject] | None",
-            ["union", [["list", "json"], "null"]],
+            ir.UnionOf((ir.ListOf(ir.JsonObject()), ir.Primitive("null"))),
             True,
             True,
         ),
-        ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', "json", False, False),
+        ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', ir.Json(), False, False),
     ]
 
 
@@ -231,7 +238,7 @@ class PythonTarget:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
         self.sp = Spelling(hierarchy)
-        self.table: dict[str, object] = {}
+        self.records: dict[str, Record] = {}  # what _convert.py converts, by class name
         self.member_documents: list[PyTypedDict] = []
         self.sp.open_names = self._open_names()
 
@@ -270,10 +277,9 @@ class PythonTarget:
         members: list[PyTypedDict] = []
         documents: list[PyTypedDict] = []
         aliases: list[PyAlias] = []
-        self._base_table()
+        self._base_records()
         for named in self.h.types:
             if isinstance(named, ir.AliasType):
-                self.table[named.name] = {"alias": self.sp.spec(named.target)}
                 aliases.append(
                     PyAlias(
                         named.name,
@@ -311,41 +317,41 @@ class PythonTarget:
             open_documents=[d for d in self.member_documents + documents if d.extra_items],
             open_members=[m for m in members if m.extra_items],
             exports=exports,
-            convert_table=repr(self.table),
+            convert=convert_module(self.h, self.sp, self.records),
             runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
             description=self.h.description,
         )
 
-    def _base_table(self) -> None:
-        """Conversion entries of the base classes the templates define (NamedConfig, the
-        generic GroupSpec/ArraySpec of each version), for unrefined nodes and extensions."""
+    def _base_records(self) -> None:
+        """What _convert.py converts of the base classes the templates define (NamedConfig,
+        the generic GroupSpec/ArraySpec of each version), for unrefined nodes and extensions."""
         if 3 in self.h.zarr_formats:
-            self.table["NamedConfig"] = {
-                "fields": [
-                    ["name", "name", "string", True, None],
-                    ["configuration", "configuration", "json", False, "None"],
-                    ["must_understand", "must_understand", "boolean", False, "None"],
-                ],
-            }
+            self.records["NamedConfig"] = Record(
+                "NamedConfig",
+                (
+                    Slot("name", "name", ir.Primitive("string"), True),
+                    Slot("configuration", "configuration", ir.Json(), False, "None"),
+                    Slot(
+                        "must_understand", "must_understand", ir.Primitive("boolean"), False, "None"
+                    ),
+                ),
+            )
         for version in self.h.zarr_formats:
-            any_node = [
-                "union",
-                [["class", self.sp.base_name(k, version)] for k in ("group", "array")],
-            ]
-            self.table[self.sp.base_name("group", version)] = {
-                "fields": [
-                    ["attributes", "attributes", "json", True, None],
-                    ["members", "members", ["map", any_node], True, None],
-                ],
-                "node": ["group", version],
-            }
-            array_fields: list[list[object]] = [["attributes", "attributes", "json", True, None]]
-            for key, _m, _d, spec, required, _n in _base_fields(self.sp, "array", version):
-                array_fields.append([key, key, spec, required, None if required else "None"])
-            self.table[self.sp.base_name("array", version)] = {
-                "fields": array_fields,
-                "node": ["array", version],
-            }
+            any_node = ir.UnionOf(tuple(ir.BaseNode(k, version) for k in ("group", "array")))
+            group = self.sp.base_name("group", version)
+            self.records[group] = Record(
+                group,
+                (
+                    Slot("attributes", "attributes", ir.Json(), True),
+                    Slot("members", "members", ir.MapOf(any_node), True),
+                ),
+                node=("group", version),
+            )
+            slots = [Slot("attributes", "attributes", ir.Json(), True)]
+            for key, _m, _d, typ, required, _n in _base_fields(self.sp, "array", version):
+                slots.append(Slot(key, key, typ, required, None if required else "None"))
+            array = self.sp.base_name("array", version)
+            self.records[array] = Record(array, tuple(slots), node=("array", version))
 
     def _field(self, f: ir.Field, taken: set[str]) -> PyField:
         name = field_identifier(f.key, taken)
@@ -367,7 +373,7 @@ class PythonTarget:
             required=f.required,
             default=default,
             comment=comment(f.description),
-            spec=self.sp.spec(f.type),
+            convert=f.type,
             precise_type=self.sp.document(f.type, "precise"),
             mypy_type=self.sp.document(f.type, "mypy"),
         )
@@ -383,10 +389,11 @@ class PythonTarget:
         fields = [self._field(f, taken) for f in o.fields]
         fields.sort(key=lambda f: f.default is not None)
         extras_type = None if o.extra is None else self.sp.model(o.extra)
-        self.table[o.name] = {
-            "fields": [[f.name, f.key, f.spec, f.required, f.default] for f in fields],
-            "extras": None if o.extra is None else [extras_name, self.sp.spec(o.extra)],
-        }
+        self.records[o.name] = Record(
+            o.name,
+            tuple(_slot(f) for f in fields),
+            None if extras_name is None or o.extra is None else (extras_name, o.extra),
+        )
         doc = docstring(o.description)
         model = PyModel(o.name, "", fields, doc, extras_name, extras_type)
         document = PyTypedDict(
@@ -408,56 +415,51 @@ class PythonTarget:
         narrowed = {key: self._field(f, set()) for key, f in metadata.items()}
         member_dict: PyTypedDict | None = None
         doc_fields: list[PyField] = []
-        spec_fields: list[list[object]] = [
-            ["attributes", "attributes", self.sp.spec(n.attributes), True, None]
-        ]
+        slots = [Slot("attributes", "attributes", n.attributes, True)]
         consts = [("zarr_format", f"Literal[{n.zarr_format}]")]
         if n.zarr_format == 3:
             consts.append(("node_type", f'Literal["{n.node_kind}"]'))
         for key, typ in consts:
-            doc_fields.append(PyField(key, key, typ, typ, True, None, None, "json"))
+            doc_fields.append(PyField(key, key, typ, typ, True, None, None, ir.Json()))
         doc_fields.append(
             PyField("attributes", "attributes", attrs_model, attrs_doc, True, None, None, None)
         )
         if n.members is not None:
-            members_model, members_doc, member_dict, members_spec = self._members(n)
+            members_model, members_doc, member_dict, members_type = self._members(n)
             bases = f"{base}[{_q(attrs_model)}, {_q(members_model)}]"
             doc_fields.append(
                 PyField("members", "members", members_model, members_doc, True, None, None, None)
             )
-            spec_fields.append(["members", "members", members_spec, True, None])
+            slots.append(Slot("members", "members", members_type, True))
             own: list[PyField] = []
         else:
             bases = f"{base}[{_q(attrs_model)}]"
             own = []
-            for key, model_type, doc_type, spec, required, _nullable in _base_fields(
+            for key, model_type, doc_type, converts, required, _nullable in _base_fields(
                 self.sp, "array", n.zarr_format
             ):
                 if key in narrowed and self._narrowable(key, metadata[key]):
                     f = narrowed[key]
                     own.append(f)
                     doc_fields.append(f)
-                    spec_fields.append([f.name, f.key, f.spec, f.required, f.default])
+                    slots.append(_slot(f))
                 elif key in narrowed:
                     # The document is typed exactly; the model keeps the base field's type,
                     # which the narrowed one would not be a subtype of (an extension object
                     # is a NamedConfig, not a record of its own), and the schema checks the rest.
                     doc_fields.append(narrowed[key])
                     default = None if required else "None"
-                    spec_fields.append([key, key, spec, required, default])
+                    slots.append(Slot(key, key, converts, required, default))
                 else:
                     default = None if required else "None"
                     if not required:
                         model_type = f"{model_type} | None"
                     base_field = PyField(
-                        key, key, model_type, doc_type, required, default, None, spec
+                        key, key, model_type, doc_type, required, default, None, converts
                     )
                     doc_fields.append(base_field)
-                    spec_fields.append([key, key, spec, required, default])
-        self.table[n.name] = {
-            "fields": spec_fields,
-            "node": [n.node_kind, n.zarr_format],
-        }
+                    slots.append(Slot(key, key, converts, required, default))
+        self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)
         model = PyModel(n.name, bases, own, doc, None, None)
         document = PyTypedDict(n.name, doc_fields, doc, None, False)
@@ -518,7 +520,7 @@ class PythonTarget:
                 return self._json_only(named.target, seen | {t.name})
         return False
 
-    def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, object]:
+    def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, SlotType]:
         members = n.members
         assert members is not None
         other_types = [t for _p, t in members.patterns] + (
@@ -526,22 +528,18 @@ class PythonTarget:
         )
         other_model = " | ".join(dict.fromkeys(self.sp.model(t) for t in other_types)) or None
         other_doc = " | ".join(dict.fromkeys(self.sp.document(t) for t in other_types)) or None
-        other_spec: object = None
+        other_ir: ir.TypeRef | None = None
         if other_types:
-            other_spec = (
-                self.sp.spec(other_types[0])
-                if len(other_types) == 1
-                else ["union", [self.sp.spec(t) for t in other_types]]
-            )
+            other_ir = other_types[0] if len(other_types) == 1 else ir.UnionOf(tuple(other_types))
         if not members.named:
-            if other_model is None:
+            if other_model is None or other_ir is None:
                 # A closed group without named members can only be empty.
-                return "Mapping[str, JsonValue]", "dict[str, JsonValue]", None, ["map", "json"]
+                return "Mapping[str, JsonValue]", "dict[str, JsonValue]", None, ir.MapOf(ir.Json())
             return (
                 f"Mapping[str, {other_model}]",
                 f"dict[str, {other_doc}]",
                 None,
-                ["map", other_spec],
+                ir.MapOf(other_ir),
             )
         name = f"{n.name}Members"
         model_fields: list[PyField] = []
@@ -558,14 +556,12 @@ class PythonTarget:
                         f.required,
                         None,
                         comment(f.description),
-                        self.sp.spec(f.type),
+                        f.type,
                     )
                 )
             doc_fields[-1].precise_type = self.sp.document(f.type, "precise")
             doc_fields[-1].mypy_type = self.sp.document(f.type, "mypy")
-        spec = ["members", [[f.key, f.spec, f.required] for f in model_fields], other_spec]
-        other = ir.UnionOf(tuple(other_types)) if len(other_types) > 1 else None
-        other_ir = other if other is not None else (other_types[0] if other_types else None)
+        converted = NamedMembers(name, tuple((f.key, f.type) for f in members.named), other_ir)
         self.member_documents.append(
             PyTypedDict(
                 name,
@@ -585,7 +581,12 @@ class PythonTarget:
             True,
             fallback=None if other_model is None else f"_{name}Keys | dict[str, {model_values}]",
         )
-        return name, name, typed, spec
+        return name, name, typed, converted
+
+
+def _slot(f: PyField) -> Slot:
+    assert f.convert is not None
+    return Slot(f.name, f.key, f.convert, f.required, f.default)
 
 
 def _q(type_expression: str) -> str:

@@ -1,0 +1,128 @@
+"""What every part of the `_convert.py` lowering shares: the hierarchy, its records and aliases,
+the names imported from `.models`, and which types change on the way in or out at all (a type
+that does not is converted by the identity, and no function is made for it)."""
+
+from __future__ import annotations
+
+import re
+
+from zomgen import ir
+from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, SlotType
+from zomgen.targets.pyspell import Spelling, py_literal
+
+# Names a spelled model type uses that the template imports itself (builtins, typing).
+_NOT_FROM_MODELS = frozenset(
+    {
+        *("tuple", "str", "int", "float", "bool", "dict", "list", "Literal", "Never", "Mapping"),
+        *("None", "True", "False"),  # inside Literal[...]
+    }
+)
+# Converters of a type that nests aliases deeper than this are annotated `Any`: ty 0.0.105 takes
+# time exponential in that depth to check a function annotated with it (about 1 s at 22 levels of
+# three-option unions and 10 s at 26; hostile deep_prefix_items_40 never finished), although
+# the models and documents that name the same aliases check at once. The functions are internal;
+# `parse` and `dump` keep their types.
+MAX_TYPED_ALIAS_NESTING = 12
+
+
+class Context:
+    def __init__(
+        self, hierarchy: ir.Hierarchy, spelling: Spelling, records: dict[str, Record]
+    ) -> None:
+        self.h = hierarchy
+        self.sp = spelling
+        self.records = records
+        self.aliases = {t.name: t for t in hierarchy.types if isinstance(t, ir.AliasType)}
+        self.module = ConvertModule(hierarchy.source, hierarchy.root)
+        self.imports: set[str] = set()
+        self._needs: dict[tuple[str, str], bool] = {}
+        self.too_deep = _deeply_nested(self.aliases)
+
+    def use(self, name: str) -> str:
+        """`name`, imported from `.models`."""
+        self.imports.add(name)
+        return name
+
+    def model_type(self, t: SlotType) -> str:
+        """The models' spelling of `t`, each name it uses imported."""
+        if isinstance(t, NamedMembers):
+            return self.use(t.typed_dict)
+        spelled = self.sp.model(t)
+        # no words inside Literal[...]'s strings, nor the `e` of a number such as 1e+16
+        unquoted = re.sub(r'"(?:[^"\\]|\\.)*"', "", spelled)
+        words = [
+            w for w in re.findall(r"(?<![\w.])[^\W\d]\w*", unquoted) if w not in _NOT_FROM_MODELS
+        ]
+        if any(w in self.too_deep for w in words):
+            return "Any"
+        for word in words:
+            self.use(word)
+        return spelled
+
+    @staticmethod
+    def as_typed(type_: str, expr: str) -> str:
+        """`expr` cast to `type_` (a value read as `Any`), or as it is where `type_` is `Any`."""
+        return expr if type_ == "Any" else f"cast({py_literal(type_)}, {expr})"
+
+    def base_record(self, t: ir.BaseNode) -> Record:
+        return self.records[self.sp.base_name(t.kind, t.zarr_format)]
+
+    # --- what needs converting ---------------------------------------------------------
+
+    def needs(self, side: str, t: SlotType) -> bool:
+        """Does `t` change on the way in ("parse": records and arrays inside) or out ("dump":
+        records, arrays, maps or JSON values inside)? A recursive alias needs it only if
+        something else in it does."""
+        key = (side, repr(t))
+        if key in self._needs:
+            return self._needs[key]
+        self._needs[key] = False  # while inside itself
+        result = self._needs_uncached(side, t)
+        self._needs[key] = result
+        return result
+
+    def _needs_uncached(self, side: str, t: SlotType) -> bool:
+        if isinstance(t, NamedMembers):
+            types = [ty for _k, ty in t.named] + ([t.other] if t.other is not None else [])
+            return side == "dump" or any(self.needs(side, ty) for ty in types)
+        if isinstance(t, (ir.Primitive, ir.Literal)):
+            return False
+        if isinstance(t, (ir.Json, ir.JsonObject, ir.Never)):
+            return side == "dump"
+        if isinstance(t, (ir.ListOf, ir.TupleOf, ir.BaseNode)):
+            return True
+        if isinstance(t, ir.MapOf):
+            return side == "dump" or self.needs(side, t.value)
+        if isinstance(t, ir.UnionOf):
+            return any(self.needs(side, o) for o in t.options)
+        if t.name in self.aliases:
+            return self.needs(side, self.aliases[t.name].target)
+        return True
+
+
+def _deeply_nested(aliases: dict[str, ir.AliasType]) -> frozenset[str]:
+    """The aliases that nest other aliases more than MAX_TYPED_ALIAS_NESTING deep (a record
+    is a class: nesting stops there; a recursive alias counts its cycle once)."""
+    depth: dict[str, int] = {}
+
+    def of_alias(name: str) -> int:
+        if name not in depth:
+            depth[name] = 0  # while inside itself
+            depth[name] = 1 + of_type(aliases[name].target)
+        return depth[name]
+
+    def of_type(t: ir.TypeRef) -> int:
+        if isinstance(t, ir.Ref):
+            return of_alias(t.name) if t.name in aliases else 0
+        if isinstance(t, ir.ListOf):
+            return of_type(t.item)
+        if isinstance(t, ir.MapOf):
+            return of_type(t.value)
+        if isinstance(t, ir.TupleOf):
+            parts = [*t.items, *([t.rest] if t.rest is not None else [])]
+            return max((of_type(p) for p in parts), default=0)
+        if isinstance(t, ir.UnionOf):
+            return max((of_type(o) for o in t.options), default=0)
+        return 0
+
+    return frozenset(name for name in aliases if of_alias(name) > MAX_TYPED_ALIAS_NESTING)

@@ -1,0 +1,149 @@
+"""What a package's `_convert.py` is made of, as plain data: the records the models define
+(built by `PythonTarget`: `Record`, `Slot`, `NamedMembers`), and the view model the template
+`_convert.py.j2` prints (one dataclass per shape of function, `ConvertModule` for the file).
+Nothing here decides anything; `pyconvert` and its helper modules fill these in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from zomgen import ir
+
+# --- what the models define (built by PythonTarget) --------------------------------------------
+
+
+@dataclass(frozen=True)
+class NamedMembers:
+    """The `members` of a group with named members: a TypedDict of the models (`typed_dict`),
+    the type of each named member, and the type of every other member (`None`: closed)."""
+
+    typed_dict: str
+    named: tuple[tuple[str, ir.TypeRef], ...]
+    other: ir.TypeRef | None
+
+
+SlotType = ir.TypeRef | NamedMembers
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One dataclass field: its attribute, exact JSON key, the type its value converts by, and
+    for an optional key the value that means "absent" (`"None"` or `"UNSET"`)."""
+
+    attr: str
+    key: str
+    type: SlotType
+    required: bool
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A frozen dataclass of the models: its fields in the models' order, the field keeping
+    the other keys of an open object and their type, and for a node its kind and version."""
+
+    name: str
+    slots: tuple[Slot, ...]
+    extras: tuple[str, ir.TypeRef] | None = None
+    node: tuple[ir.NodeKind, int] | None = None
+
+
+# --- the view model the template prints --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Construct:
+    """`def name(value: Any) -> cls: return cls(attr=expr, ...)`."""
+
+    name: str
+    cls: str
+    returns: str
+    args: tuple[tuple[str, str], ...]
+    kind: str = "construct"
+
+
+@dataclass(frozen=True)
+class Document:
+    """`def name(model: cls) -> dict[str, Any]`: a dict literal of `head` (key, expr), then
+    `tail` entries (condition or None, key, expr) in order, then the other keys of `rest`."""
+
+    name: str
+    cls: str
+    head: tuple[tuple[str, str], ...]
+    tail: tuple[tuple[str | None, str, str], ...]
+    rest: tuple[str, str] | None  # (the mapping holding other keys, the expression of `item`)
+    kind: str = "document"
+
+
+@dataclass(frozen=True)
+class Branches:
+    """A union: `if condition: return expr` in order, then `final` (None: no return left).
+    `untyped` binds the model to `Any` first, where the checkers cannot narrow the options
+    apart (tuples, mappings and JSON values overlap for them)."""
+
+    name: str
+    param: str
+    param_type: str
+    returns: str
+    branches: tuple[tuple[str, str], ...]
+    final: str | None
+    untyped: bool = False
+    kind: str = "branches"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A union of records with a distinct string tag: `match value[tag]`."""
+
+    name: str
+    returns: str
+    subject: str
+    cases: tuple[tuple[str, str], ...]
+    otherwise: str
+    kind: str = "match"
+
+
+@dataclass(frozen=True)
+class Loop:
+    """Named members or tuple positions: each item converted by the first case it meets."""
+
+    name: str
+    param: str
+    param_type: str
+    returns: str
+    setup: tuple[str, ...]
+    header: str
+    cases: tuple[tuple[str, str], ...]
+    otherwise: str
+    result: str
+    kind: str = "loop"
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """`def name(param: type) -> returns: return expr`."""
+
+    name: str
+    param: str
+    param_type: str
+    returns: str
+    expr: str
+    kind: str = "fixed"
+
+
+Function = Construct | Document | Branches | Match | Loop | Fixed
+
+
+@dataclass
+class ConvertModule:
+    source: str
+    root: str
+    functions: list[Function] = field(default_factory=list)
+    imports: list[str] = field(default_factory=list)  # names imported from `.models`
+    constants: list[tuple[str, str]] = field(default_factory=list)  # (name, set of keys)
+    # The module's own helpers, each printed only where a function calls it.
+    uses_json: bool = False
+    uses_integer: bool = False
+    uses_number: bool = False
+    uses_array: bool = False
+    uses_object: bool = False
