@@ -10,12 +10,16 @@ zarr-python consolidates the consolidated variants. Each store is measured where
 - `zip`: the same files in a zip file (stored);
 - `memory`: a zarr `MemoryStore` (zomgen reads it through zarr's store API);
 - `latency`: the memory store behind a wrapper that answers every request after 20 ms (only
-  with --latency: it takes seconds per store).
+  with --latency: it takes seconds per store);
+- `http`: the local folder served over HTTP on localhost by benchmarks/slow_http.py in its own
+  process, every request answered after 20 ms, folders listed as HTML indexes (only with
+  --latency).
 
 Measured (median of --repeat runs, imports excluded):
 
 - floor: every metadata file read and `json.loads`-ed (local: an `os.scandir` walk; zip: each
-  entry; memory: each value; latency: the ideal, one listing then every read 64 at a time);
+  entry; memory: each value); for `latency` the ideal, one listing then every read 64 at a
+  time, or, consolidated, one request plus the memory floor; for `http` the same;
 - zomgen `validate(store)`, `load(store)` through a freshly built package of the bundled
   xarray convention, and its peak memory (tracemalloc);
 - `parse(document)` (check + convert) and `dump(model)`, and the conversion alone
@@ -34,7 +38,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
+import itertools
 import json
 import os
 import shutil
@@ -46,7 +52,7 @@ import time
 import tracemalloc
 import warnings
 import zipfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -63,7 +69,7 @@ LATENCY = 0.02
 class Row:
     version: int
     n: int
-    kind: str  # local, zip, memory, latency
+    kind: str  # local, zip, memory, latency, http
     consolidated: bool
     times: dict[str, float] = field(default_factory=dict)  # tool -> seconds
     peak_mb: float = float("nan")  # peak memory of load
@@ -141,6 +147,24 @@ def latency_store(memory: Any) -> Any:
                 yield name
 
     return SlowStore(memory)
+
+
+@contextlib.contextmanager
+def http_server(folder: Path) -> Iterator[str]:
+    """The folder served on localhost by benchmarks/slow_http.py in its own process (20 ms per
+    request, folders listed as HTML indexes); yields its URL."""
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "benchmarks" / "slow_http.py"), str(folder)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 # --- floors -----------------------------------------------------------------------------------
@@ -226,6 +250,11 @@ def import_ms(folder: Path, name: str, repeat: int) -> float:
     return statistics.median(times)
 
 
+def _paused(pkg: ModuleType, convert: Callable[[Any], object], document: Any) -> object:
+    with pkg._CollectorPaused():
+        return convert(document)
+
+
 def peak_mb(fn: Callable[[], object]) -> float:
     tracemalloc.start()
     try:
@@ -236,17 +265,21 @@ def peak_mb(fn: Callable[[], object]) -> float:
 
 
 def measure(
-    pkg: ModuleType, row: Row, store: Any, floor: Callable[[], object], args: argparse.Namespace
+    pkg: ModuleType,
+    row: Row,
+    store: Any,
+    floor: Callable[[], object] | float,
+    args: argparse.Namespace,
 ) -> None:
+    """`floor`: what reading every metadata file costs at least, timed (a function) or known
+    (seconds: the ideal of a store with latency)."""
     import zarr
 
-    floor()  # warm the page cache
+    if callable(floor):
+        floor()  # warm the page cache
     pkg.load(store)  # and the validators, as a package compiles them on first use
-    repeat = 1 if row.kind == "latency" else args.repeat
-    if row.kind == "latency":
-        row.times["floor"] = ideal_latency(row.n + 1)
-    else:
-        row.times["floor"] = median_time(floor, repeat)
+    repeat = 1 if row.kind in ("latency", "http") else args.repeat
+    row.times["floor"] = median_time(floor, repeat) if callable(floor) else floor
     row.times["validate"] = median_time(lambda: pkg.validate(store), repeat)
     row.times["load"] = median_time(lambda: pkg.load(store), repeat)
     row.peak_mb = peak_mb(lambda: pkg.load(store))
@@ -254,12 +287,12 @@ def measure(
         model = pkg.load(store)
         document = pkg.dump(model)
         row.times["parse"] = median_time(lambda: pkg.parse(document), repeat)
-        # The conversion alone, as parse runs it after the checks.
-        row.times["convert"] = median_time(
-            lambda: pkg._converter().parse(document, pkg._ROOT_SPEC), repeat
-        )
+        # The conversion alone, as parse runs it after the checks (the collector paused).
+        convert = getattr(pkg._convert, f"parse_{type(model).__name__}")
+        row.times["convert"] = median_time(lambda: _paused(pkg, convert, document), repeat)
         row.times["dump"] = median_time(lambda: pkg.dump(model), repeat)
-    if not args.skip_zarr and row.kind != "latency":
+    peers = not args.skip_zarr and row.n <= args.peers_up_to
+    if peers and row.kind not in ("latency", "http"):
         zarr_store = store if not isinstance(store, str) or not store.endswith(".zip") else None
         if zarr_store is None:
             zarr_store = zarr.storage.ZipStore(store, mode="r")
@@ -303,13 +336,79 @@ def table(rows: list[Row], imports: dict[int, float]) -> str:
         cells.append(f"{r.peak_mb:.1f} MB")
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
+    lines.extend(linearity(rows))
     lines.append(
         "Ratios are time / floor (the floor itself in seconds; for `latency` the ideal: one "
-        "listing, then every read 64 in flight). `parse` = check + convert, `convert` = the "
+        "listing, then every read 64 in flight, or, consolidated, one request plus the memory "
+        "floor; `http` has the same ideal). `parse` = check + convert, "
+        "`convert` = the "
         "generated conversion alone. "
         + "; ".join(f"`import` v{v}: {t * 1000:.0f} ms" for v, t in sorted(imports.items()))
         + "."
     )
+    return "\n".join(lines) + "\n"
+
+
+def linearity(rows: list[Row]) -> list[str]:
+    """How the `load` ratio grows from each N to the next (local folders): 1.00x is linear."""
+    found = []
+    for version in sorted({r.version for r in rows}):
+        for consolidated in (False, True):
+            chosen = sorted(
+                (r.n, r.ratio("load"))
+                for r in rows
+                if (r.version, r.kind, r.consolidated) == (version, "local", consolidated)
+            )
+            steps = [
+                f"{a:,} -> {b:,}: {rb / ra:.2f}x" for (a, ra), (b, rb) in itertools.pairwise(chosen)
+            ]
+            if steps:
+                kind = "consolidated" if consolidated else "not consolidated"
+                found.append(
+                    f"- v{version} local, {kind}, `load` ratio from N to N: " + ", ".join(steps)
+                )
+    return [*found, ""] if found else []
+
+
+def validate_ts_rows(work: Path, args: argparse.Namespace) -> list[tuple[int, dict[str, float]]]:
+    """validate.ts under Node on the v3 document of each N (bench_validate_ts.py's document and
+    runner): JSON.parse of its text (the floor), is<Root> and validate, in milliseconds."""
+    if shutil.which("node") is None:
+        print("validate.ts: not measured (no node on PATH)", flush=True)
+        return []
+    from bench_validate_ts import compiled_package, document
+
+    validate_js = compiled_package(work / "node")
+    found = []
+    for n in args.n:
+        payload = json.dumps({"text": json.dumps(document(n, False)), "repeat": args.repeat})
+        run = subprocess.run(
+            ["node", str(ROOT / "benchmarks" / "bench_validate_ts.mjs"), str(validate_js)],
+            input=payload,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found.append((n, json.loads(run.stdout)))
+    return found
+
+
+def validate_ts_table(rows: list[tuple[int, dict[str, float]]]) -> str:
+    if not rows:
+        return ""
+    lines = [
+        "",
+        "validate.ts under Node on the v3 document (ratios to Node's `JSON.parse` of its text):",
+        "",
+        "| nodes | JSON.parse | is&lt;Root&gt; | validate |",
+        "|---|---|---|---|",
+    ]
+    for n, ms in rows:
+        floor = ms["parse"]
+        lines.append(
+            f"| {n + 1:,} | {floor:.1f} ms | {ms['verdict'] / floor:.2f}x "
+            f"| {ms['problems'] / floor:.2f}x |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -347,6 +446,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--latency", action="store_true", help="also the 20 ms store")
     parser.add_argument("--skip-zarr", action="store_true", help="no zarr / pydantic-zarr")
+    parser.add_argument(
+        "--latency-up-to",
+        type=int,
+        default=10_000,
+        help="the latency and HTTP stores only up to this N (100,000 takes minutes per call)",
+    )
+    parser.add_argument(
+        "--peers-up-to",
+        type=int,
+        default=10_000,
+        help="measure zarr and pydantic-zarr only up to this N (they take minutes at 100,000)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where to write")
     args = parser.parse_args(argv)
 
@@ -373,22 +484,36 @@ def main(argv: list[str] | None = None) -> int:
                     in_memory = Row(version, n, "memory", consolidated)
                     measure(pkg, in_memory, memory, lambda m=memory: floor_memory(m), args)
                     rows.append(in_memory)
-                    if args.latency:
+                    with_latency = args.latency and n <= args.latency_up_to
+                    if with_latency:
                         slow = Row(version, n, "latency", consolidated)
-                        measure(pkg, slow, latency_store(memory), lambda: None, args)
+                        # unconsolidated: one listing, then every read 64 in flight; else one
+                        # round of requests (the root's files, asked for together) and the
+                        # json.loads of the in-memory floor
+                        one_request = LATENCY + in_memory.times["floor"]
+                        files = floor_local(str(folder))  # v2: .zarray and .zattrs per array
+                        ideal = one_request if consolidated else ideal_latency(files)
+                        measure(pkg, slow, latency_store(memory), ideal, args)
                         rows.append(slow)
+                    if with_latency:
+                        with http_server(folder) as url:
+                            served = Row(version, n, "http", consolidated)
+                            measure(pkg, served, url, ideal, args)
+                            rows.append(served)
                     shutil.rmtree(folder)
                     archive.unlink()
                     print(
                         f"v{version} n={n} consolidated={consolidated}: "
                         + ", ".join(
                             f"{r.kind} load {r.ratio('load'):.2f}x"
-                            for r in rows[-(4 if args.latency else 3) :]
+                            for r in rows
+                            if (r.version, r.n, r.consolidated) == (version, n, consolidated)
                         ),
                         flush=True,
                     )
+        node_rows = validate_ts_rows(work, args) if 3 in args.versions else []
     args.out.mkdir(parents=True, exist_ok=True)
-    text = table(rows, imports)
+    text = table(rows, imports) + validate_ts_table(node_rows)
     (args.out / "benchmarks.md").write_text(
         "# Benchmarks\n\nWritten by `benchmarks/suite.py` (see benchmarks/README.md).\n\n" + text,
         encoding="utf-8",

@@ -27,10 +27,16 @@ def test_suite_writes_its_table_and_plot(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     table = (tmp_path / "benchmarks.md").read_text("utf-8")
-    for kind in ("local", "zip", "memory", "latency"):
+    for kind in ("local", "zip", "memory", "latency", "http"):
         assert f"| {kind} |" in table
     assert "`import` v2" in table and "`import` v3" in table
     assert (tmp_path / "benchmarks.png").stat().st_size > 0
+
+
+def test_bench_build_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_build.py"), "--defs", "5", "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "| geozarr |" in result.stdout and "| defs-5 |" in result.stdout
 
 
 def test_bench_load_runs() -> None:
