@@ -97,6 +97,7 @@ class Converters(Context):
         if module.uses_json:
             self.use("JsonValue")
         module.imports = sorted(self.imports)
+        module.escaped = [(name, type_) for type_, name in self.escaped.items()]
         return module
 
     # --- expressions -------------------------------------------------------------------

@@ -37,6 +37,7 @@ class Context:
         self.imports: set[str] = set()
         self._needs: dict[tuple[str, str], bool] = {}
         self.too_deep = _deeply_nested(self.aliases)
+        self.escaped: dict[str, str] = {}  # type -> the name cast() refers to it by
 
     def use(self, name: str) -> str:
         """`name`, imported from `.models`."""
@@ -59,10 +60,15 @@ class Context:
             self.use(word)
         return spelled
 
-    @staticmethod
-    def as_typed(type_: str, expr: str) -> str:
-        """`expr` cast to `type_` (a value read as `Any`), or as it is where `type_` is `Any`."""
-        return expr if type_ == "Any" else f"cast({py_literal(type_)}, {expr})"
+    def as_typed(self, type_: str, expr: str) -> str:
+        """`expr` cast to `type_` (a value read as `Any`), or as it is where `type_` is `Any`.
+        A type whose Literal strings need escapes is cast to by a name the module defines for
+        the checkers: ty reads no escape inside a quoted type."""
+        if type_ == "Any":
+            return expr
+        if "\\" in type_:
+            type_ = self.escaped.setdefault(type_, f"_Escaped{len(self.escaped) + 1}")
+        return f"cast({py_literal(type_)}, {expr})"
 
     def base_record(self, t: ir.BaseNode) -> Record:
         return self.records[self.sp.base_name(t.kind, t.zarr_format)]

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zomgen import ir
-from zomgen.targets.pyconvert_context import Context
 from zomgen.targets.pyconvert_fits import fits_document, fits_model
 from zomgen.targets.pyconvert_view import Branches, Fixed, Function, Match
 from zomgen.targets.pyspell import py_literal
@@ -36,9 +35,9 @@ def _parse_union(c: Converters, t: ir.UnionOf, returns: str, function: str) -> F
     tagged = _tags(c, t)
     if tagged is not None:
         subject, cases = tagged
-        return Match(function, returns, subject, cases, _as_it_is(returns))
+        return Match(function, returns, subject, cases, c.as_typed(returns, "value"))
     branches: list[tuple[str, str]] = []
-    final = _as_it_is(returns)
+    final = c.as_typed(returns, "value")  # a JSON value that is its own model
     for option in t.options:
         fits = fits_document(c, option, "value")
         if fits == "True":
@@ -48,11 +47,6 @@ def _parse_union(c: Converters, t: ir.UnionOf, returns: str, function: str) -> F
         if c.needs("parse", option):
             branches.append((fits, c.parse_expr(option, "value")))
     return Branches(function, "value", "Any", returns, tuple(branches), final)
-
-
-def _as_it_is(returns: str) -> str:
-    """A JSON value that is its own model (a scalar, a JSON value the schema allowed)."""
-    return Context.as_typed(returns, "value")
 
 
 def _tags(c: Converters, t: ir.UnionOf) -> tuple[str, tuple[tuple[str, str], ...]] | None:

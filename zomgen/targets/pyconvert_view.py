@@ -141,6 +141,7 @@ class ConvertModule:
     functions: list[Function] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)  # names imported from `.models`
     constants: list[tuple[str, str]] = field(default_factory=list)  # (name, set of keys)
+    escaped: list[tuple[str, str]] = field(default_factory=list)  # (name, type) for cast()
     # The module's own helpers, each printed only where a function calls it.
     uses_json: bool = False
     uses_integer: bool = False
