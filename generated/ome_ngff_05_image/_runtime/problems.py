@@ -9,6 +9,7 @@ into annotations, and tests compare them as values.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.node_path}: {self.pointer}" if self.pointer else self.node_path
-        return f"{where}: {self.message}"
+        return _one_line(f"{where}: {self.message}")
 
     def to_json(self) -> dict[str, str]:
         return {
@@ -75,3 +76,12 @@ class ZomError(ValueError):
 
 class StoreError(ZomError):
     """The store itself is unusable: not found, not a Zarr store, or its root unreadable."""
+
+
+# Control characters (a node name may hold a line break: a zip entry's, a folder's) are written
+# as escapes, so that one problem stays one line of text.
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    return _CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
