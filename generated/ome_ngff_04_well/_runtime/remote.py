@@ -13,14 +13,15 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from .jsontext import too_large
 from .sources import Failure, Fetched, Listing
 
 DEFAULT_CONCURRENCY = 64
+_R = TypeVar("_R")
 
 
 def _describe(exc: BaseException) -> str:
@@ -128,15 +129,18 @@ class HttpSource:
         self._pool: ThreadPoolExecutor | None = None
 
     def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
-        if len(keys) <= 1:
-            return [self._get(k, limit) for k in keys]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
-
         def get(key: str) -> Fetched:
             return self._get(key, limit)
 
-        return list(self._pool.map(get, keys))
+        return self._each(get, keys)
+
+    def _each(self, request: Callable[[str], _R], keys: Sequence[str]) -> list[_R]:
+        """`request` of every key, up to `concurrency` in flight (one alone: no thread)."""
+        if len(keys) <= 1:
+            return [request(k) for k in keys]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
+        return list(self._pool.map(request, keys))
 
     def _get(self, key: str, limit: int) -> Fetched:
         url = self._base + urllib.parse.quote(key, safe="/")
@@ -162,11 +166,7 @@ class HttpSource:
         return [r is not None for r in self.read(keys, 1 << 62)]
 
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
-        if len(prefixes) <= 1:
-            return [self._index(p) for p in prefixes]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
-        return list(self._pool.map(self._index, prefixes))
+        return self._each(self._index, prefixes)
 
     def _index(self, prefix: str) -> Listing:
         """The subfolders an HTML index of the folder `prefix` links to; None where the server
