@@ -10,18 +10,15 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import urllib.error
 import urllib.parse
-import urllib.request
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
+from .httpget import Outcome, client_for
 from .jsontext import too_large
 from .sources import Failure, Fetched, Listing
 
 DEFAULT_CONCURRENCY = 64
-_R = TypeVar("_R")
 
 
 def _describe(exc: BaseException) -> str:
@@ -112,10 +109,10 @@ class ZarrStoreSource:
 
 class HttpSource:
     """A store served over plain HTTP(S): GET only, with the standard library (fsspec's HTTP
-    filesystem needs aiohttp, which a loader should not require). A folder is listed where the
-    server answers its URL with an HTML index (as `python -m http.server`, nginx's autoindex and
-    Apache do, and as fsspec reads them); elsewhere the walk probes the members the convention
-    names."""
+    filesystem needs aiohttp, which a loader should not require), through httpget's kept-alive
+    connections. A folder is listed where the server answers its URL with an HTML index (as
+    `python -m http.server`, nginx's autoindex and Apache do, and as fsspec reads them);
+    elsewhere the walk probes the members the convention names."""
 
     listable = True
     cheap_probes = False
@@ -124,71 +121,55 @@ class HttpSource:
         self, base_url: str, timeout: float = 30.0, concurrency: int = DEFAULT_CONCURRENCY
     ) -> None:
         self._base = base_url if base_url.endswith("/") else base_url + "/"
-        self._timeout = timeout
-        self._concurrency = concurrency
-        self._pool: ThreadPoolExecutor | None = None
+        self._client = client_for(self._base, timeout, concurrency)
+
+    def _url(self, key: str) -> str:
+        return self._base + urllib.parse.quote(key, safe="/")
 
     def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
-        def get(key: str) -> Fetched:
-            return self._get(key, limit)
-
-        return self._each(get, keys)
-
-    def _each(self, request: Callable[[str], _R], keys: Sequence[str]) -> list[_R]:
-        """`request` of every key, up to `concurrency` in flight (one alone: no thread)."""
-        if len(keys) <= 1:
-            return [request(k) for k in keys]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
-        return list(self._pool.map(request, keys))
-
-    def _get(self, key: str, limit: int) -> Fetched:
-        url = self._base + urllib.parse.quote(key, safe="/")
-        request = urllib.request.Request(url, headers={"User-Agent": "zomgen-runtime"})
-        try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:
-                size = response.headers.get("Content-Length")
-                if size is not None and size.isdigit() and int(size) > limit:
-                    return Failure(too_large(key.rsplit("/", 1)[-1], int(size), limit))
-                data: bytes = response.read(limit + 1)
-        except urllib.error.HTTPError as exc:
-            # 403 too: object stores answer it for a missing key when listing is not allowed.
-            if exc.code in (403, 404, 410):
-                return None
-            return Failure(f"HTTP {exc.code} {exc.reason}")
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            return Failure(_describe(exc))
-        if len(data) > limit:
-            return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
-        return data
+        outcomes = self._client.get([self._url(k) for k in keys], limit)
+        return [_fetched(k, outcome, limit) for k, outcome in zip(keys, outcomes)]
 
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [r is not None for r in self.read(keys, 1 << 62)]
 
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
-        return self._each(self._index, prefixes)
-
-    def _index(self, prefix: str) -> Listing:
-        """The subfolders an HTML index of the folder `prefix` links to; None where the server
-        gives no index (the walk then probes the named members)."""
-        url = self._base + urllib.parse.quote(prefix, safe="/")
-        request = urllib.request.Request(url, headers={"User-Agent": "zomgen-runtime"})
-        try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:
-                if response.headers.get_content_type() != "text/html":
-                    return None
-                charset = response.headers.get_content_charset() or "utf-8"
-                page = response.read(_MAX_INDEX_BYTES + 1)
-        except (urllib.error.URLError, OSError, ValueError):
-            return None  # no index (403, 404 ...): not an error of the store
-        if len(page) > _MAX_INDEX_BYTES:
-            return Failure(f"its HTML index is over {_MAX_INDEX_BYTES} bytes")
-        return _subfolders(page.decode(charset, errors="replace"))
+        outcomes = self._client.get([self._url(p) for p in prefixes], _MAX_INDEX_BYTES)
+        return [_index(outcome) for outcome in outcomes]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
+        self._client.close()
+
+
+def _fetched(key: str, outcome: Outcome, limit: int) -> Fetched:
+    if isinstance(outcome, str):
+        return Failure(outcome)
+    if outcome.status in (403, 404, 410):
+        # 403 too: object stores answer it for a missing key when listing is not allowed.
+        return None
+    if outcome.status != 200:
+        return Failure(f"HTTP {outcome.status} {outcome.reason}".rstrip())
+    if outcome.over_limit:
+        name = key.rsplit("/", 1)[-1]
+        return Failure(too_large(name, outcome.size or len(outcome.body), limit))
+    return outcome.body
+
+
+def _index(outcome: Outcome) -> Listing:
+    """The subfolders an HTML index links to; None where the server gives no index (the walk
+    then probes the named members)."""
+    if isinstance(outcome, str) or outcome.status != 200:
+        return None  # no index (403, 404 ...): not an error of the store
+    kind, charset = outcome.media_type()
+    if kind != "text/html":
+        return None
+    if outcome.over_limit:
+        return Failure(f"its HTML index is over {_MAX_INDEX_BYTES} bytes")
+    try:
+        page = outcome.body.decode(charset or "utf-8", errors="replace")
+    except LookupError:  # a charset Python does not know
+        page = outcome.body.decode("utf-8", errors="replace")
+    return _subfolders(page)
 
 
 # An index page of 100,000 members is about 10 MB.
