@@ -72,7 +72,8 @@ _FAST_KEYWORDS: dict[str, type[_FastKeyword]] = {
 @dataclass
 class _Engines:
     schema: dict[str, Any]
-    fast: Any = None
+    fast: Any = None  # verdicts only
+    fast_detail: Any = None  # jsonschema-rs on the schema as written, to describe problems
     reference: Any = None
     # id(subschema) -> its JSON pointer in `schema`, for Problem.schema_path
     locations: dict[int, str] | None = None
@@ -96,11 +97,17 @@ def _engines(schema: dict[str, Any]) -> _Engines:
         return entry
 
 
-def _fast_validator(schema: dict[str, Any]) -> Any:
+def _fast_validator(schema: dict[str, Any], *, verdicts: bool = True) -> Any:
+    """jsonschema-rs compiled for `schema`; for verdicts alone (the default), from the schema
+    with its ndim keywords in plain JSON Schema (fastschema.py), not for describing problems."""
     try:
         import jsonschema_rs
     except ImportError:  # optional: python-jsonschema alone gives the same answers, slower
         return None
+    if verdicts:
+        from .fastschema import verdict_schema
+
+        schema = verdict_schema(schema)
     keywords: dict[str, Any] = dict(_FAST_KEYWORDS) if uses_checks(schema) else {}
     try:
         return jsonschema_rs.validator_for(
@@ -454,9 +461,12 @@ def _summary(value: Any) -> str:
 def _fast_problems(engines: _Engines, document: Any) -> list[Problem]:
     if engines.fast is None:
         return [Problem("/", "", "the document nests too deeply to check", "schema")]
+    with engines.lock:
+        if engines.fast_detail is None:
+            engines.fast_detail = _fast_validator(engines.schema, verdicts=False)
     problems: list[Problem] = []
     try:
-        errors = list(engines.fast.iter_errors(document))
+        errors = list(engines.fast_detail.iter_errors(document))
     except ValueError:  # jsonschema-rs's own recursion limit
         return [Problem("/", "", "the document nests too deeply to check", "schema")]
     for error in errors:
