@@ -150,9 +150,9 @@ def latency_store(memory: Any) -> Any:
 
 
 @contextlib.contextmanager
-def http_server(folder: Path) -> Iterator[str]:
+def http_server(folder: Path) -> Iterator[tuple[str, int]]:
     """The folder served on localhost by benchmarks/slow_http.py in its own process (20 ms per
-    request, folders listed as HTML indexes); yields its URL."""
+    request, folders listed as HTML indexes); yields its URL and process id."""
     server = subprocess.Popen(
         [sys.executable, str(ROOT / "benchmarks" / "slow_http.py"), str(folder)],
         stdout=subprocess.PIPE,
@@ -161,10 +161,19 @@ def http_server(folder: Path) -> Iterator[str]:
     try:
         assert server.stdout is not None
         port = int(server.stdout.readline())
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", server.pid
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used; NaN where /proc cannot tell."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # --- floors -----------------------------------------------------------------------------------
@@ -313,7 +322,7 @@ def measure(
 
 # --- report -----------------------------------------------------------------------------------
 
-TOOLS = ("validate", "load", "parse", "convert", "dump", "zarr", "pydantic-zarr")
+TOOLS = ("validate", "load", "parse", "convert", "dump", "zarr", "pydantic-zarr", "server CPU")
 
 
 def table(rows: list[Row], imports: dict[int, float]) -> str:
@@ -340,7 +349,8 @@ def table(rows: list[Row], imports: dict[int, float]) -> str:
     lines.append(
         "Ratios are time / floor (the floor itself in seconds; for `latency` the ideal: one "
         "listing, then every read 64 in flight, or, consolidated, one request plus the memory "
-        "floor; `http` has the same ideal). `parse` = check + convert, "
+        "floor; `http` has the same ideal; its `server CPU` is what the server process alone spent "
+        "on one `load`). `parse` = check + convert, "
         "`convert` = the "
         "generated conversion alone. "
         + "; ".join(f"`import` v{v}: {t * 1000:.0f} ms" for v, t in sorted(imports.items()))
@@ -496,9 +506,14 @@ def main(argv: list[str] | None = None) -> int:
                         measure(pkg, slow, latency_store(memory), ideal, args)
                         rows.append(slow)
                     if with_latency:
-                        with http_server(folder) as url:
+                        with http_server(folder) as (url, server_pid):
                             served = Row(version, n, "http", consolidated)
                             measure(pkg, served, url, ideal, args)
+                            # what the server alone spends on one load: above the ideal, no
+                            # reader can meet it on this machine
+                            before = process_cpu(server_pid)
+                            pkg.load(url)
+                            served.times["server CPU"] = process_cpu(server_pid) - before
                             rows.append(served)
                     shutil.rmtree(folder)
                     archive.unlink()
