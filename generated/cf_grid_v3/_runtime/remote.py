@@ -14,16 +14,11 @@ import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
-from .httpget import Outcome, client_for
+from .httpget import Outcome, client_for, describe
 from .jsontext import too_large
 from .sources import Failure, Fetched, Listing
 
 DEFAULT_CONCURRENCY = 64
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 async def ensure_open(store: Any) -> None:
@@ -63,7 +58,7 @@ class ZarrStoreSource:
                 except (FileNotFoundError, NotADirectoryError):
                     return None
                 except Exception as exc:  # noqa: BLE001  # any store's own error is a problem of this key
-                    return Failure(_describe(exc))
+                    return Failure(describe(exc))
             if buffer is None:
                 return None
             data: bytes = buffer.to_bytes()
@@ -92,7 +87,7 @@ class ZarrStoreSource:
                 try:
                     names = [name async for name in store.list_dir(prefix.rstrip("/"))]
                 except Exception as exc:  # noqa: BLE001  # listing refused: use the named members
-                    return Failure(_describe(exc))
+                    return Failure(describe(exc))
             return list(dict.fromkeys(n.rstrip("/") for n in names))
 
         async def every() -> list[Listing]:
