@@ -114,9 +114,7 @@ def test_connections_are_kept_alive_between_requests_and_calls(
 
 
 @pytest.mark.parametrize("kind", ["length", "chunked", "until-close", "quietly-closed"])
-def test_every_way_a_body_ends_is_read_whole(
-    server: tuple[str, type[_Handler]], kind: str
-) -> None:
+def test_every_way_a_body_ends_is_read_whole(server: tuple[str, type[_Handler]], kind: str) -> None:
     url, _handler = server
     client = KeepAliveClient(10.0, 1)
     try:
