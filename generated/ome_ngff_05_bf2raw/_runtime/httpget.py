@@ -142,8 +142,8 @@ class KeepAliveClient:
             try:
                 async with asyncio.timeout(self._timeout):
                     response = await self._request(origin, parts.netloc, target, limit)
-            except (OSError, EOFError, TimeoutError, ValueError, _ProtocolError) as exc:
-                # ValueError: a host name that is not ASCII
+            except (OSError, EOFError, ValueError, _ProtocolError) as exc:
+                # OSError covers TimeoutError; ValueError: a host name that is not ASCII
                 return describe(exc)
             except asyncio.LimitOverrunError:
                 return "a response header over 64 KiB"
@@ -319,9 +319,7 @@ class UrllibClient:
                     answer.status, answer.reason, headers, body, len(body) > limit, size
                 )
         except urllib.error.HTTPError as exc:
-            return Response(
-                exc.code, str(exc.reason), {k.lower(): v for k, v in exc.headers.items()}
-            )
+            return Response(exc.code, exc.reason, {k.lower(): v for k, v in exc.headers.items()})
         except (urllib.error.URLError, OSError, ValueError) as exc:
             return describe(exc)
 
