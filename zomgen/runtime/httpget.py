@@ -73,8 +73,8 @@ def describe(exc: BaseException) -> str:
 
 
 def client_for(url: str, timeout: float, concurrency: int) -> Client:
-    host = urllib.parse.urlsplit(url).hostname or ""
-    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    parts = urllib.parse.urlsplit(url)
+    host, scheme = parts.hostname or "", parts.scheme.lower()
     proxies = urllib.request.getproxies()
     if scheme in proxies and not urllib.request.proxy_bypass(host):
         return UrllibClient(timeout, concurrency)
@@ -247,8 +247,7 @@ async def _read_response(reader: asyncio.StreamReader, limit: int) -> tuple[Resp
         headers[name.strip().lower()] = value.strip()
     connection = headers.get("connection", "").lower()
     keep = "close" not in connection if version == "HTTP/1.1" else "keep-alive" in connection
-    declared = headers.get("content-length")
-    size = int(declared) if declared is not None and declared.isdigit() else None
+    size = _declared_size(headers)
     if status in _NO_BODY:
         body, over = b"", False
     elif "chunked" in headers.get("transfer-encoding", "").lower():
@@ -259,11 +258,16 @@ async def _read_response(reader: asyncio.StreamReader, limit: int) -> tuple[Resp
             return Response(status, reason, headers, b"", True, size), False
         body, over = await reader.readexactly(size), False
     else:
-        body = await reader.read(limit + 1) if limit >= 0 else b""
+        body = b""
         while len(body) <= limit and (more := await reader.read(limit + 1 - len(body))):
             body += more
         over, keep = len(body) > limit, False  # a body that ends with the connection
     return Response(status, reason, headers, body, over, size), keep
+
+
+def _declared_size(headers: dict[str, str]) -> int | None:
+    declared = headers.get("content-length")
+    return int(declared) if declared is not None and declared.isdigit() else None
 
 
 async def _read_chunked(reader: asyncio.StreamReader, limit: int) -> tuple[bytes, bool]:
@@ -310,8 +314,7 @@ class UrllibClient:
         try:
             with urllib.request.urlopen(request, timeout=self._timeout) as answer:
                 headers = {k.lower(): v for k, v in answer.headers.items()}
-                declared = headers.get("content-length")
-                size = int(declared) if declared is not None and declared.isdigit() else None
+                size = _declared_size(headers)
                 if size is not None and size > limit:
                     return Response(answer.status, answer.reason, headers, b"", True, size)
                 body: bytes = answer.read(limit + 1)
