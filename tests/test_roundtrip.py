@@ -4,6 +4,7 @@ what `load` reads back equal, and an invalid document is refused by `parse` with
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import subprocess
 import sys
@@ -195,6 +196,32 @@ def test_dump_parse_is_lossless(packages: dict[str, ModuleType], name: str) -> N
     document = DOCUMENTS[name]
     model = pkg.parse(document)
     assert pkg.dump(model) == document
+
+
+def _models(value: Any) -> Iterator[Any]:
+    """Every dataclass instance inside a parsed model, the model included."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield value
+        for f in dataclasses.fields(value):
+            yield from _models(getattr(value, f.name))
+    elif isinstance(value, dict | list | tuple):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _models(item)
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_parse_builds_what_the_constructors_build(
+    packages: dict[str, ModuleType], name: str
+) -> None:
+    """`parse` fills each frozen dataclass's `__dict__` without calling its `__init__`: every
+    instance must hold exactly what `__init__` would have set, fields and values."""
+    pkg = packages[name]
+    models = list(_models(pkg.parse(DOCUMENTS[name])))
+    assert len(models) > 1
+    for model in models:
+        rebuilt = dataclasses.replace(model)  # through __init__, from the same fields
+        assert vars(model) == vars(rebuilt), type(model).__name__
+        assert list(vars(model)) == list(vars(rebuilt)), type(model).__name__  # and in order
 
 
 def test_parsed_models_are_typed_values(packages: dict[str, ModuleType]) -> None:

@@ -13,7 +13,7 @@ the options can be told apart by shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from .models import (
     AnyNode,
@@ -47,6 +47,8 @@ from .models import (
     OmeZarr04ImageMembers,
 )
 
+_Model = TypeVar("_Model")  # the class of a model `_model` builds
+
 # The keys of each record that are its fields: the others are kept apart.
 _CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
 _CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
@@ -75,7 +77,9 @@ _LabelImageAttributes_KEYS: frozenset[str] = frozenset({"multiscales", "omero", 
 
 
 def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
-    return OmeZarr04Image(
+    return _model(
+        OmeZarr04Image,
+        zarr_format=2,
         attributes=parse_NGFFImage(value["attributes"]),
         members=_parse_OmeZarr04ImageMembers(value["members"]),
     )
@@ -90,7 +94,8 @@ def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
 
 
 def parse_NGFFImage(value: Any) -> NGFFImage:
-    return NGFFImage(
+    return _model(
+        NGFFImage,
         multiscales=tuple([parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]),
         omero=parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
         extras={key: item for key, item in value.items() if key not in _NGFFImage_KEYS},
@@ -109,7 +114,8 @@ def dump_NGFFImage(model: NGFFImage) -> dict[str, Any]:
 
 
 def parse_NGFFImageMultiscalesItem(value: Any) -> NGFFImageMultiscalesItem:
-    return NGFFImageMultiscalesItem(
+    return _model(
+        NGFFImageMultiscalesItem,
         datasets=tuple(
             [parse_NGFFImageMultiscalesItemDatasetsItem(item) for item in value["datasets"]]
         ),
@@ -146,7 +152,8 @@ def dump_NGFFImageMultiscalesItem(model: NGFFImageMultiscalesItem) -> dict[str, 
 
 
 def parse_NGFFImageMultiscalesItemDatasetsItem(value: Any) -> NGFFImageMultiscalesItemDatasetsItem:
-    return NGFFImageMultiscalesItemDatasetsItem(
+    return _model(
+        NGFFImageMultiscalesItemDatasetsItem,
         path=value["path"],
         coordinateTransformations=parse_CoordinateTransformations(
             value["coordinateTransformations"]
@@ -182,7 +189,8 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 
 
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
-    return CoordinateTransformationsItemScale(
+    return _model(
+        CoordinateTransformationsItemScale,
         type=value["type"],
         scale=tuple(value["scale"]),
         extras={
@@ -208,7 +216,8 @@ def dump_CoordinateTransformationsItemScale(
 def parse_CoordinateTransformationsItemTranslation(
     value: Any,
 ) -> CoordinateTransformationsItemTranslation:
-    return CoordinateTransformationsItemTranslation(
+    return _model(
+        CoordinateTransformationsItemTranslation,
         type=value["type"],
         translation=tuple(value["translation"]),
         extras={
@@ -240,7 +249,8 @@ def dump_Axes(model: Axes) -> Any:
 
 
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
-    return AxesItemOption1(
+    return _model(
+        AxesItemOption1,
         name=value["name"],
         type=value["type"],
         extras={key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
@@ -258,7 +268,8 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
 
 
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
-    return AxesItemOption2(
+    return _model(
+        AxesItemOption2,
         name=value["name"],
         type=value.get("type"),
         extras={key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
@@ -277,7 +288,8 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
 
 
 def parse_NGFFImageOmero(value: Any) -> NGFFImageOmero:
-    return NGFFImageOmero(
+    return _model(
+        NGFFImageOmero,
         channels=tuple([parse_NGFFImageOmeroChannelsItem(item) for item in value["channels"]]),
         extras={key: item for key, item in value.items() if key not in _NGFFImageOmero_KEYS},
     )
@@ -293,7 +305,8 @@ def dump_NGFFImageOmero(model: NGFFImageOmero) -> dict[str, Any]:
 
 
 def parse_NGFFImageOmeroChannelsItem(value: Any) -> NGFFImageOmeroChannelsItem:
-    return NGFFImageOmeroChannelsItem(
+    return _model(
+        NGFFImageOmeroChannelsItem,
         window=parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
         color=value["color"],
         label=value.get("label"),
@@ -322,7 +335,8 @@ def dump_NGFFImageOmeroChannelsItem(model: NGFFImageOmeroChannelsItem) -> dict[s
 
 
 def parse_NGFFImageOmeroChannelsItemWindow(value: Any) -> NGFFImageOmeroChannelsItemWindow:
-    return NGFFImageOmeroChannelsItemWindow(
+    return _model(
+        NGFFImageOmeroChannelsItemWindow,
         end=value["end"],
         max=value["max"],
         min=value["min"],
@@ -350,7 +364,9 @@ def dump_NGFFImageOmeroChannelsItemWindow(
 
 
 def parse_Labels(value: Any) -> Labels:
-    return Labels(
+    return _model(
+        Labels,
+        zarr_format=2,
         attributes=parse_LabelsAttributes(value["attributes"]),
         members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
     )
@@ -365,7 +381,8 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
-    return LabelsAttributes(
+    return _model(
+        LabelsAttributes,
         labels=tuple(value["labels"]),
         extras={key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
     )
@@ -405,7 +422,9 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 
 
 def parse_LabelImage(value: Any) -> LabelImage:
-    return LabelImage(
+    return _model(
+        LabelImage,
+        zarr_format=2,
         attributes=parse_LabelImageAttributes(value["attributes"]),
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
     )
@@ -420,7 +439,8 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
-    return LabelImageAttributes(
+    return _model(
+        LabelImageAttributes,
         multiscales=tuple([parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]),
         omero=parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
         image_label=parse_LabelImageAttributesImageLabel(value["image-label"])
@@ -444,7 +464,8 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributesImageLabel(value: Any) -> LabelImageAttributesImageLabel:
-    return LabelImageAttributesImageLabel(
+    return _model(
+        LabelImageAttributesImageLabel,
         colors=tuple(
             [parse_LabelImageAttributesImageLabelColorsItem(item) for item in value["colors"]]
         )
@@ -492,7 +513,8 @@ def dump_LabelImageAttributesImageLabel(model: LabelImageAttributesImageLabel) -
 def parse_LabelImageAttributesImageLabelColorsItem(
     value: Any,
 ) -> LabelImageAttributesImageLabelColorsItem:
-    return LabelImageAttributesImageLabelColorsItem(
+    return _model(
+        LabelImageAttributesImageLabelColorsItem,
         label_value=value["label-value"],
         rgba=tuple(value["rgba"]) if "rgba" in value else None,
         extras={
@@ -519,7 +541,8 @@ def dump_LabelImageAttributesImageLabelColorsItem(
 def parse_LabelImageAttributesImageLabelPropertiesItem(
     value: Any,
 ) -> LabelImageAttributesImageLabelPropertiesItem:
-    return LabelImageAttributesImageLabelPropertiesItem(
+    return _model(
+        LabelImageAttributesImageLabelPropertiesItem,
         label_value=value["label-value"],
         extras={
             key: item
@@ -541,7 +564,8 @@ def dump_LabelImageAttributesImageLabelPropertiesItem(
 
 
 def parse_LabelImageAttributesImageLabelSource(value: Any) -> LabelImageAttributesImageLabelSource:
-    return LabelImageAttributesImageLabelSource(
+    return _model(
+        LabelImageAttributesImageLabelSource,
         image=value.get("image"),
         extras={
             key: item
@@ -563,7 +587,10 @@ def dump_LabelImageAttributesImageLabelSource(
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return GroupSpec(
+        zarr_format=2,
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
     )
@@ -578,7 +605,10 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return ArraySpec(
+        zarr_format=2,
         attributes=value["attributes"],
         shape=tuple(value["shape"]),
         chunks=tuple(value["chunks"]),
@@ -609,7 +639,9 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 
 
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
-    return LabelsFolder(
+    return _model(
+        LabelsFolder,
+        zarr_format=2,
         attributes=value["attributes"],
         members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
     )
@@ -726,6 +758,16 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> Any:
     if isinstance(model, tuple):
         return [_json(item) for item in model]
+    return model
+
+
+def _model(cls: type[_Model], **fields: Any) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
+    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
+    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
+    `__dict__`, exactly what `__init__` would have built."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
     return model
 
 

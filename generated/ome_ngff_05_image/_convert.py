@@ -13,7 +13,7 @@ the options can be told apart by shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from .models import (
     AnyNode,
@@ -51,6 +51,8 @@ from .models import (
     OMEZarrImage,
     OMEZarrImageOme,
 )
+
+_Model = TypeVar("_Model")  # the class of a model `_model` builds
 
 # The keys of each record that are its fields: the others are kept apart.
 _CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
@@ -105,7 +107,10 @@ _OmeZarr05Image_KEYS: frozenset[str] = frozenset(
 
 
 def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
-    return OmeZarr05Image(
+    return _model(
+        OmeZarr05Image,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_OMEZarrImage(value["attributes"]),
         members=_parse_OmeZarr05ImageMembers(value["members"]),
         extensions={key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
@@ -125,7 +130,8 @@ def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
 
 
 def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
-    return OMEZarrImage(
+    return _model(
+        OMEZarrImage,
         ome=parse_OMEZarrImageOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
     )
@@ -141,7 +147,8 @@ def dump_OMEZarrImage(model: OMEZarrImage) -> dict[str, Any]:
 
 
 def parse_OMEZarrImageOme(value: Any) -> OMEZarrImageOme:
-    return OMEZarrImageOme(
+    return _model(
+        OMEZarrImageOme,
         multiscales=parse_Multiscales(value["multiscales"]),
         version=value["version"],
         omero=parse_Omero(value["omero"]) if "omero" in value else None,
@@ -170,7 +177,8 @@ def dump_Multiscales(model: Multiscales) -> Any:
 
 
 def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
-    return MultiscalesItem(
+    return _model(
+        MultiscalesItem,
         datasets=tuple([parse_MultiscalesItemDatasetsItem(item) for item in value["datasets"]]),
         axes=parse_Axes(value["axes"]),
         name=value.get("name"),
@@ -200,7 +208,8 @@ def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
 
 
 def parse_MultiscalesItemDatasetsItem(value: Any) -> MultiscalesItemDatasetsItem:
-    return MultiscalesItemDatasetsItem(
+    return _model(
+        MultiscalesItemDatasetsItem,
         path=value["path"],
         coordinateTransformations=parse_CoordinateTransformations(
             value["coordinateTransformations"]
@@ -232,7 +241,8 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 
 
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
-    return CoordinateTransformationsItemScale(
+    return _model(
+        CoordinateTransformationsItemScale,
         type=value["type"],
         scale=tuple(value["scale"]),
         extras={
@@ -258,7 +268,8 @@ def dump_CoordinateTransformationsItemScale(
 def parse_CoordinateTransformationsItemTranslation(
     value: Any,
 ) -> CoordinateTransformationsItemTranslation:
-    return CoordinateTransformationsItemTranslation(
+    return _model(
+        CoordinateTransformationsItemTranslation,
         type=value["type"],
         translation=tuple(value["translation"]),
         extras={
@@ -290,7 +301,8 @@ def dump_Axes(model: Axes) -> Any:
 
 
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
-    return AxesItemOption1(
+    return _model(
+        AxesItemOption1,
         name=value["name"],
         type=value["type"],
         extras={key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
@@ -308,7 +320,8 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
 
 
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
-    return AxesItemOption2(
+    return _model(
+        AxesItemOption2,
         name=value["name"],
         type=value.get("type"),
         extras={key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
@@ -327,7 +340,8 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
 
 
 def parse_Omero(value: Any) -> Omero:
-    return Omero(
+    return _model(
+        Omero,
         channels=tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
         extras={key: item for key, item in value.items() if key not in _Omero_KEYS},
     )
@@ -343,7 +357,8 @@ def dump_Omero(model: Omero) -> dict[str, Any]:
 
 
 def parse_OmeroChannelsItem(value: Any) -> OmeroChannelsItem:
-    return OmeroChannelsItem(
+    return _model(
+        OmeroChannelsItem,
         window=parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
         label=value.get("label"),
         family=value.get("family"),
@@ -371,7 +386,8 @@ def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
 
 
 def parse_OmeroChannelsItemWindow(value: Any) -> OmeroChannelsItemWindow:
-    return OmeroChannelsItemWindow(
+    return _model(
+        OmeroChannelsItemWindow,
         end=value["end"],
         max=value["max"],
         min=value["min"],
@@ -395,7 +411,10 @@ def dump_OmeroChannelsItemWindow(model: OmeroChannelsItemWindow) -> dict[str, An
 
 
 def parse_Labels(value: Any) -> Labels:
-    return Labels(
+    return _model(
+        Labels,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_LabelsAttributes(value["attributes"]),
         members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _Labels_KEYS},
@@ -415,7 +434,8 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
-    return LabelsAttributes(
+    return _model(
+        LabelsAttributes,
         ome=parse_LabelsAttributesOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
     )
@@ -431,7 +451,8 @@ def dump_LabelsAttributes(model: LabelsAttributes) -> dict[str, Any]:
 
 
 def parse_LabelsAttributesOme(value: Any) -> LabelsAttributesOme:
-    return LabelsAttributesOme(
+    return _model(
+        LabelsAttributesOme,
         labels=tuple(value["labels"]),
         version=value.get("version"),
         extras={key: item for key, item in value.items() if key not in _LabelsAttributesOme_KEYS},
@@ -476,7 +497,10 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 
 
 def parse_LabelImage(value: Any) -> LabelImage:
-    return LabelImage(
+    return _model(
+        LabelImage,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_LabelImageAttributes(value["attributes"]),
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _LabelImage_KEYS},
@@ -496,7 +520,8 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
-    return LabelImageAttributes(
+    return _model(
+        LabelImageAttributes,
         ome=parse_LabelImageAttributesOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS},
     )
@@ -512,7 +537,8 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributesOme(value: Any) -> LabelImageAttributesOme:
-    return LabelImageAttributesOme(
+    return _model(
+        LabelImageAttributesOme,
         multiscales=parse_Multiscales(value["multiscales"]),
         version=value["version"],
         image_label=parse_ImageLabel(value["image-label"]),
@@ -537,7 +563,8 @@ def dump_LabelImageAttributesOme(model: LabelImageAttributesOme) -> dict[str, An
 
 
 def parse_ImageLabel(value: Any) -> ImageLabel:
-    return ImageLabel(
+    return _model(
+        ImageLabel,
         colors=tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
         if "colors" in value
         else None,
@@ -563,7 +590,8 @@ def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
 
 
 def parse_ImageLabelColorsItem(value: Any) -> ImageLabelColorsItem:
-    return ImageLabelColorsItem(
+    return _model(
+        ImageLabelColorsItem,
         label_value=value["label-value"],
         rgba=tuple(value["rgba"]) if "rgba" in value else None,
         extras={key: item for key, item in value.items() if key not in _ImageLabelColorsItem_KEYS},
@@ -582,7 +610,8 @@ def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
 
 
 def parse_ImageLabelPropertiesItem(value: Any) -> ImageLabelPropertiesItem:
-    return ImageLabelPropertiesItem(
+    return _model(
+        ImageLabelPropertiesItem,
         label_value=value["label-value"],
         extras={
             key: item for key, item in value.items() if key not in _ImageLabelPropertiesItem_KEYS
@@ -600,7 +629,8 @@ def dump_ImageLabelPropertiesItem(model: ImageLabelPropertiesItem) -> dict[str, 
 
 
 def parse_ImageLabelSource(value: Any) -> ImageLabelSource:
-    return ImageLabelSource(
+    return _model(
+        ImageLabelSource,
         image=value.get("image"),
         extras={key: item for key, item in value.items() if key not in _ImageLabelSource_KEYS},
     )
@@ -616,7 +646,11 @@ def dump_ImageLabelSource(model: ImageLabelSource) -> dict[str, Any]:
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return GroupSpec(
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
@@ -636,7 +670,11 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return ArraySpec(
+        zarr_format=3,
+        node_type="array",
         attributes=value["attributes"],
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -678,7 +716,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return NamedConfig(
+    return _model(
+        NamedConfig,
         name=value["name"],
         configuration=value.get("configuration"),
         must_understand=value.get("must_understand"),
@@ -697,7 +736,10 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 
 
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
-    return LabelsFolder(
+    return _model(
+        LabelsFolder,
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
@@ -819,6 +861,16 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
+    return model
+
+
+def _model(cls: type[_Model], **fields: Any) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
+    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
+    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
+    `__dict__`, exactly what `__init__` would have built."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
     return model
 
 

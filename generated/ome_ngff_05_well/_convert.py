@@ -13,7 +13,7 @@ the options can be told apart by shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from .models import (
     AnyNode,
@@ -56,6 +56,8 @@ from .models import (
     OMEZarrWellSchemaOmeWell,
     OMEZarrWellSchemaOmeWellImagesItem,
 )
+
+_Model = TypeVar("_Model")  # the class of a model `_model` builds
 
 # The keys of each record that are its fields: the others are kept apart.
 _OMEZarrWellSchemaOmeWellImagesItem_KEYS: frozenset[str] = frozenset({"path", "acquisition"})
@@ -117,7 +119,10 @@ _OmeZarr05Well_KEYS: frozenset[str] = frozenset(
 
 
 def parse_OmeZarr05Well(value: Any) -> OmeZarr05Well:
-    return OmeZarr05Well(
+    return _model(
+        OmeZarr05Well,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_OMEZarrWellSchema(value["attributes"]),
         members={key: parse_OmeZarr05Image(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _OmeZarr05Well_KEYS},
@@ -137,7 +142,8 @@ def dump_OmeZarr05Well(model: OmeZarr05Well) -> dict[str, Any]:
 
 
 def parse_OMEZarrWellSchema(value: Any) -> OMEZarrWellSchema:
-    return OMEZarrWellSchema(
+    return _model(
+        OMEZarrWellSchema,
         ome=parse_OMEZarrWellSchemaOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _OMEZarrWellSchema_KEYS},
     )
@@ -153,7 +159,8 @@ def dump_OMEZarrWellSchema(model: OMEZarrWellSchema) -> dict[str, Any]:
 
 
 def parse_OMEZarrWellSchemaOme(value: Any) -> OMEZarrWellSchemaOme:
-    return OMEZarrWellSchemaOme(
+    return _model(
+        OMEZarrWellSchemaOme,
         well=parse_OMEZarrWellSchemaOmeWell(value["well"]),
         version=value["version"],
         extras={key: item for key, item in value.items() if key not in _OMEZarrWellSchemaOme_KEYS},
@@ -171,7 +178,8 @@ def dump_OMEZarrWellSchemaOme(model: OMEZarrWellSchemaOme) -> dict[str, Any]:
 
 
 def parse_OMEZarrWellSchemaOmeWell(value: Any) -> OMEZarrWellSchemaOmeWell:
-    return OMEZarrWellSchemaOmeWell(
+    return _model(
+        OMEZarrWellSchemaOmeWell,
         images=tuple([parse_OMEZarrWellSchemaOmeWellImagesItem(item) for item in value["images"]]),
         extras={
             key: item for key, item in value.items() if key not in _OMEZarrWellSchemaOmeWell_KEYS
@@ -189,7 +197,8 @@ def dump_OMEZarrWellSchemaOmeWell(model: OMEZarrWellSchemaOmeWell) -> dict[str, 
 
 
 def parse_OMEZarrWellSchemaOmeWellImagesItem(value: Any) -> OMEZarrWellSchemaOmeWellImagesItem:
-    return OMEZarrWellSchemaOmeWellImagesItem(
+    return _model(
+        OMEZarrWellSchemaOmeWellImagesItem,
         path=value["path"],
         acquisition=value.get("acquisition"),
         extras={
@@ -214,7 +223,10 @@ def dump_OMEZarrWellSchemaOmeWellImagesItem(
 
 
 def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
-    return OmeZarr05Image(
+    return _model(
+        OmeZarr05Image,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_OMEZarrImage(value["attributes"]),
         members=_parse_OmeZarr05ImageMembers(value["members"]),
         extensions={key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
@@ -234,7 +246,8 @@ def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
 
 
 def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
-    return OMEZarrImage(
+    return _model(
+        OMEZarrImage,
         ome=parse_OMEZarrImageOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
     )
@@ -250,7 +263,8 @@ def dump_OMEZarrImage(model: OMEZarrImage) -> dict[str, Any]:
 
 
 def parse_OMEZarrImageOme(value: Any) -> OMEZarrImageOme:
-    return OMEZarrImageOme(
+    return _model(
+        OMEZarrImageOme,
         multiscales=parse_Multiscales(value["multiscales"]),
         version=value["version"],
         omero=parse_Omero(value["omero"]) if "omero" in value else None,
@@ -279,7 +293,8 @@ def dump_Multiscales(model: Multiscales) -> Any:
 
 
 def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
-    return MultiscalesItem(
+    return _model(
+        MultiscalesItem,
         datasets=tuple([parse_MultiscalesItemDatasetsItem(item) for item in value["datasets"]]),
         axes=parse_Axes(value["axes"]),
         name=value.get("name"),
@@ -309,7 +324,8 @@ def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
 
 
 def parse_MultiscalesItemDatasetsItem(value: Any) -> MultiscalesItemDatasetsItem:
-    return MultiscalesItemDatasetsItem(
+    return _model(
+        MultiscalesItemDatasetsItem,
         path=value["path"],
         coordinateTransformations=parse_CoordinateTransformations(
             value["coordinateTransformations"]
@@ -341,7 +357,8 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 
 
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
-    return CoordinateTransformationsItemScale(
+    return _model(
+        CoordinateTransformationsItemScale,
         type=value["type"],
         scale=tuple(value["scale"]),
         extras={
@@ -367,7 +384,8 @@ def dump_CoordinateTransformationsItemScale(
 def parse_CoordinateTransformationsItemTranslation(
     value: Any,
 ) -> CoordinateTransformationsItemTranslation:
-    return CoordinateTransformationsItemTranslation(
+    return _model(
+        CoordinateTransformationsItemTranslation,
         type=value["type"],
         translation=tuple(value["translation"]),
         extras={
@@ -399,7 +417,8 @@ def dump_Axes(model: Axes) -> Any:
 
 
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
-    return AxesItemOption1(
+    return _model(
+        AxesItemOption1,
         name=value["name"],
         type=value["type"],
         extras={key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
@@ -417,7 +436,8 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
 
 
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
-    return AxesItemOption2(
+    return _model(
+        AxesItemOption2,
         name=value["name"],
         type=value.get("type"),
         extras={key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
@@ -436,7 +456,8 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
 
 
 def parse_Omero(value: Any) -> Omero:
-    return Omero(
+    return _model(
+        Omero,
         channels=tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
         extras={key: item for key, item in value.items() if key not in _Omero_KEYS},
     )
@@ -452,7 +473,8 @@ def dump_Omero(model: Omero) -> dict[str, Any]:
 
 
 def parse_OmeroChannelsItem(value: Any) -> OmeroChannelsItem:
-    return OmeroChannelsItem(
+    return _model(
+        OmeroChannelsItem,
         window=parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
         label=value.get("label"),
         family=value.get("family"),
@@ -480,7 +502,8 @@ def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
 
 
 def parse_OmeroChannelsItemWindow(value: Any) -> OmeroChannelsItemWindow:
-    return OmeroChannelsItemWindow(
+    return _model(
+        OmeroChannelsItemWindow,
         end=value["end"],
         max=value["max"],
         min=value["min"],
@@ -504,7 +527,10 @@ def dump_OmeroChannelsItemWindow(model: OmeroChannelsItemWindow) -> dict[str, An
 
 
 def parse_Labels(value: Any) -> Labels:
-    return Labels(
+    return _model(
+        Labels,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_LabelsAttributes(value["attributes"]),
         members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _Labels_KEYS},
@@ -524,7 +550,8 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
-    return LabelsAttributes(
+    return _model(
+        LabelsAttributes,
         ome=parse_LabelsAttributesOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
     )
@@ -540,7 +567,8 @@ def dump_LabelsAttributes(model: LabelsAttributes) -> dict[str, Any]:
 
 
 def parse_LabelsAttributesOme(value: Any) -> LabelsAttributesOme:
-    return LabelsAttributesOme(
+    return _model(
+        LabelsAttributesOme,
         labels=tuple(value["labels"]),
         version=value.get("version"),
         extras={key: item for key, item in value.items() if key not in _LabelsAttributesOme_KEYS},
@@ -585,7 +613,10 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 
 
 def parse_LabelImage(value: Any) -> LabelImage:
-    return LabelImage(
+    return _model(
+        LabelImage,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_LabelImageAttributes(value["attributes"]),
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _LabelImage_KEYS},
@@ -605,7 +636,8 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
-    return LabelImageAttributes(
+    return _model(
+        LabelImageAttributes,
         ome=parse_LabelImageAttributesOme(value["ome"]),
         extras={key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS},
     )
@@ -621,7 +653,8 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributesOme(value: Any) -> LabelImageAttributesOme:
-    return LabelImageAttributesOme(
+    return _model(
+        LabelImageAttributesOme,
         multiscales=parse_Multiscales(value["multiscales"]),
         version=value["version"],
         image_label=parse_ImageLabel(value["image-label"]),
@@ -646,7 +679,8 @@ def dump_LabelImageAttributesOme(model: LabelImageAttributesOme) -> dict[str, An
 
 
 def parse_ImageLabel(value: Any) -> ImageLabel:
-    return ImageLabel(
+    return _model(
+        ImageLabel,
         colors=tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
         if "colors" in value
         else None,
@@ -672,7 +706,8 @@ def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
 
 
 def parse_ImageLabelColorsItem(value: Any) -> ImageLabelColorsItem:
-    return ImageLabelColorsItem(
+    return _model(
+        ImageLabelColorsItem,
         label_value=value["label-value"],
         rgba=tuple(value["rgba"]) if "rgba" in value else None,
         extras={key: item for key, item in value.items() if key not in _ImageLabelColorsItem_KEYS},
@@ -691,7 +726,8 @@ def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
 
 
 def parse_ImageLabelPropertiesItem(value: Any) -> ImageLabelPropertiesItem:
-    return ImageLabelPropertiesItem(
+    return _model(
+        ImageLabelPropertiesItem,
         label_value=value["label-value"],
         extras={
             key: item for key, item in value.items() if key not in _ImageLabelPropertiesItem_KEYS
@@ -709,7 +745,8 @@ def dump_ImageLabelPropertiesItem(model: ImageLabelPropertiesItem) -> dict[str, 
 
 
 def parse_ImageLabelSource(value: Any) -> ImageLabelSource:
-    return ImageLabelSource(
+    return _model(
+        ImageLabelSource,
         image=value.get("image"),
         extras={key: item for key, item in value.items() if key not in _ImageLabelSource_KEYS},
     )
@@ -725,7 +762,11 @@ def dump_ImageLabelSource(model: ImageLabelSource) -> dict[str, Any]:
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return GroupSpec(
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
@@ -745,7 +786,11 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return ArraySpec(
+        zarr_format=3,
+        node_type="array",
         attributes=value["attributes"],
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -787,7 +832,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return NamedConfig(
+    return _model(
+        NamedConfig,
         name=value["name"],
         configuration=value.get("configuration"),
         must_understand=value.get("must_understand"),
@@ -806,7 +852,10 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 
 
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
-    return LabelsFolder(
+    return _model(
+        LabelsFolder,
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
@@ -928,6 +977,16 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
+    return model
+
+
+def _model(cls: type[_Model], **fields: Any) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
+    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
+    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
+    `__dict__`, exactly what `__init__` would have built."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
     return model
 
 

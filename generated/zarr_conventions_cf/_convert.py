@@ -13,7 +13,7 @@ the options can be told apart by shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from .models import (
     UNSET,
@@ -29,6 +29,8 @@ from .models import (
     NamedConfig,
     Unset,
 )
+
+_Model = TypeVar("_Model")  # the class of a model `_model` builds
 
 # The keys of each record that are its fields: the others are kept apart.
 _CFConventionGroupAttributes_KEYS: frozenset[str] = frozenset(
@@ -174,7 +176,10 @@ _CFConventionGroup_KEYS: frozenset[str] = frozenset(
 
 
 def parse_CFConventionGroup(value: Any) -> CFConventionGroup:
-    return CFConventionGroup(
+    return _model(
+        CFConventionGroup,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_CFConventionGroupAttributes(value["attributes"]),
         members={
             key: _parse_GroupSpec_or_CFConventionGroupMemberOpti_etc(item)
@@ -200,7 +205,8 @@ def dump_CFConventionGroup(model: CFConventionGroup) -> dict[str, Any]:
 
 
 def parse_CFConventionGroupAttributes(value: Any) -> CFConventionGroupAttributes:
-    return CFConventionGroupAttributes(
+    return _model(
+        CFConventionGroupAttributes,
         zarr_conventions=tuple(value["zarr_conventions"]),
         Conventions=value.get("Conventions"),
         title=value.get("title"),
@@ -366,7 +372,11 @@ def dump_CFConventionGroupAttributes(model: CFConventionGroupAttributes) -> dict
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return GroupSpec(
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
@@ -386,7 +396,11 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return ArraySpec(
+        zarr_format=3,
+        node_type="array",
         attributes=value["attributes"],
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -428,7 +442,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return NamedConfig(
+    return _model(
+        NamedConfig,
         name=value["name"],
         configuration=value.get("configuration"),
         must_understand=value.get("must_understand"),
@@ -449,7 +464,10 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def parse_CFConventionGroupMemberOption2Option2(
     value: Any,
 ) -> CFConventionGroupMemberOption2Option2:
-    return CFConventionGroupMemberOption2Option2(
+    return _model(
+        CFConventionGroupMemberOption2Option2,
+        zarr_format=3,
+        node_type="array",
         attributes=parse_CfAttributes(value["attributes"]),
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -497,7 +515,8 @@ def dump_CFConventionGroupMemberOption2Option2(
 
 
 def parse_CfAttributes(value: Any) -> CfAttributes:
-    return CfAttributes(
+    return _model(
+        CfAttributes,
         zarr_conventions=value.get("zarr_conventions", UNSET),
         Conventions=value.get("Conventions"),
         title=value.get("title"),
@@ -750,6 +769,16 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
+    return model
+
+
+def _model(cls: type[_Model], **fields: Any) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
+    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
+    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
+    `__dict__`, exactly what `__init__` would have built."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
     return model
 
 

@@ -13,7 +13,7 @@ the options can be told apart by shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from .models import (
     AnyNode,
@@ -28,6 +28,8 @@ from .models import (
     MultiscalesProperties,
     NamedConfig,
 )
+
+_Model = TypeVar("_Model")  # the class of a model `_model` builds
 
 # The keys of each record that are its fields: the others are kept apart.
 _LayoutObjectTransform_KEYS: frozenset[str] = frozenset({"scale", "translation"})
@@ -58,7 +60,10 @@ _MultiscalesGroup_KEYS: frozenset[str] = frozenset(
 
 
 def parse_MultiscalesGroup(value: Any) -> MultiscalesGroup:
-    return MultiscalesGroup(
+    return _model(
+        MultiscalesGroup,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_MultiscalesGroupAttributes(value["attributes"]),
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _MultiscalesGroup_KEYS},
@@ -78,7 +83,8 @@ def dump_MultiscalesGroup(model: MultiscalesGroup) -> dict[str, Any]:
 
 
 def parse_MultiscalesGroupAttributes(value: Any) -> MultiscalesGroupAttributes:
-    return MultiscalesGroupAttributes(
+    return _model(
+        MultiscalesGroupAttributes,
         zarr_conventions=tuple(value["zarr_conventions"]),
         multiscales=parse_MultiscalesProperties(value["multiscales"]),
         extras={
@@ -98,7 +104,8 @@ def dump_MultiscalesGroupAttributes(model: MultiscalesGroupAttributes) -> dict[s
 
 
 def parse_MultiscalesProperties(value: Any) -> MultiscalesProperties:
-    return MultiscalesProperties(
+    return _model(
+        MultiscalesProperties,
         layout=tuple([parse_LayoutObject(item) for item in value["layout"]]),
         resampling_method=value.get("resampling_method"),
         extras={key: item for key, item in value.items() if key not in _MultiscalesProperties_KEYS},
@@ -117,7 +124,8 @@ def dump_MultiscalesProperties(model: MultiscalesProperties) -> dict[str, Any]:
 
 
 def parse_LayoutObject(value: Any) -> LayoutObject:
-    return LayoutObject(
+    return _model(
+        LayoutObject,
         asset=value["asset"],
         derived_from=value.get("derived_from"),
         transform=parse_LayoutObjectTransform(value["transform"]) if "transform" in value else None,
@@ -142,7 +150,8 @@ def dump_LayoutObject(model: LayoutObject) -> dict[str, Any]:
 
 
 def parse_LayoutObjectTransform(value: Any) -> LayoutObjectTransform:
-    return LayoutObjectTransform(
+    return _model(
+        LayoutObjectTransform,
         scale=tuple(value["scale"]) if "scale" in value else None,
         translation=tuple(value["translation"]) if "translation" in value else None,
         extras={key: item for key, item in value.items() if key not in _LayoutObjectTransform_KEYS},
@@ -161,7 +170,11 @@ def dump_LayoutObjectTransform(model: LayoutObjectTransform) -> dict[str, Any]:
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return GroupSpec(
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
@@ -181,7 +194,11 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return ArraySpec(
+        zarr_format=3,
+        node_type="array",
         attributes=value["attributes"],
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -223,7 +240,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return NamedConfig(
+    return _model(
+        NamedConfig,
         name=value["name"],
         configuration=value.get("configuration"),
         must_understand=value.get("must_understand"),
@@ -281,6 +299,16 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
+    return model
+
+
+def _model(cls: type[_Model], **fields: Any) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
+    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
+    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
+    `__dict__`, exactly what `__init__` would have built."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
     return model
 
 

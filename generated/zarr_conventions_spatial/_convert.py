@@ -13,7 +13,7 @@ the options can be told apart by shape.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from .models import (
     UNSET,
@@ -30,6 +30,8 @@ from .models import (
     SpatialGroup,
     Unset,
 )
+
+_Model = TypeVar("_Model")  # the class of a model `_model` builds
 
 # The keys of each record that are its fields: the others are kept apart.
 _SpatialAttributesMultiscalesLayoutItem_KEYS: frozenset[str] = frozenset(
@@ -85,7 +87,10 @@ _SpatialGroup_KEYS: frozenset[str] = frozenset(
 
 
 def parse_SpatialGroup(value: Any) -> SpatialGroup:
-    return SpatialGroup(
+    return _model(
+        SpatialGroup,
+        zarr_format=3,
+        node_type="group",
         attributes=parse_SpatialAttributes(value["attributes"]),
         members={
             key: _parse_GroupSpec_or_SpatialCoordinateConventionSpatial(item)
@@ -111,7 +116,8 @@ def dump_SpatialGroup(model: SpatialGroup) -> dict[str, Any]:
 
 
 def parse_SpatialAttributes(value: Any) -> SpatialAttributes:
-    return SpatialAttributes(
+    return _model(
+        SpatialAttributes,
         zarr_conventions=value.get("zarr_conventions", UNSET),
         spatial_dimensions=tuple(value["spatial:dimensions"])
         if "spatial:dimensions" in value
@@ -154,7 +160,8 @@ def dump_SpatialAttributes(model: SpatialAttributes) -> dict[str, Any]:
 
 
 def parse_SpatialAttributesMultiscales(value: Any) -> SpatialAttributesMultiscales:
-    return SpatialAttributesMultiscales(
+    return _model(
+        SpatialAttributesMultiscales,
         layout=tuple(
             [parse_SpatialAttributesMultiscalesLayoutItem(item) for item in value["layout"]]
         )
@@ -180,7 +187,8 @@ def dump_SpatialAttributesMultiscales(model: SpatialAttributesMultiscales) -> di
 def parse_SpatialAttributesMultiscalesLayoutItem(
     value: Any,
 ) -> SpatialAttributesMultiscalesLayoutItem:
-    return SpatialAttributesMultiscalesLayoutItem(
+    return _model(
+        SpatialAttributesMultiscalesLayoutItem,
         spatial_shape=tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
         spatial_transform=tuple(value["spatial:transform"])
         if "spatial:transform" in value
@@ -207,7 +215,11 @@ def dump_SpatialAttributesMultiscalesLayoutItem(
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return GroupSpec(
+        zarr_format=3,
+        node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
         extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
@@ -227,7 +239,11 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
+    # The constructor itself: the checkers infer a generic class's type arguments from the
+    # return type for a call of the class, not for one of `_model`.
     return ArraySpec(
+        zarr_format=3,
+        node_type="array",
         attributes=value["attributes"],
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -269,7 +285,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return NamedConfig(
+    return _model(
+        NamedConfig,
         name=value["name"],
         configuration=value.get("configuration"),
         must_understand=value.get("must_understand"),
@@ -288,7 +305,10 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 
 
 def parse_SpatialCoordinateConventionSpatial(value: Any) -> SpatialCoordinateConventionSpatial:
-    return SpatialCoordinateConventionSpatial(
+    return _model(
+        SpatialCoordinateConventionSpatial,
+        zarr_format=3,
+        node_type="array",
         attributes=parse_SpatialAttributes(value["attributes"]),
         shape=tuple(value["shape"]),
         data_type=_parse_str_or_NamedConfig(value["data_type"]),
@@ -412,6 +432,16 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
+    return model
+
+
+def _model(cls: type[_Model], **fields: Any) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
+    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
+    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
+    `__dict__`, exactly what `__init__` would have built."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
     return model
 
 

@@ -89,6 +89,7 @@ class Converters(Context):
         # The module's helpers are printed where some function calls them, and only then.
         code = _STRINGS.sub('""', "\n".join(_texts(module.functions)))
         called = set(re.findall(r"\b(_json|_is_\w+)\(", code))
+        module.uses_model = any(f.kind == "construct" for f in module.functions)
         module.uses_json = "_json" in called
         module.uses_integer = "_is_integer" in called
         module.uses_number = "_is_number" in called

@@ -23,8 +23,17 @@ _TAKEN = frozenset({"model", "document", "value", "key", "item", "items", "index
 
 
 def construct(c: Converters, record: Record, cls: str, typed: str, function: str) -> Construct:
-    """`cls(attr=<the value of its key>, ...)` from a checked JSON object `value`."""
+    """`_model(cls, attr=<the value of its key>, ...)` from a checked JSON object `value`: every
+    field of the dataclass is given, the node's constants included, since `_model` bypasses the
+    defaults of its `__init__` (see the template)."""
     args: list[tuple[str, str]] = []
+    if record.node is not None:
+        kind, version = record.node
+        own = {slot.attr for slot in record.slots}
+        constants = [("zarr_format", str(version))]
+        if version == 3:
+            constants.append(("node_type", f'"{kind}"'))
+        args.extend((attr, expr) for attr, expr in constants if attr not in own)
     for slot in record.slots:
         key = py_literal(slot.key)
         value = f"value[{key}]"
@@ -43,7 +52,7 @@ def construct(c: Converters, record: Record, cls: str, typed: str, function: str
         args.append((attr, _others(c, record, c.parse_expr(extra, ITEM, 1))))
     elif record.node is not None and record.node[1] == 3:
         args.append(("extensions", _others(c, record, ITEM)))
-    return Construct(function, cls, typed, tuple(args))
+    return Construct(function, cls, typed, tuple(args), generic=typed != cls)
 
 
 def _others(c: Converters, record: Record, converted: str) -> str:

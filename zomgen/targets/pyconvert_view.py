@@ -53,12 +53,13 @@ class Record:
 
 @dataclass(frozen=True)
 class Construct:
-    """`def name(value: Any) -> cls: return cls(attr=expr, ...)`."""
+    """`def name(value: Any) -> cls: return _model(cls, attr=expr, ...)` (`cls(...)` if generic)."""
 
     name: str
     cls: str
     returns: str
     args: tuple[tuple[str, str], ...]
+    generic: bool = False  # `returns` gives `cls` type arguments
     kind: str = "construct"
 
 
@@ -143,6 +144,7 @@ class ConvertModule:
     constants: list[tuple[str, str]] = field(default_factory=list)  # (name, set of keys)
     escaped: list[tuple[str, str]] = field(default_factory=list)  # (name, type) for cast()
     # The module's own helpers, each printed only where a function calls it.
+    uses_model: bool = False
     uses_json: bool = False
     uses_integer: bool = False
     uses_number: bool = False
