@@ -188,9 +188,27 @@ def test_huge_metadata_document(tmp_path: Path) -> None:
     assert "104857600 bytes, over the limit of" in problems[0].message
     # the limit is an option; stores that are read whole (memory) are checked after the read
     memory = zarr.storage.MemoryStore()
-    zarr.open_group(memory, mode="w", attributes={"big": "x" * 5000})
+    group = zarr.open_group(memory, mode="w")
+    group.create_group("big", attributes={"big": "x" * 5000})
     document, problems = read_document(memory, max_document_bytes=4096)
-    assert document is None and "over the limit of 4096 bytes" in problems[0].message
+    assert document is not None and document["members"] == {}
+    assert _where(problems) == [("/big", "")]
+    assert "over the limit of 4096 bytes" in problems[0].message
+
+
+def test_consolidated_metadata_may_exceed_the_limit_of_one_document(tmp_path: Path) -> None:
+    """A v3 root's zarr.json holds the consolidated metadata of every node: 100,000 arrays make
+    104 MB, over the limit of one node's document, and the root cannot be read any other way."""
+    store = tmp_path / "s.zarr"
+    group = zarr.open_group(store, mode="w", zarr_format=3)
+    for i in range(20):
+        group.create_array(f"a{i}", shape=(2,), dtype="f8")
+    zarr.consolidate_metadata(store)
+    assert (store / "zarr.json").stat().st_size > 8192
+    document, problems = read_document(str(store), max_document_bytes=4096)
+    assert problems == [] and document is not None and len(document["members"]) == 20
+    limited = read_document(str(store), max_document_bytes=4096, max_consolidated_bytes=8192)
+    assert limited[0] is None and "over the limit of 8192 bytes" in limited[1][0].message
 
 
 # -- names the spec forbids

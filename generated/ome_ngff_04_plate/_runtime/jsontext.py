@@ -21,9 +21,13 @@ from typing import Any
 from .values import is_array, is_object
 
 # One metadata document larger than this is reported instead of parsed: parsing 100 MB of JSON
-# takes seconds and several times that in memory, and no real node needs it. Consolidated
-# metadata for very large hierarchies can exceed it; the loader then walks the store instead.
+# takes seconds and several times that in memory, and no real node needs it.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+# Except the documents that hold the metadata of the whole hierarchy: the root's zarr.json (with
+# v3 consolidated metadata inside) and .zmetadata grow with the number of nodes. zarr-python
+# writes about 1 KB per array, so 100,000 arrays make a 104 MB zarr.json; this allows about a
+# million. (A v3 root over the limit could not be read at all; a .zmetadata would be walked.)
+DEFAULT_MAX_CONSOLIDATED_BYTES = 1024 * 1024 * 1024
 
 
 class _NotJson(Exception):

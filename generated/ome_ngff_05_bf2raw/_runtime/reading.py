@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .consolidated import Entries, v2_entries, v3_entries
-from .jsontext import DEFAULT_MAX_BYTES, parse_object
+from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES, parse_object
 from .members import Forced, MemberTree
 from .opening import open_source
 from .pointers import join_node_path, node_path
@@ -78,12 +78,14 @@ class _Walk:
         tree: MemberTree | None,
         max_depth: int,
         max_bytes: int,
+        max_root_bytes: int,
     ) -> None:
         self.source = source
         self.use_consolidated = use_consolidated
         self.tree = tree
         self.max_depth = max_depth
         self.max_bytes = max_bytes
+        self.max_root_bytes = max_root_bytes
         self.problems: list[Problem] = []
         self.version = 0
 
@@ -158,7 +160,8 @@ class _Walk:
 
     def run(self, prefix: str) -> dict[str, Any] | None:
         names = list(ALL_FILES) + ([ZMETADATA] if self.use_consolidated else [])
-        fetched = dict(zip(names, self.source.read([prefix + n for n in names], self.max_bytes)))
+        keys = [prefix + n for n in names]
+        fetched = dict(zip(names, self.source.read(keys, self.max_root_bytes)))
         zmetadata = fetched.pop(ZMETADATA, None)
         files = self.parse_files("/", fetched)
         if files is None:
@@ -363,12 +366,15 @@ def read_document(
     expected: MemberTree | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_document_bytes: int = DEFAULT_MAX_BYTES,
+    max_consolidated_bytes: int = DEFAULT_MAX_CONSOLIDATED_BYTES,
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Read the hierarchy at `path` of `store` into one ZOM document.
 
     Returns (document, problems); document is None when the store is unusable (not found, not
     a store, no node or an unreadable one at `path`). `expected` (see `named_member_tree`)
     names the members to probe where the store cannot list. Never writes to the store.
+    Each metadata file over `max_document_bytes` is a problem of its node, except the root's
+    files, which may hold the whole hierarchy's consolidated metadata: `max_consolidated_bytes`.
     """
     try:
         source, prefix = open_source(store, path)
@@ -380,6 +386,8 @@ def read_document(
         tree=expected,
         max_depth=max_depth,
         max_bytes=max_document_bytes,
+        # the root's files may hold the whole hierarchy's metadata (consolidated)
+        max_root_bytes=max(max_document_bytes, max_consolidated_bytes),
     )
     # The walk allocates a few containers per node and never a cycle, so the cyclic garbage
     # collector's passes over them are pure cost (a third of the time for 10,000 nodes).
