@@ -449,6 +449,13 @@ def plot(rows: list[Row], path: Path) -> None:
     plt.close(fig)
 
 
+def progress(rows: list[Row], version: int, n: int, consolidated: bool) -> None:
+    """One line per store measured, as the suite goes (it takes minutes)."""
+    found = [r for r in rows if (r.version, r.n, r.consolidated) == (version, n, consolidated)]
+    loads = ", ".join(f"{r.kind} load {r.ratio('load'):.2f}x" for r in found)
+    print(f"v{version} n={n} consolidated={consolidated}: {loads}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("-n", type=int, nargs="+", default=[1_000, 10_000, 100_000])
@@ -468,6 +475,11 @@ def main(argv: list[str] | None = None) -> int:
         default=10_000,
         help="measure zarr and pydantic-zarr only up to this N (they take minutes at 100,000)",
     )
+    parser.add_argument(
+        "--local-only",
+        action="store_true",
+        help="only the local folder (for 100,000 nodes: the zip and memory copies take minutes)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where to write")
     args = parser.parse_args(argv)
 
@@ -485,6 +497,10 @@ def main(argv: list[str] | None = None) -> int:
                     local = Row(version, n, "local", consolidated)
                     measure(pkg, local, str(folder), lambda f=str(folder): floor_local(f), args)
                     rows.append(local)
+                    if args.local_only:
+                        shutil.rmtree(folder)
+                        progress(rows, version, n, consolidated)
+                        continue
                     archive = folder.with_suffix(".zip")
                     zip_store(folder, archive)
                     zipped = Row(version, n, "zip", consolidated)
@@ -517,16 +533,9 @@ def main(argv: list[str] | None = None) -> int:
                             rows.append(served)
                     shutil.rmtree(folder)
                     archive.unlink()
-                    print(
-                        f"v{version} n={n} consolidated={consolidated}: "
-                        + ", ".join(
-                            f"{r.kind} load {r.ratio('load'):.2f}x"
-                            for r in rows
-                            if (r.version, r.n, r.consolidated) == (version, n, consolidated)
-                        ),
-                        flush=True,
-                    )
-        node_rows = validate_ts_rows(work, args) if 3 in args.versions else []
+                    progress(rows, version, n, consolidated)
+        with_node = 3 in args.versions and not args.local_only
+        node_rows = validate_ts_rows(work, args) if with_node else []
     args.out.mkdir(parents=True, exist_ok=True)
     text = table(rows, imports) + validate_ts_table(node_rows)
     (args.out / "benchmarks.md").write_text(

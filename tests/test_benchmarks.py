@@ -33,6 +33,18 @@ def test_suite_writes_its_table_and_plot(tmp_path: Path) -> None:
     assert (tmp_path / "benchmarks.png").stat().st_size > 0
 
 
+def test_suite_measures_the_local_folder_alone(tmp_path: Path) -> None:
+    result = _run(
+        str(BENCHMARKS / "suite.py"), "-n", "5", "20", "--repeat", "1", "--local-only",
+        "--skip-zarr", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = (tmp_path / "benchmarks.md").read_text("utf-8")
+    assert "| local |" in table and "| zip |" not in table
+    assert "v3 n=20 consolidated=True: local load" in result.stdout  # progress as it goes
+    assert "`load` ratio from N to N: 5 -> 20" in table
+
+
 def test_bench_build_runs() -> None:
     result = _run(str(BENCHMARKS / "bench_build.py"), "--defs", "5", "--repeat", "1")
     assert result.returncode == 0, result.stdout + result.stderr
