@@ -5,6 +5,7 @@ JSON Schema gives jsonschema-rs exactly the verdict of the keyword itself, on ev
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
@@ -87,3 +88,88 @@ def test_what_is_not_exact_as_json_schema_is_left_as_written(schema: dict[str, A
         assert verdict_schema(schema) is schema
     else:
         assert verdict_schema(schema) == schema
+
+
+# --- members checked once (the base group's Node check, implied by the convention's) --------
+
+BUNDLED = Path(__file__).resolve().parents[2] / "generated" / "xarray_v3" / "schema.json"
+
+
+def _variable(**changes: Any) -> dict[str, Any]:
+    array: dict[str, Any] = {
+        "zarr_format": 3,
+        "node_type": "array",
+        "attributes": {"units": "m"},
+        "shape": [2, 3],
+        "data_type": "float64",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 3]}},
+        "chunk_key_encoding": {"name": "default"},
+        "fill_value": 0.0,
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+        "dimension_names": ["y", "x"],
+    }
+    array.update(changes)
+    return {key: value for key, value in array.items() if value is not None}
+
+
+def _dataset(members: Any) -> dict[str, Any]:
+    return {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": members}
+
+
+GROUP = _dataset({})
+MEMBER_CASES = [
+    _dataset({"t": _variable()}),
+    _dataset({"t": _variable(), "u": _variable(shape=[4], dimension_names=["z"], chunk_grid="x")}),
+    _dataset({"t": GROUP}),  # a group where the convention wants a variable
+    _dataset({"t": _variable(node_type="group")}),
+    _dataset({"t": _variable(data_type=None)}),
+    _dataset({"t": _variable(dimension_names=None)}),
+    _dataset({"t": _variable(dimension_names=["y"])}),
+    _dataset({"t": _variable(codecs=[])}),
+    _dataset({"t": _variable(extra={"must_understand": True})}),
+    _dataset({"t": _variable(extra={"must_understand": False})}),
+    _dataset({"__t": _variable()}),  # a reserved name
+    _dataset({"t": 3}),
+    _dataset([]),
+    _dataset({}),
+    {k: v for k, v in GROUP.items() if k != "members"},
+    [],
+]
+
+
+def test_members_are_checked_once_with_the_same_verdicts() -> None:
+    schema = json.loads(BUNDLED.read_text("utf-8"))
+    rewritten = verdict_schema(schema)
+    copies = [name for name in rewritten["$defs"] if name.startswith("zomgen-verdict-group-")]
+    assert (
+        copies
+        and "additionalProperties" not in rewritten["$defs"][copies[0]]["properties"]["members"]
+    )
+    fast = _fast_validator(schema)
+    verdicts = []
+    for document in MEMBER_CASES:
+        expected = check_document(document, schema, fast=False) == []
+        assert bool(fast.is_valid(document)) == expected, document
+        verdicts.append(expected)
+    # both kinds are tested: the reference engine's verdicts, pinned
+    assert [i for i, valid in enumerate(verdicts) if valid] == [0, 1, 9, 13]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # a named member escapes `additionalProperties`: the base group's check is not implied
+        lambda s: s["properties"]["members"].update({"properties": {"g": {}}}),
+        # the convention's member schema no longer requires a node schema
+        lambda s: s["$defs"]["Variable"].update({"allOf": [{"required": ["shape"]}]}),
+        # the base group's node check says more than "a group or an array"
+        lambda s: s["$defs"]["zomgen:v3.schema.json"]["$defs"]["Node"].update({"minProperties": 3}),
+        # an `$id` could change what the references mean
+        lambda s: s["$defs"]["Variable"].update({"$id": "urn:x"}),
+    ],
+    ids=["named member", "no node schema", "node check says more", "$id"],
+)
+def test_the_member_check_stays_where_it_is_not_implied(change: Any) -> None:
+    schema = json.loads(BUNDLED.read_text("utf-8"))
+    change(schema)
+    assert not any(name.startswith("zomgen-verdict-") for name in verdict_schema(schema)["$defs"])
