@@ -30,6 +30,7 @@ anchors, dynamic references or `unevaluated*` anywhere), such a group refers to 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .checks import NDIM_LENGTH
@@ -74,19 +75,25 @@ def verdict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return rewritten if is_object(rewritten) else schema
 
 
-def _rewrite(schema: Any) -> Any:
-    if not is_object(schema):
-        return schema
+def _subschemas_mapped(schema: dict[str, Any], visit: Callable[[Any], Any]) -> dict[str, Any]:
+    """A copy of `schema` with `visit` applied to each of its direct subschemas."""
     out: dict[str, Any] = {}
     for keyword, value in schema.items():
         if keyword in _NAMED_SCHEMAS and is_object(value):
-            out[keyword] = {name: _rewrite(sub) for name, sub in value.items()}
+            out[keyword] = {name: visit(sub) for name, sub in value.items()}
         elif keyword in _SCHEMA_LISTS and is_array(value):
-            out[keyword] = [_rewrite(sub) for sub in value]
+            out[keyword] = [visit(sub) for sub in value]
         elif keyword in _ONE_SCHEMA:
-            out[keyword] = _rewrite(value)
+            out[keyword] = visit(value)
         else:
             out[keyword] = value  # data (const, enum, default ...) and keywords with no subschema
+    return out
+
+
+def _rewrite(schema: Any) -> Any:
+    if not is_object(schema):
+        return schema
+    out = _subschemas_mapped(schema, _rewrite)
     pointers = _plain_pointers(out.get(NDIM_LENGTH))
     existing = out.get("allOf", [])
     if pointers is not None and is_array(existing):
@@ -144,6 +151,7 @@ def _members_checked_once(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` where each group whose members are all checked by a schema that implies the
     base group's check of them refers to a copy of the base group without that check."""
     copies: dict[str, str] = {}  # reference to a base group -> reference to its copy
+    groups: dict[str, dict[str, Any]] = {}  # reference to a base group -> the group
 
     def visit(node: Any) -> Any:
         if not is_object(node):
@@ -151,7 +159,7 @@ def _members_checked_once(schema: dict[str, Any]) -> dict[str, Any]:
         out = _subschemas_mapped(node, visit)
         implied = _implied_base_group(schema, out)
         if implied is not None:
-            index, group_ref = implied
+            index, group_ref, groups[group_ref] = implied
             copy_ref = copies.setdefault(group_ref, f"#/$defs/{_COPY}{len(copies)}")
             out["allOf"] = [*out["allOf"][:index], {"$ref": copy_ref}, *out["allOf"][index + 1 :]]
         return out
@@ -162,7 +170,7 @@ def _members_checked_once(schema: dict[str, Any]) -> dict[str, Any]:
         return schema
     defs = dict(defs)
     for group_ref, copy_ref in copies.items():
-        group = _target(schema, {"$ref": group_ref}) or {}
+        group = groups[group_ref]
         members = dict(group["properties"]["members"])
         del members["additionalProperties"]  # what the convention's own member schema implies
         defs[copy_ref.removeprefix("#/$defs/")] = {
@@ -172,22 +180,10 @@ def _members_checked_once(schema: dict[str, Any]) -> dict[str, Any]:
     return {**rewritten, "$defs": defs}
 
 
-def _subschemas_mapped(schema: dict[str, Any], visit: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for keyword, value in schema.items():
-        if keyword in _NAMED_SCHEMAS and is_object(value):
-            out[keyword] = {name: visit(sub) for name, sub in value.items()}
-        elif keyword in _SCHEMA_LISTS and is_array(value):
-            out[keyword] = [visit(sub) for sub in value]
-        elif keyword in _ONE_SCHEMA:
-            out[keyword] = visit(value)
-        else:
-            out[keyword] = value
-    return out
-
-
-def _implied_base_group(root: dict[str, Any], node: dict[str, Any]) -> tuple[int, str] | None:
-    """(where in `allOf`, which) base group `node` refers to whose check of each member as a
+def _implied_base_group(
+    root: dict[str, Any], node: dict[str, Any]
+) -> tuple[int, str, dict[str, Any]] | None:
+    """(where in `allOf`, which, the schema of the) base group `node` refers to whose check of each member as a
     node (`anyOf` references) `node`'s own schema of every member implies: that schema is
     `allOf` one of the same references. None where this does not hold exactly."""
     all_of, properties = node.get("allOf"), node.get("properties")
@@ -202,7 +198,9 @@ def _implied_base_group(root: dict[str, Any], node: dict[str, Any]) -> tuple[int
     requires = {item["$ref"] for item in member["allOf"] if _is_ref(item)}
     for index, item in enumerate(all_of):
         group = _target(root, item)
-        group_properties = group.get("properties") if group is not None else None
+        if group is None:
+            continue
+        group_properties = group.get("properties")
         if not is_object(group_properties) or not is_object(group_properties.get("members")):
             continue
         each = _target(root, group_properties["members"].get("additionalProperties"))
@@ -210,7 +208,7 @@ def _implied_base_group(root: dict[str, Any], node: dict[str, Any]) -> tuple[int
             continue  # the node check says more than "one of these"
         options = each.get("anyOf")
         if is_array(options) and requires & {o["$ref"] for o in options if _is_ref(o)}:
-            return index, item["$ref"]
+            return index, item["$ref"], group
     return None
 
 
