@@ -11,10 +11,10 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from zomgen.runtime import check_document
+from zomgen.runtime import check_document, is_valid
 from zomgen.runtime.checks import NDIM_LENGTH
 from zomgen.runtime.fastschema import MAX_NDIM, verdict_schema
-from zomgen.runtime.validation import _fast_validator
+from zomgen.runtime.validation import _engines, _fast_verdict, _verdict_validator
 
 NDIM = {NDIM_LENGTH: ["/dimension_names", "/chunk_grid/configuration/chunk_shape", "/a~1b"]}
 
@@ -55,22 +55,53 @@ SCHEMAS = {
 @pytest.mark.parametrize("label", list(SCHEMAS))
 def test_the_verdict_schema_agrees_with_the_keyword(label: str) -> None:
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **SCHEMAS[label]}
-    rewritten = verdict_schema(schema)
-    assert rewritten is not schema
-    fast = _fast_validator(schema)
+    assert verdict_schema(schema).schema is not schema
+    engines = _engines(schema)
     for case in CASES:
         document = {"x": case} if label == "in a $ref'd $defs" else case
         expected = check_document(document, schema, fast=False) == []
-        assert bool(fast.is_valid(document)) == expected, (label, document)
+        assert _fast_verdict(engines, document) == expected, (label, document)
+        if engines.fast.is_valid(document):  # the verdict engine's "valid" is always final
+            assert expected, (label, document)
 
 
-def test_the_python_keyword_stays_only_for_long_shapes() -> None:
-    rewritten = json.dumps(verdict_schema(dict(NDIM)))
-    assert rewritten.count(f'"{NDIM_LENGTH}"') == 1  # the leaf for MAX_NDIM dimensions or more
-    plain = jsonschema_rs.validator_for(json.loads(rewritten.replace(NDIM_LENGTH, "x-unknown")))
+def test_long_shapes_are_left_to_the_schema_as_written_where_that_is_exact() -> None:
+    """Where every ndim keyword only ever makes the schema stricter, shapes of MAX_NDIM items or
+    more get `{"not": {}}`: no custom keyword is left, and "invalid" is not final. Under `not`
+    that would turn "invalid" into "valid": the Python keyword stays there."""
+    strict = verdict_schema(dict(NDIM))
+    assert NDIM_LENGTH not in json.dumps(strict.schema) and not strict.invalid_is_final
+    plain = jsonschema_rs.validator_for(strict.schema)
     # below MAX_NDIM the plain JSON Schema alone decides
     assert not plain.is_valid(_array(MAX_NDIM - 1, ["d"] * MAX_NDIM))
-    assert plain.is_valid(_array(MAX_NDIM + 1, ["d"]))
+    assert plain.is_valid(_array(MAX_NDIM - 1, ["d"] * (MAX_NDIM - 1)))
+    assert not plain.is_valid(_array(MAX_NDIM, ["d"] * MAX_NDIM))  # undecided: not final
+    kept = verdict_schema({"not": dict(NDIM)})
+    assert json.dumps(kept.schema).count(f'"{NDIM_LENGTH}"') == 1 and kept.invalid_is_final
+
+
+REF_TO_NDIM = {"$defs": {"A": NDIM}}
+EITHER_WAY = {
+    "not through a $ref": {**REF_TO_NDIM, "not": {"$ref": "#/$defs/A"}},
+    "if": {"if": NDIM, "then": {"required": ["shape"]}},
+    "oneOf": {"oneOf": [NDIM, {"required": ["nothing"]}]},
+    "contains with maxContains": {"properties": {"x": {"contains": NDIM, "maxContains": 1}}},
+    # B reaches the keyword only through A, which is being looked at when B is reached
+    "not through a cycle": {
+        "$defs": {"A": {"allOf": [{"$ref": "#/$defs/B"}, NDIM]}, "B": {"$ref": "#/$defs/A"}},
+        "not": {"$ref": "#/$defs/B"},
+    },
+    "a reference not followed": {**NDIM, "properties": {"x": {"$ref": "other.json"}}},
+    # a wildcard pointer keeps its Python keyword: registered anyway, the stand-in gains nothing
+    "another check keyword left": {**NDIM, "properties": {"x": {NDIM_LENGTH: ["/a/*"]}}},
+}
+
+
+@pytest.mark.parametrize("label", list(EITHER_WAY))
+def test_the_keyword_stays_where_a_stand_in_could_loosen_the_schema_or_gains_nothing(
+    label: str,
+) -> None:
+    assert verdict_schema(EITHER_WAY[label]).invalid_is_final
 
 
 @pytest.mark.parametrize(
@@ -85,9 +116,9 @@ def test_the_python_keyword_stays_only_for_long_shapes() -> None:
 )
 def test_what_is_not_exact_as_json_schema_is_left_as_written(schema: dict[str, Any]) -> None:
     if "unevaluatedProperties" in schema or NDIM_LENGTH not in schema:
-        assert verdict_schema(schema) is schema
+        assert verdict_schema(schema).schema is schema
     else:
-        assert verdict_schema(schema) == schema
+        assert verdict_schema(schema).schema == schema
 
 
 # --- members checked once (the base group's Node check, implied by the convention's) --------
@@ -139,13 +170,13 @@ MEMBER_CASES = [
 
 def test_members_are_checked_once_with_the_same_verdicts() -> None:
     schema = json.loads(BUNDLED.read_text("utf-8"))
-    rewritten = verdict_schema(schema)
+    rewritten = verdict_schema(schema).schema
     copies = [name for name in rewritten["$defs"] if name.startswith("zomgen-verdict-group-")]
     assert (
         copies
         and "additionalProperties" not in rewritten["$defs"][copies[0]]["properties"]["members"]
     )
-    fast = _fast_validator(schema)
+    fast, _ = _verdict_validator(schema)
     verdicts = []
     for document in MEMBER_CASES:
         expected = check_document(document, schema, fast=False) == []
@@ -172,4 +203,20 @@ def test_members_are_checked_once_with_the_same_verdicts() -> None:
 def test_the_member_check_stays_where_it_is_not_implied(change: Any) -> None:
     schema = json.loads(BUNDLED.read_text("utf-8"))
     change(schema)
-    assert not any(name.startswith("zomgen-verdict-") for name in verdict_schema(schema)["$defs"])
+    assert not any(
+        name.startswith("zomgen-verdict-") for name in verdict_schema(schema).schema["$defs"]
+    )
+
+
+@pytest.mark.parametrize("ndim", [MAX_NDIM, MAX_NDIM + 8])
+def test_many_dimensions_get_the_verdict_of_the_schema_as_written(ndim: int) -> None:
+    schema = json.loads(BUNDLED.read_text("utf-8"))
+    assert not _engines(schema).fast_invalid_is_final
+    shape = [1] * ndim
+    chunk_grid = {"name": "regular", "configuration": {"chunk_shape": shape}}
+    valid = _dataset(
+        {"t": _variable(shape=shape, chunk_grid=chunk_grid, dimension_names=["d"] * ndim)}
+    )
+    invalid = _dataset({"t": _variable(shape=shape, chunk_grid=chunk_grid, dimension_names=["d"])})
+    assert check_document(valid, schema) == [] and is_valid(valid, schema)
+    assert check_document(invalid, schema) != [] and not is_valid(invalid, schema)

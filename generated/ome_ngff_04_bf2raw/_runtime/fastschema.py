@@ -9,8 +9,15 @@ on 10,000 v3 arrays the callbacks were 0.3-0.45x of the floor of `load` (docs/pe
 What it says, for plain pointers: "where `shape` is a list of n items, the list each pointer
 reaches, if any, has n items". As JSON Schema: `if` `shape` has at most 0 items `then` each
 target has 0, `else` `if` at most 1 ..., each target bounded with `minItems` and `maxItems`.
-Shapes of `MAX_NDIM` items or more keep the Python keyword. On 10,000 v3 arrays of the xarray
-convention this took `is_valid` from about 145-200 ms to 110 ms (95 ms with no ndim check).
+On 10,000 v3 arrays of the xarray convention this took `is_valid` from about 145-200 ms to
+110 ms (95 ms with no ndim check).
+
+Shapes of `MAX_NDIM` items or more keep the Python keyword, or get `{"not": {}}` instead where
+every ndim keyword sits where a stricter subschema can only make the whole schema stricter
+(`_only_strengthens`) and no other check keyword is left: jsonschema-rs with any custom keyword
+registered took 1.45x as long on 10,000 v3 arrays, although no array reached one. The verdict
+engine's "valid" is then final, and its "invalid" is confirmed on the schema as written
+(`VerdictSchema.invalid_is_final`).
 
 Only the verdict engine gets this schema. Problems are described by the reference engine from
 the schema as written, and so is the fast engine's fallback description. Left as they are:
@@ -31,13 +38,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from .checks import NDIM_LENGTH
+from .checks import NDIM_LENGTH, uses_checks
 from .pointers import WILDCARD, parse_pointer
 from .values import is_array, is_object
 
 MAX_NDIM = 32
+_NOTHING: dict[str, Any] = {"not": {}}  # `false` in every draft (draft 4 has no boolean schema)
 
 # Keywords whose value is a map of names to subschemas, a list of subschemas, or one subschema.
 _NAMED_SCHEMAS = frozenset(
@@ -59,20 +68,42 @@ _ONE_SCHEMA = frozenset(
 )
 
 
-def verdict_schema(schema: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class VerdictSchema:
+    """What the verdict engine compiles. `invalid_is_final` is False where the schema says
+    "invalid" for arrays of `MAX_NDIM` dimensions or more that may be valid: only its "valid"
+    is then final, and the schema as written decides the rest."""
+
+    schema: dict[str, Any]
+    invalid_is_final: bool = True
+
+
+def verdict_schema(schema: dict[str, Any]) -> VerdictSchema:
     """`schema` with its ndim keywords in plain JSON Schema and its members checked once, where
     that is exact; `schema` itself where nothing changes or where it cannot be done safely."""
     try:
         text = json.dumps(schema)
         if "unevaluated" in text:
-            return schema
-        rewritten = _rewrite(schema) if NDIM_LENGTH in text else schema
-        if is_object(rewritten) and not any(k in text for k in _CHANGING_REFERENCES):
+            return VerdictSchema(schema)
+        plain_references = not any(k in text for k in _CHANGING_REFERENCES)
+        rewritten: Any = schema
+        undecided = False
+        if NDIM_LENGTH in text:
+            strict = plain_references and _only_strengthens(schema, NDIM_LENGTH)
+            rewritten = _rewrite(schema, strict)
+            if strict and uses_checks(rewritten):
+                # other check keywords are registered anyway: the exact Python keyword costs
+                # no more, and keeps "invalid" final
+                strict, rewritten = False, _rewrite(schema, False)
+            undecided = strict and rewritten != schema
+        if is_object(rewritten) and plain_references:
             rewritten = _members_checked_once(rewritten)
     except (RecursionError, TypeError, ValueError):
         # nested past Python's stack, or not JSON (a schema built by hand): keep the callbacks
-        return schema
-    return rewritten if is_object(rewritten) else schema
+        return VerdictSchema(schema)
+    if not is_object(rewritten):
+        return VerdictSchema(schema)
+    return VerdictSchema(rewritten, invalid_is_final=not undecided)
 
 
 def _subschemas_mapped(schema: dict[str, Any], visit: Callable[[Any], Any]) -> dict[str, Any]:
@@ -90,15 +121,18 @@ def _subschemas_mapped(schema: dict[str, Any], visit: Callable[[Any], Any]) -> d
     return out
 
 
-def _rewrite(schema: Any) -> Any:
+def _rewrite(schema: Any, strict: bool) -> Any:
+    """`schema` with each ndim keyword it can write out as plain JSON Schema written out; for
+    shapes of `MAX_NDIM` items or more, `{"not": {}}` if `strict`, else the keyword."""
     if not is_object(schema):
         return schema
-    out = _subschemas_mapped(schema, _rewrite)
+    out = _subschemas_mapped(schema, lambda sub: _rewrite(sub, strict))
     pointers = _plain_pointers(out.get(NDIM_LENGTH))
     existing = out.get("allOf", [])
     if pointers is not None and is_array(existing):
         original = out.pop(NDIM_LENGTH)
-        out["allOf"] = [*existing, _by_ndim(pointers, original)]
+        leaf = _NOTHING if strict else {NDIM_LENGTH: original}
+        out["allOf"] = [*existing, _by_ndim(pointers, leaf)]
     return out
 
 
@@ -114,22 +148,23 @@ def _plain_pointers(value: Any) -> list[list[str]] | None:
     return parsed
 
 
-def _by_ndim(pointers: list[list[str]], original: Any) -> dict[str, Any]:
+def _by_ndim(pointers: list[list[str]], leaf: dict[str, Any]) -> dict[str, Any]:
     has_shape = {"required": ["shape"], "properties": {"shape": {"type": "array"}}}
-    return {"if": has_shape, "then": _from(pointers, original, 0)}
+    return {"if": has_shape, "then": _from(pointers, leaf, 0)}
 
 
-def _from(pointers: list[list[str]], original: Any, ndim: int) -> dict[str, Any]:
+def _from(pointers: list[list[str]], leaf: dict[str, Any], ndim: int) -> dict[str, Any]:
     """The schema for shapes of `ndim` items or more: one `if` per length, the short (common)
-    ones first; measured faster in jsonschema-rs than a binary search on the length."""
+    ones first; measured faster in jsonschema-rs than a binary search on the length. `leaf`
+    from `MAX_NDIM` items on."""
     if ndim == MAX_NDIM:
-        return {NDIM_LENGTH: original}
+        return leaf
     bound = {"minItems": ndim, "maxItems": ndim}
     targets = [_at(tokens, bound) for tokens in pointers]
     return {
         "if": {"properties": {"shape": {"maxItems": ndim}}},
         "then": targets[0] if len(targets) == 1 else {"allOf": targets},
-        "else": _from(pointers, original, ndim + 1),
+        "else": _from(pointers, leaf, ndim + 1),
     }
 
 
@@ -137,6 +172,56 @@ def _at(tokens: list[str], schema: dict[str, Any]) -> dict[str, Any]:
     for token in reversed(tokens):
         schema = {"properties": {token: schema}}
     return schema
+
+
+# --- where a stricter subschema makes the whole schema stricter ----------------------------
+
+# Keywords under which a stricter subschema can make the whole schema accept more: `not`
+# reverses it, and `if`, `oneOf` and a bounded `contains` count matches both ways.
+_EITHER_WAY = frozenset(("not", "if", "oneOf"))
+_EITHER_WAY_BOUNDED = _EITHER_WAY | {"contains"}  # beside `maxContains`
+
+
+def _only_strengthens(root: dict[str, Any], keyword: str) -> bool:
+    """Whether no subschema holding `keyword`, directly or through "#/..." references, sits
+    under a keyword that can turn a stricter subschema into a more lenient schema: then a
+    stricter stand-in for `keyword` can only make `root` stricter. Every object of `root` is
+    taken for a subschema (data that looks like one only makes the answer False), and any other
+    reference, which this does not follow, makes it False."""
+
+    def reaches(start: Any) -> bool:
+        seen: set[int] = set()
+        stack = [start]
+        while stack:
+            value = stack.pop()
+            if is_array(value):
+                stack.extend(value)
+            if not is_object(value) or id(value) in seen:
+                continue
+            seen.add(id(value))
+            if keyword in value:
+                return True
+            reference = value.get("$ref")
+            if isinstance(reference, str):
+                stack.append(_target(root, {"$ref": reference}))
+            stack.extend(value.values())
+        return False
+
+    stack: list[Any] = [root]
+    while stack:
+        value = stack.pop()
+        if is_array(value):
+            stack.extend(value)
+        if not is_object(value):
+            continue
+        reference = value.get("$ref")
+        if reference is not None and _target(root, {"$ref": reference}) is None:
+            return False  # not followed: what it reaches is unknown
+        either_way = _EITHER_WAY_BOUNDED if "maxContains" in value else _EITHER_WAY
+        if any(name in value and reaches(value[name]) for name in either_way):
+            return False
+        stack.extend(value.values())
+    return True
 
 
 # --- members checked once -------------------------------------------------------------------
