@@ -27,6 +27,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _DatasetAttributes_KEYS: frozenset[str] = frozenset(
@@ -141,9 +144,11 @@ _VariableAttributes_KEYS: frozenset[str] = frozenset(
 def parse_CFGrid(value: Any) -> CFGrid:
     return _model(
         CFGrid,
-        zarr_format=2,
-        attributes=parse_DatasetAttributes(value["attributes"]),
-        members={key: parse_Variable(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_DatasetAttributes(value["attributes"]),
+            "members": {key: parse_Variable(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -158,58 +163,64 @@ def dump_CFGrid(model: CFGrid) -> dict[str, Any]:
 def parse_DatasetAttributes(value: Any) -> DatasetAttributes:
     return _model(
         DatasetAttributes,
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        Conventions=value.get("Conventions"),
-        title=value.get("title"),
-        institution=value.get("institution"),
-        source=value.get("source"),
-        history=value.get("history"),
-        references=value.get("references"),
-        comment=value.get("comment"),
-        standard_name=value.get("standard_name"),
-        long_name=value.get("long_name"),
-        units=value.get("units"),
-        calendar=value.get("calendar"),
-        axis=value.get("axis"),
-        positive=value.get("positive"),
-        coordinates=value.get("coordinates"),
-        bounds=value.get("bounds"),
-        cell_methods=value.get("cell_methods"),
-        cell_measures=value.get("cell_measures"),
-        grid_mapping=value.get("grid_mapping"),
-        ancillary_variables=value.get("ancillary_variables"),
-        flag_values=tuple(value["flag_values"]) if "flag_values" in value else None,
-        flag_meanings=value.get("flag_meanings"),
-        flag_masks=tuple(value["flag_masks"]) if "flag_masks" in value else None,
-        valid_min=value.get("valid_min"),
-        valid_max=value.get("valid_max"),
-        valid_range=tuple(value["valid_range"]) if "valid_range" in value else None,
-        FillValue=value.get("_FillValue", UNSET),
-        missing_value=value.get("missing_value", UNSET),
-        add_offset=value.get("add_offset"),
-        scale_factor=value.get("scale_factor"),
-        compress=value.get("compress"),
-        formula_terms=value.get("formula_terms"),
-        standard_name_vocabulary=value.get("standard_name_vocabulary"),
-        grid_mapping_name=value.get("grid_mapping_name"),
-        crs_wkt=value.get("crs_wkt"),
-        semi_major_axis=value.get("semi_major_axis"),
-        semi_minor_axis=value.get("semi_minor_axis"),
-        inverse_flattening=value.get("inverse_flattening"),
-        earth_radius=value.get("earth_radius"),
-        longitude_of_prime_meridian=value.get("longitude_of_prime_meridian"),
-        false_easting=value.get("false_easting"),
-        false_northing=value.get("false_northing"),
-        longitude_of_projection_origin=value.get("longitude_of_projection_origin"),
-        latitude_of_projection_origin=value.get("latitude_of_projection_origin"),
-        scale_factor_at_projection_origin=value.get("scale_factor_at_projection_origin"),
-        scale_factor_at_central_meridian=value.get("scale_factor_at_central_meridian"),
-        longitude_of_central_meridian=value.get("longitude_of_central_meridian"),
-        straight_vertical_longitude_from_pole=value.get("straight_vertical_longitude_from_pole"),
-        standard_parallel=_parse_float_or_list_of_float(value["standard_parallel"])
-        if "standard_parallel" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _DatasetAttributes_KEYS},
+        {
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "Conventions": value.get("Conventions"),
+            "title": value.get("title"),
+            "institution": value.get("institution"),
+            "source": value.get("source"),
+            "history": value.get("history"),
+            "references": value.get("references"),
+            "comment": value.get("comment"),
+            "standard_name": value.get("standard_name"),
+            "long_name": value.get("long_name"),
+            "units": value.get("units"),
+            "calendar": value.get("calendar"),
+            "axis": value.get("axis"),
+            "positive": value.get("positive"),
+            "coordinates": value.get("coordinates"),
+            "bounds": value.get("bounds"),
+            "cell_methods": value.get("cell_methods"),
+            "cell_measures": value.get("cell_measures"),
+            "grid_mapping": value.get("grid_mapping"),
+            "ancillary_variables": value.get("ancillary_variables"),
+            "flag_values": tuple(value["flag_values"]) if "flag_values" in value else None,
+            "flag_meanings": value.get("flag_meanings"),
+            "flag_masks": tuple(value["flag_masks"]) if "flag_masks" in value else None,
+            "valid_min": value.get("valid_min"),
+            "valid_max": value.get("valid_max"),
+            "valid_range": tuple(value["valid_range"]) if "valid_range" in value else None,
+            "FillValue": value.get("_FillValue", UNSET),
+            "missing_value": value.get("missing_value", UNSET),
+            "add_offset": value.get("add_offset"),
+            "scale_factor": value.get("scale_factor"),
+            "compress": value.get("compress"),
+            "formula_terms": value.get("formula_terms"),
+            "standard_name_vocabulary": value.get("standard_name_vocabulary"),
+            "grid_mapping_name": value.get("grid_mapping_name"),
+            "crs_wkt": value.get("crs_wkt"),
+            "semi_major_axis": value.get("semi_major_axis"),
+            "semi_minor_axis": value.get("semi_minor_axis"),
+            "inverse_flattening": value.get("inverse_flattening"),
+            "earth_radius": value.get("earth_radius"),
+            "longitude_of_prime_meridian": value.get("longitude_of_prime_meridian"),
+            "false_easting": value.get("false_easting"),
+            "false_northing": value.get("false_northing"),
+            "longitude_of_projection_origin": value.get("longitude_of_projection_origin"),
+            "latitude_of_projection_origin": value.get("latitude_of_projection_origin"),
+            "scale_factor_at_projection_origin": value.get("scale_factor_at_projection_origin"),
+            "scale_factor_at_central_meridian": value.get("scale_factor_at_central_meridian"),
+            "longitude_of_central_meridian": value.get("longitude_of_central_meridian"),
+            "straight_vertical_longitude_from_pole": value.get(
+                "straight_vertical_longitude_from_pole"
+            ),
+            "standard_parallel": _parse_float_or_list_of_float(value["standard_parallel"])
+            if "standard_parallel" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _DatasetAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _DatasetAttributes_KEYS},
+        },
     )
 
 
@@ -323,16 +334,18 @@ def dump_DatasetAttributes(model: DatasetAttributes) -> dict[str, Any]:
 def parse_Variable(value: Any) -> Variable:
     return _model(
         Variable,
-        zarr_format=2,
-        attributes=parse_VariableAttributes(value["attributes"]),
-        shape=tuple(value["shape"]),
-        chunks=tuple(value["chunks"]),
-        dtype=value["dtype"],
-        compressor=value["compressor"],
-        fill_value=value["fill_value"],
-        order=value["order"],
-        filters=_parse_list_of_JsonObject_or_None(value["filters"]),
-        dimension_separator=value.get("dimension_separator"),
+        {
+            "zarr_format": 2,
+            "attributes": parse_VariableAttributes(value["attributes"]),
+            "shape": tuple(value["shape"]),
+            "chunks": tuple(value["chunks"]),
+            "dtype": value["dtype"],
+            "compressor": value["compressor"],
+            "fill_value": value["fill_value"],
+            "order": value["order"],
+            "filters": _parse_list_of_JsonObject_or_None(value["filters"]),
+            "dimension_separator": value.get("dimension_separator"),
+        },
     )
 
 
@@ -356,59 +369,65 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
 def parse_VariableAttributes(value: Any) -> VariableAttributes:
     return _model(
         VariableAttributes,
-        ARRAY_DIMENSIONS=tuple(value["_ARRAY_DIMENSIONS"]),
-        standard_name=value.get("standard_name"),
-        grid_mapping=value.get("grid_mapping"),
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        Conventions=value.get("Conventions"),
-        title=value.get("title"),
-        institution=value.get("institution"),
-        source=value.get("source"),
-        history=value.get("history"),
-        references=value.get("references"),
-        comment=value.get("comment"),
-        long_name=value.get("long_name"),
-        units=value.get("units"),
-        calendar=value.get("calendar"),
-        axis=value.get("axis"),
-        positive=value.get("positive"),
-        coordinates=value.get("coordinates"),
-        bounds=value.get("bounds"),
-        cell_methods=value.get("cell_methods"),
-        cell_measures=value.get("cell_measures"),
-        ancillary_variables=value.get("ancillary_variables"),
-        flag_values=tuple(value["flag_values"]) if "flag_values" in value else None,
-        flag_meanings=value.get("flag_meanings"),
-        flag_masks=tuple(value["flag_masks"]) if "flag_masks" in value else None,
-        valid_min=value.get("valid_min"),
-        valid_max=value.get("valid_max"),
-        valid_range=tuple(value["valid_range"]) if "valid_range" in value else None,
-        FillValue=value.get("_FillValue", UNSET),
-        missing_value=value.get("missing_value", UNSET),
-        add_offset=value.get("add_offset"),
-        scale_factor=value.get("scale_factor"),
-        compress=value.get("compress"),
-        formula_terms=value.get("formula_terms"),
-        standard_name_vocabulary=value.get("standard_name_vocabulary"),
-        grid_mapping_name=value.get("grid_mapping_name"),
-        crs_wkt=value.get("crs_wkt"),
-        semi_major_axis=value.get("semi_major_axis"),
-        semi_minor_axis=value.get("semi_minor_axis"),
-        inverse_flattening=value.get("inverse_flattening"),
-        earth_radius=value.get("earth_radius"),
-        longitude_of_prime_meridian=value.get("longitude_of_prime_meridian"),
-        false_easting=value.get("false_easting"),
-        false_northing=value.get("false_northing"),
-        longitude_of_projection_origin=value.get("longitude_of_projection_origin"),
-        latitude_of_projection_origin=value.get("latitude_of_projection_origin"),
-        scale_factor_at_projection_origin=value.get("scale_factor_at_projection_origin"),
-        scale_factor_at_central_meridian=value.get("scale_factor_at_central_meridian"),
-        longitude_of_central_meridian=value.get("longitude_of_central_meridian"),
-        straight_vertical_longitude_from_pole=value.get("straight_vertical_longitude_from_pole"),
-        standard_parallel=_parse_float_or_list_of_float(value["standard_parallel"])
-        if "standard_parallel" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _VariableAttributes_KEYS},
+        {
+            "ARRAY_DIMENSIONS": tuple(value["_ARRAY_DIMENSIONS"]),
+            "standard_name": value.get("standard_name"),
+            "grid_mapping": value.get("grid_mapping"),
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "Conventions": value.get("Conventions"),
+            "title": value.get("title"),
+            "institution": value.get("institution"),
+            "source": value.get("source"),
+            "history": value.get("history"),
+            "references": value.get("references"),
+            "comment": value.get("comment"),
+            "long_name": value.get("long_name"),
+            "units": value.get("units"),
+            "calendar": value.get("calendar"),
+            "axis": value.get("axis"),
+            "positive": value.get("positive"),
+            "coordinates": value.get("coordinates"),
+            "bounds": value.get("bounds"),
+            "cell_methods": value.get("cell_methods"),
+            "cell_measures": value.get("cell_measures"),
+            "ancillary_variables": value.get("ancillary_variables"),
+            "flag_values": tuple(value["flag_values"]) if "flag_values" in value else None,
+            "flag_meanings": value.get("flag_meanings"),
+            "flag_masks": tuple(value["flag_masks"]) if "flag_masks" in value else None,
+            "valid_min": value.get("valid_min"),
+            "valid_max": value.get("valid_max"),
+            "valid_range": tuple(value["valid_range"]) if "valid_range" in value else None,
+            "FillValue": value.get("_FillValue", UNSET),
+            "missing_value": value.get("missing_value", UNSET),
+            "add_offset": value.get("add_offset"),
+            "scale_factor": value.get("scale_factor"),
+            "compress": value.get("compress"),
+            "formula_terms": value.get("formula_terms"),
+            "standard_name_vocabulary": value.get("standard_name_vocabulary"),
+            "grid_mapping_name": value.get("grid_mapping_name"),
+            "crs_wkt": value.get("crs_wkt"),
+            "semi_major_axis": value.get("semi_major_axis"),
+            "semi_minor_axis": value.get("semi_minor_axis"),
+            "inverse_flattening": value.get("inverse_flattening"),
+            "earth_radius": value.get("earth_radius"),
+            "longitude_of_prime_meridian": value.get("longitude_of_prime_meridian"),
+            "false_easting": value.get("false_easting"),
+            "false_northing": value.get("false_northing"),
+            "longitude_of_projection_origin": value.get("longitude_of_projection_origin"),
+            "latitude_of_projection_origin": value.get("latitude_of_projection_origin"),
+            "scale_factor_at_projection_origin": value.get("scale_factor_at_projection_origin"),
+            "scale_factor_at_central_meridian": value.get("scale_factor_at_central_meridian"),
+            "longitude_of_central_meridian": value.get("longitude_of_central_meridian"),
+            "straight_vertical_longitude_from_pole": value.get(
+                "straight_vertical_longitude_from_pole"
+            ),
+            "standard_parallel": _parse_float_or_list_of_float(value["standard_parallel"])
+            if "standard_parallel" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _VariableAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _VariableAttributes_KEYS},
+        },
     )
 
 
@@ -545,13 +564,13 @@ def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> An
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

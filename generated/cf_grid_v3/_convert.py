@@ -27,6 +27,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _DatasetAttributes_KEYS: frozenset[str] = frozenset(
@@ -156,11 +159,15 @@ _CFGrid_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attribute
 def parse_CFGrid(value: Any) -> CFGrid:
     return _model(
         CFGrid,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_DatasetAttributes(value["attributes"]),
-        members={key: parse_Variable(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _CFGrid_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_DatasetAttributes(value["attributes"]),
+            "members": {key: parse_Variable(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _CFGrid_KEYS
+            else {key: item for key, item in value.items() if key not in _CFGrid_KEYS},
+        },
     )
 
 
@@ -179,58 +186,64 @@ def dump_CFGrid(model: CFGrid) -> dict[str, Any]:
 def parse_DatasetAttributes(value: Any) -> DatasetAttributes:
     return _model(
         DatasetAttributes,
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        Conventions=value.get("Conventions"),
-        title=value.get("title"),
-        institution=value.get("institution"),
-        source=value.get("source"),
-        history=value.get("history"),
-        references=value.get("references"),
-        comment=value.get("comment"),
-        standard_name=value.get("standard_name"),
-        long_name=value.get("long_name"),
-        units=value.get("units"),
-        calendar=value.get("calendar"),
-        axis=value.get("axis"),
-        positive=value.get("positive"),
-        coordinates=value.get("coordinates"),
-        bounds=value.get("bounds"),
-        cell_methods=value.get("cell_methods"),
-        cell_measures=value.get("cell_measures"),
-        grid_mapping=value.get("grid_mapping"),
-        ancillary_variables=value.get("ancillary_variables"),
-        flag_values=tuple(value["flag_values"]) if "flag_values" in value else None,
-        flag_meanings=value.get("flag_meanings"),
-        flag_masks=tuple(value["flag_masks"]) if "flag_masks" in value else None,
-        valid_min=value.get("valid_min"),
-        valid_max=value.get("valid_max"),
-        valid_range=tuple(value["valid_range"]) if "valid_range" in value else None,
-        FillValue=value.get("_FillValue", UNSET),
-        missing_value=value.get("missing_value", UNSET),
-        add_offset=value.get("add_offset"),
-        scale_factor=value.get("scale_factor"),
-        compress=value.get("compress"),
-        formula_terms=value.get("formula_terms"),
-        standard_name_vocabulary=value.get("standard_name_vocabulary"),
-        grid_mapping_name=value.get("grid_mapping_name"),
-        crs_wkt=value.get("crs_wkt"),
-        semi_major_axis=value.get("semi_major_axis"),
-        semi_minor_axis=value.get("semi_minor_axis"),
-        inverse_flattening=value.get("inverse_flattening"),
-        earth_radius=value.get("earth_radius"),
-        longitude_of_prime_meridian=value.get("longitude_of_prime_meridian"),
-        false_easting=value.get("false_easting"),
-        false_northing=value.get("false_northing"),
-        longitude_of_projection_origin=value.get("longitude_of_projection_origin"),
-        latitude_of_projection_origin=value.get("latitude_of_projection_origin"),
-        scale_factor_at_projection_origin=value.get("scale_factor_at_projection_origin"),
-        scale_factor_at_central_meridian=value.get("scale_factor_at_central_meridian"),
-        longitude_of_central_meridian=value.get("longitude_of_central_meridian"),
-        straight_vertical_longitude_from_pole=value.get("straight_vertical_longitude_from_pole"),
-        standard_parallel=_parse_float_or_list_of_float(value["standard_parallel"])
-        if "standard_parallel" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _DatasetAttributes_KEYS},
+        {
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "Conventions": value.get("Conventions"),
+            "title": value.get("title"),
+            "institution": value.get("institution"),
+            "source": value.get("source"),
+            "history": value.get("history"),
+            "references": value.get("references"),
+            "comment": value.get("comment"),
+            "standard_name": value.get("standard_name"),
+            "long_name": value.get("long_name"),
+            "units": value.get("units"),
+            "calendar": value.get("calendar"),
+            "axis": value.get("axis"),
+            "positive": value.get("positive"),
+            "coordinates": value.get("coordinates"),
+            "bounds": value.get("bounds"),
+            "cell_methods": value.get("cell_methods"),
+            "cell_measures": value.get("cell_measures"),
+            "grid_mapping": value.get("grid_mapping"),
+            "ancillary_variables": value.get("ancillary_variables"),
+            "flag_values": tuple(value["flag_values"]) if "flag_values" in value else None,
+            "flag_meanings": value.get("flag_meanings"),
+            "flag_masks": tuple(value["flag_masks"]) if "flag_masks" in value else None,
+            "valid_min": value.get("valid_min"),
+            "valid_max": value.get("valid_max"),
+            "valid_range": tuple(value["valid_range"]) if "valid_range" in value else None,
+            "FillValue": value.get("_FillValue", UNSET),
+            "missing_value": value.get("missing_value", UNSET),
+            "add_offset": value.get("add_offset"),
+            "scale_factor": value.get("scale_factor"),
+            "compress": value.get("compress"),
+            "formula_terms": value.get("formula_terms"),
+            "standard_name_vocabulary": value.get("standard_name_vocabulary"),
+            "grid_mapping_name": value.get("grid_mapping_name"),
+            "crs_wkt": value.get("crs_wkt"),
+            "semi_major_axis": value.get("semi_major_axis"),
+            "semi_minor_axis": value.get("semi_minor_axis"),
+            "inverse_flattening": value.get("inverse_flattening"),
+            "earth_radius": value.get("earth_radius"),
+            "longitude_of_prime_meridian": value.get("longitude_of_prime_meridian"),
+            "false_easting": value.get("false_easting"),
+            "false_northing": value.get("false_northing"),
+            "longitude_of_projection_origin": value.get("longitude_of_projection_origin"),
+            "latitude_of_projection_origin": value.get("latitude_of_projection_origin"),
+            "scale_factor_at_projection_origin": value.get("scale_factor_at_projection_origin"),
+            "scale_factor_at_central_meridian": value.get("scale_factor_at_central_meridian"),
+            "longitude_of_central_meridian": value.get("longitude_of_central_meridian"),
+            "straight_vertical_longitude_from_pole": value.get(
+                "straight_vertical_longitude_from_pole"
+            ),
+            "standard_parallel": _parse_float_or_list_of_float(value["standard_parallel"])
+            if "standard_parallel" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _DatasetAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _DatasetAttributes_KEYS},
+        },
     )
 
 
@@ -344,22 +357,28 @@ def dump_DatasetAttributes(model: DatasetAttributes) -> dict[str, Any]:
 def parse_Variable(value: Any) -> Variable:
     return _model(
         Variable,
-        zarr_format=3,
-        node_type="array",
-        attributes=parse_VariableAttributes(value["attributes"]),
-        shape=tuple(value["shape"]),
-        data_type=_parse_str_or_NamedConfig(value["data_type"]),
-        chunk_grid=_parse_str_or_NamedConfig(value["chunk_grid"]),
-        chunk_key_encoding=_parse_str_or_NamedConfig(value["chunk_key_encoding"]),
-        fill_value=value["fill_value"],
-        codecs=tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
-        storage_transformers=tuple(
-            [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
-        )
-        if "storage_transformers" in value
-        else None,
-        dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={key: item for key, item in value.items() if key not in _Variable_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "array",
+            "attributes": parse_VariableAttributes(value["attributes"]),
+            "shape": tuple(value["shape"]),
+            "data_type": _parse_str_or_NamedConfig(value["data_type"]),
+            "chunk_grid": _parse_str_or_NamedConfig(value["chunk_grid"]),
+            "chunk_key_encoding": _parse_str_or_NamedConfig(value["chunk_key_encoding"]),
+            "fill_value": value["fill_value"],
+            "codecs": tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
+            "storage_transformers": tuple(
+                [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
+            )
+            if "storage_transformers" in value
+            else None,
+            "dimension_names": tuple(value["dimension_names"])
+            if "dimension_names" in value
+            else None,
+            "extensions": {}
+            if value.keys() <= _Variable_KEYS
+            else {key: item for key, item in value.items() if key not in _Variable_KEYS},
+        },
     )
 
 
@@ -389,58 +408,64 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
 def parse_VariableAttributes(value: Any) -> VariableAttributes:
     return _model(
         VariableAttributes,
-        standard_name=value.get("standard_name"),
-        grid_mapping=value.get("grid_mapping"),
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        Conventions=value.get("Conventions"),
-        title=value.get("title"),
-        institution=value.get("institution"),
-        source=value.get("source"),
-        history=value.get("history"),
-        references=value.get("references"),
-        comment=value.get("comment"),
-        long_name=value.get("long_name"),
-        units=value.get("units"),
-        calendar=value.get("calendar"),
-        axis=value.get("axis"),
-        positive=value.get("positive"),
-        coordinates=value.get("coordinates"),
-        bounds=value.get("bounds"),
-        cell_methods=value.get("cell_methods"),
-        cell_measures=value.get("cell_measures"),
-        ancillary_variables=value.get("ancillary_variables"),
-        flag_values=tuple(value["flag_values"]) if "flag_values" in value else None,
-        flag_meanings=value.get("flag_meanings"),
-        flag_masks=tuple(value["flag_masks"]) if "flag_masks" in value else None,
-        valid_min=value.get("valid_min"),
-        valid_max=value.get("valid_max"),
-        valid_range=tuple(value["valid_range"]) if "valid_range" in value else None,
-        FillValue=value.get("_FillValue", UNSET),
-        missing_value=value.get("missing_value", UNSET),
-        add_offset=value.get("add_offset"),
-        scale_factor=value.get("scale_factor"),
-        compress=value.get("compress"),
-        formula_terms=value.get("formula_terms"),
-        standard_name_vocabulary=value.get("standard_name_vocabulary"),
-        grid_mapping_name=value.get("grid_mapping_name"),
-        crs_wkt=value.get("crs_wkt"),
-        semi_major_axis=value.get("semi_major_axis"),
-        semi_minor_axis=value.get("semi_minor_axis"),
-        inverse_flattening=value.get("inverse_flattening"),
-        earth_radius=value.get("earth_radius"),
-        longitude_of_prime_meridian=value.get("longitude_of_prime_meridian"),
-        false_easting=value.get("false_easting"),
-        false_northing=value.get("false_northing"),
-        longitude_of_projection_origin=value.get("longitude_of_projection_origin"),
-        latitude_of_projection_origin=value.get("latitude_of_projection_origin"),
-        scale_factor_at_projection_origin=value.get("scale_factor_at_projection_origin"),
-        scale_factor_at_central_meridian=value.get("scale_factor_at_central_meridian"),
-        longitude_of_central_meridian=value.get("longitude_of_central_meridian"),
-        straight_vertical_longitude_from_pole=value.get("straight_vertical_longitude_from_pole"),
-        standard_parallel=_parse_float_or_list_of_float(value["standard_parallel"])
-        if "standard_parallel" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _VariableAttributes_KEYS},
+        {
+            "standard_name": value.get("standard_name"),
+            "grid_mapping": value.get("grid_mapping"),
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "Conventions": value.get("Conventions"),
+            "title": value.get("title"),
+            "institution": value.get("institution"),
+            "source": value.get("source"),
+            "history": value.get("history"),
+            "references": value.get("references"),
+            "comment": value.get("comment"),
+            "long_name": value.get("long_name"),
+            "units": value.get("units"),
+            "calendar": value.get("calendar"),
+            "axis": value.get("axis"),
+            "positive": value.get("positive"),
+            "coordinates": value.get("coordinates"),
+            "bounds": value.get("bounds"),
+            "cell_methods": value.get("cell_methods"),
+            "cell_measures": value.get("cell_measures"),
+            "ancillary_variables": value.get("ancillary_variables"),
+            "flag_values": tuple(value["flag_values"]) if "flag_values" in value else None,
+            "flag_meanings": value.get("flag_meanings"),
+            "flag_masks": tuple(value["flag_masks"]) if "flag_masks" in value else None,
+            "valid_min": value.get("valid_min"),
+            "valid_max": value.get("valid_max"),
+            "valid_range": tuple(value["valid_range"]) if "valid_range" in value else None,
+            "FillValue": value.get("_FillValue", UNSET),
+            "missing_value": value.get("missing_value", UNSET),
+            "add_offset": value.get("add_offset"),
+            "scale_factor": value.get("scale_factor"),
+            "compress": value.get("compress"),
+            "formula_terms": value.get("formula_terms"),
+            "standard_name_vocabulary": value.get("standard_name_vocabulary"),
+            "grid_mapping_name": value.get("grid_mapping_name"),
+            "crs_wkt": value.get("crs_wkt"),
+            "semi_major_axis": value.get("semi_major_axis"),
+            "semi_minor_axis": value.get("semi_minor_axis"),
+            "inverse_flattening": value.get("inverse_flattening"),
+            "earth_radius": value.get("earth_radius"),
+            "longitude_of_prime_meridian": value.get("longitude_of_prime_meridian"),
+            "false_easting": value.get("false_easting"),
+            "false_northing": value.get("false_northing"),
+            "longitude_of_projection_origin": value.get("longitude_of_projection_origin"),
+            "latitude_of_projection_origin": value.get("latitude_of_projection_origin"),
+            "scale_factor_at_projection_origin": value.get("scale_factor_at_projection_origin"),
+            "scale_factor_at_central_meridian": value.get("scale_factor_at_central_meridian"),
+            "longitude_of_central_meridian": value.get("longitude_of_central_meridian"),
+            "straight_vertical_longitude_from_pole": value.get(
+                "straight_vertical_longitude_from_pole"
+            ),
+            "standard_parallel": _parse_float_or_list_of_float(value["standard_parallel"])
+            if "standard_parallel" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _VariableAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _VariableAttributes_KEYS},
+        },
     )
 
 
@@ -554,9 +579,11 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -595,13 +622,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

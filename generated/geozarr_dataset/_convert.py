@@ -132,6 +132,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _LayoutObjectTransform_KEYS: frozenset[str] = frozenset({"scale", "translation"})
@@ -177,13 +180,18 @@ _GeoZarrDataset_KEYS: frozenset[str] = frozenset(
 def parse_GeoZarrDataset(value: Any) -> GeoZarrDataset:
     return _model(
         GeoZarrDataset,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_GeoAttributes(value["attributes"]),
-        members={
-            key: _parse_GeoZarrDataset_or_GeoArray(item) for key, item in value["members"].items()
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_GeoAttributes(value["attributes"]),
+            "members": {
+                key: _parse_GeoZarrDataset_or_GeoArray(item)
+                for key, item in value["members"].items()
+            },
+            "extensions": {}
+            if value.keys() <= _GeoZarrDataset_KEYS
+            else {key: item for key, item in value.items() if key not in _GeoZarrDataset_KEYS},
         },
-        extensions={key: item for key, item in value.items() if key not in _GeoZarrDataset_KEYS},
     )
 
 
@@ -204,26 +212,32 @@ def dump_GeoZarrDataset(model: GeoZarrDataset) -> dict[str, Any]:
 def parse_GeoAttributes(value: Any) -> GeoAttributes:
     return _model(
         GeoAttributes,
-        zarr_conventions=tuple(value["zarr_conventions"]) if "zarr_conventions" in value else None,
-        multiscales=parse_MultiscalesProperties(value["multiscales"])
-        if "multiscales" in value
-        else None,
-        proj_code=value.get("proj:code"),
-        proj_wkt2=value.get("proj:wkt2"),
-        proj_projjson=parse_ProjjsonSchema(value["proj:projjson"])
-        if "proj:projjson" in value
-        else None,
-        spatial_dimensions=tuple(value["spatial:dimensions"])
-        if "spatial:dimensions" in value
-        else None,
-        spatial_bbox=tuple(value["spatial:bbox"]) if "spatial:bbox" in value else None,
-        spatial_transform_type=value.get("spatial:transform_type"),
-        spatial_transform=tuple(value["spatial:transform"])
-        if "spatial:transform" in value
-        else None,
-        spatial_shape=tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
-        spatial_registration=value.get("spatial:registration"),
-        extras={key: item for key, item in value.items() if key not in _GeoAttributes_KEYS},
+        {
+            "zarr_conventions": tuple(value["zarr_conventions"])
+            if "zarr_conventions" in value
+            else None,
+            "multiscales": parse_MultiscalesProperties(value["multiscales"])
+            if "multiscales" in value
+            else None,
+            "proj_code": value.get("proj:code"),
+            "proj_wkt2": value.get("proj:wkt2"),
+            "proj_projjson": parse_ProjjsonSchema(value["proj:projjson"])
+            if "proj:projjson" in value
+            else None,
+            "spatial_dimensions": tuple(value["spatial:dimensions"])
+            if "spatial:dimensions" in value
+            else None,
+            "spatial_bbox": tuple(value["spatial:bbox"]) if "spatial:bbox" in value else None,
+            "spatial_transform_type": value.get("spatial:transform_type"),
+            "spatial_transform": tuple(value["spatial:transform"])
+            if "spatial:transform" in value
+            else None,
+            "spatial_shape": tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
+            "spatial_registration": value.get("spatial:registration"),
+            "extras": {}
+            if value.keys() <= _GeoAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _GeoAttributes_KEYS},
+        },
     )
 
 
@@ -259,9 +273,15 @@ def dump_GeoAttributes(model: GeoAttributes) -> dict[str, Any]:
 def parse_MultiscalesProperties(value: Any) -> MultiscalesProperties:
     return _model(
         MultiscalesProperties,
-        layout=tuple([parse_LayoutObject(item) for item in value["layout"]]),
-        resampling_method=value.get("resampling_method"),
-        extras={key: item for key, item in value.items() if key not in _MultiscalesProperties_KEYS},
+        {
+            "layout": tuple([parse_LayoutObject(item) for item in value["layout"]]),
+            "resampling_method": value.get("resampling_method"),
+            "extras": {}
+            if value.keys() <= _MultiscalesProperties_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _MultiscalesProperties_KEYS
+            },
+        },
     )
 
 
@@ -279,11 +299,17 @@ def dump_MultiscalesProperties(model: MultiscalesProperties) -> dict[str, Any]:
 def parse_LayoutObject(value: Any) -> LayoutObject:
     return _model(
         LayoutObject,
-        asset=value["asset"],
-        derived_from=value.get("derived_from"),
-        transform=parse_LayoutObjectTransform(value["transform"]) if "transform" in value else None,
-        resampling_method=value.get("resampling_method"),
-        extras={key: item for key, item in value.items() if key not in _LayoutObject_KEYS},
+        {
+            "asset": value["asset"],
+            "derived_from": value.get("derived_from"),
+            "transform": parse_LayoutObjectTransform(value["transform"])
+            if "transform" in value
+            else None,
+            "resampling_method": value.get("resampling_method"),
+            "extras": {}
+            if value.keys() <= _LayoutObject_KEYS
+            else {key: item for key, item in value.items() if key not in _LayoutObject_KEYS},
+        },
     )
 
 
@@ -305,9 +331,15 @@ def dump_LayoutObject(model: LayoutObject) -> dict[str, Any]:
 def parse_LayoutObjectTransform(value: Any) -> LayoutObjectTransform:
     return _model(
         LayoutObjectTransform,
-        scale=tuple(value["scale"]) if "scale" in value else None,
-        translation=tuple(value["translation"]) if "translation" in value else None,
-        extras={key: item for key, item in value.items() if key not in _LayoutObjectTransform_KEYS},
+        {
+            "scale": tuple(value["scale"]) if "scale" in value else None,
+            "translation": tuple(value["translation"]) if "translation" in value else None,
+            "extras": {}
+            if value.keys() <= _LayoutObjectTransform_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _LayoutObjectTransform_KEYS
+            },
+        },
     )
 
 
@@ -799,25 +831,27 @@ def dump_BoundCrs(model: BoundCrs) -> Any:
 def parse_BoundCrsOption1(value: Any) -> BoundCrsOption1:
     return _model(
         BoundCrsOption1,
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        transformation=parse_AbridgedTransformation(value["transformation"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        name=value.get("name"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "transformation": parse_AbridgedTransformation(value["transformation"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "name": value.get("name"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -857,14 +891,16 @@ def dump_BoundCrsOption1(model: BoundCrsOption1) -> dict[str, Any]:
 def parse_AbridgedTransformation(value: Any) -> AbridgedTransformation:
     return _model(
         AbridgedTransformation,
-        name=value["name"],
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        source_crs=parse_Crs(value["source_crs"]) if "source_crs" in value else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "source_crs": parse_Crs(value["source_crs"]) if "source_crs" in value else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -890,11 +926,13 @@ def dump_AbridgedTransformation(model: AbridgedTransformation) -> dict[str, Any]
 def parse_Method(value: Any) -> Method:
     return _model(
         Method,
-        name=value["name"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -916,11 +954,13 @@ def dump_Method(model: Method) -> dict[str, Any]:
 def parse_Id(value: Any) -> Id:
     return _model(
         Id,
-        authority=value["authority"],
-        code=value["code"],
-        version=value.get("version"),
-        authority_citation=value.get("authority_citation"),
-        uri=value.get("uri"),
+        {
+            "authority": value["authority"],
+            "code": value["code"],
+            "version": value.get("version"),
+            "authority_citation": value.get("authority_citation"),
+            "uri": value.get("uri"),
+        },
     )
 
 
@@ -949,13 +989,15 @@ def dump_Ids(model: Ids) -> Any:
 def parse_ParameterValue(value: Any) -> ParameterValue:
     return _model(
         ParameterValue,
-        name=value["name"],
-        value=value["value"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        unit=parse_Unit(value["unit"]) if "unit" in value else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "value": value["value"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "unit": parse_Unit(value["unit"]) if "unit" in value else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -998,11 +1040,13 @@ def dump_Unit(model: Unit) -> Any:
 def parse_UnitOption2(value: Any) -> UnitOption2:
     return _model(
         UnitOption2,
-        type=value["type"],
-        name=value["name"],
-        conversion_factor=value.get("conversion_factor"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "type": value["type"],
+            "name": value["name"],
+            "conversion_factor": value.get("conversion_factor"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1023,10 +1067,12 @@ def dump_UnitOption2(model: UnitOption2) -> dict[str, Any]:
 def parse_Bbox(value: Any) -> Bbox:
     return _model(
         Bbox,
-        east_longitude=value["east_longitude"],
-        west_longitude=value["west_longitude"],
-        south_latitude=value["south_latitude"],
-        north_latitude=value["north_latitude"],
+        {
+            "east_longitude": value["east_longitude"],
+            "west_longitude": value["west_longitude"],
+            "south_latitude": value["south_latitude"],
+            "north_latitude": value["north_latitude"],
+        },
     )
 
 
@@ -1042,9 +1088,11 @@ def dump_Bbox(model: Bbox) -> dict[str, Any]:
 def parse_VerticalExtent(value: Any) -> VerticalExtent:
     return _model(
         VerticalExtent,
-        minimum=value["minimum"],
-        maximum=value["maximum"],
-        unit=parse_Unit(value["unit"]) if "unit" in value else None,
+        {
+            "minimum": value["minimum"],
+            "maximum": value["maximum"],
+            "unit": parse_Unit(value["unit"]) if "unit" in value else None,
+        },
     )
 
 
@@ -1061,8 +1109,10 @@ def dump_VerticalExtent(model: VerticalExtent) -> dict[str, Any]:
 def parse_TemporalExtent(value: Any) -> TemporalExtent:
     return _model(
         TemporalExtent,
-        start=value["start"],
-        end=value["end"],
+        {
+            "start": value["start"],
+            "end": value["end"],
+        },
     )
 
 
@@ -1076,21 +1126,23 @@ def dump_TemporalExtent(model: TemporalExtent) -> dict[str, Any]:
 def parse_BoundCrsOption2(value: Any) -> BoundCrsOption2:
     return _model(
         BoundCrsOption2,
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        transformation=parse_AbridgedTransformation(value["transformation"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        name=value.get("name"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "transformation": parse_AbridgedTransformation(value["transformation"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "name": value.get("name"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1138,15 +1190,17 @@ def dump_Usages(model: Usages) -> Any:
 def parse_UsagesItem(value: Any) -> UsagesItem:
     return _model(
         UsagesItem,
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
+        {
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+        },
     )
 
 
@@ -1192,23 +1246,25 @@ def dump_CompoundCrs(model: CompoundCrs) -> Any:
 def parse_CompoundCrsOption1(value: Any) -> CompoundCrsOption1:
     return _model(
         CompoundCrsOption1,
-        name=value["name"],
-        components=tuple([parse_Crs(item) for item in value["components"]]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "components": tuple([parse_Crs(item) for item in value["components"]]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1245,19 +1301,21 @@ def dump_CompoundCrsOption1(model: CompoundCrsOption1) -> dict[str, Any]:
 def parse_CompoundCrsOption2(value: Any) -> CompoundCrsOption2:
     return _model(
         CompoundCrsOption2,
-        name=value["name"],
-        components=tuple([parse_Crs(item) for item in value["components"]]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "components": tuple([parse_Crs(item) for item in value["components"]]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1322,25 +1380,27 @@ def dump_DerivedEngineeringCrs(model: DerivedEngineeringCrs) -> Any:
 def parse_DerivedEngineeringCrsOption1(value: Any) -> DerivedEngineeringCrsOption1:
     return _model(
         DerivedEngineeringCrsOption1,
-        name=value["name"],
-        base_crs=parse_EngineeringCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_EngineeringCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1403,26 +1463,28 @@ def dump_EngineeringCrs(model: EngineeringCrs) -> Any:
 def parse_EngineeringCrsOption1(value: Any) -> EngineeringCrsOption1:
     return _model(
         EngineeringCrsOption1,
-        name=value["name"],
-        datum=parse_EngineeringDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_EngineeringDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1483,23 +1545,25 @@ def dump_EngineeringDatum(model: EngineeringDatum) -> Any:
 def parse_EngineeringDatumOption1(value: Any) -> EngineeringDatumOption1:
     return _model(
         EngineeringDatumOption1,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1537,19 +1601,21 @@ def dump_EngineeringDatumOption1(model: EngineeringDatumOption1) -> dict[str, An
 def parse_EngineeringDatumOption2(value: Any) -> EngineeringDatumOption2:
     return _model(
         EngineeringDatumOption2,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1587,13 +1653,15 @@ def dump_EngineeringDatumOption2(model: EngineeringDatumOption2) -> dict[str, An
 def parse_CoordinateSystem(value: Any) -> CoordinateSystem:
     return _model(
         CoordinateSystem,
-        subtype=value["subtype"],
-        axis=tuple([parse_Axis(item) for item in value["axis"]]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        name=value.get("name"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "subtype": value["subtype"],
+            "axis": tuple([parse_Axis(item) for item in value["axis"]]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "name": value.get("name"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1618,18 +1686,20 @@ def dump_CoordinateSystem(model: CoordinateSystem) -> dict[str, Any]:
 def parse_Axis(value: Any) -> Axis:
     return _model(
         Axis,
-        name=value["name"],
-        abbreviation=value["abbreviation"],
-        direction=value["direction"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        meridian=parse_Meridian(value["meridian"]) if "meridian" in value else None,
-        unit=parse_Unit(value["unit"]) if "unit" in value else None,
-        minimum_value=value.get("minimum_value"),
-        maximum_value=value.get("maximum_value"),
-        range_meaning=value.get("range_meaning"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "abbreviation": value["abbreviation"],
+            "direction": value["direction"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "meridian": parse_Meridian(value["meridian"]) if "meridian" in value else None,
+            "unit": parse_Unit(value["unit"]) if "unit" in value else None,
+            "minimum_value": value.get("minimum_value"),
+            "maximum_value": value.get("maximum_value"),
+            "range_meaning": value.get("range_meaning"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1663,11 +1733,13 @@ def dump_Axis(model: Axis) -> dict[str, Any]:
 def parse_Meridian(value: Any) -> Meridian:
     return _model(
         Meridian,
-        longitude=parse_ValueInDegreeOrValueAndUnit(value["longitude"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "longitude": parse_ValueInDegreeOrValueAndUnit(value["longitude"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1701,8 +1773,10 @@ def dump_ValueInDegreeOrValueAndUnit(model: ValueInDegreeOrValueAndUnit) -> Any:
 def parse_ValueAndUnit(value: Any) -> ValueAndUnit:
     return _model(
         ValueAndUnit,
-        value=value["value"],
-        unit=parse_Unit(value["unit"]),
+        {
+            "value": value["value"],
+            "unit": parse_Unit(value["unit"]),
+        },
     )
 
 
@@ -1716,22 +1790,24 @@ def dump_ValueAndUnit(model: ValueAndUnit) -> dict[str, Any]:
 def parse_EngineeringCrsOption2(value: Any) -> EngineeringCrsOption2:
     return _model(
         EngineeringCrsOption2,
-        name=value["name"],
-        datum=parse_EngineeringDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_EngineeringDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1770,15 +1846,17 @@ def dump_EngineeringCrsOption2(model: EngineeringCrsOption2) -> dict[str, Any]:
 def parse_Conversion(value: Any) -> Conversion:
     return _model(
         Conversion,
-        name=value["name"],
-        method=parse_Method(value["method"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]])
-        if "parameters" in value
-        else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "method": parse_Method(value["method"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]])
+            if "parameters" in value
+            else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1803,21 +1881,23 @@ def dump_Conversion(model: Conversion) -> dict[str, Any]:
 def parse_DerivedEngineeringCrsOption2(value: Any) -> DerivedEngineeringCrsOption2:
     return _model(
         DerivedEngineeringCrsOption2,
-        name=value["name"],
-        base_crs=parse_EngineeringCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_EngineeringCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1888,25 +1968,27 @@ def dump_DerivedGeodeticCrs(model: DerivedGeodeticCrs) -> Any:
 def parse_DerivedGeodeticCrsOption1(value: Any) -> DerivedGeodeticCrsOption1:
     return _model(
         DerivedGeodeticCrsOption1,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1969,32 +2051,34 @@ def dump_GeodeticCrs(model: GeodeticCrs) -> Any:
 def parse_GeodeticCrsOption1Option1(value: Any) -> GeodeticCrsOption1Option1:
     return _model(
         GeodeticCrsOption1Option1,
-        name=value["name"],
-        datum=_parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2063,28 +2147,30 @@ def dump_GeodeticReferenceFrame(model: GeodeticReferenceFrame) -> Any:
 def parse_GeodeticReferenceFrameOption1(value: Any) -> GeodeticReferenceFrameOption1:
     return _model(
         GeodeticReferenceFrameOption1,
-        name=value["name"],
-        ellipsoid=parse_Ellipsoid(value["ellipsoid"]),
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        prime_meridian=parse_PrimeMeridian(value["prime_meridian"])
-        if "prime_meridian" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": parse_Ellipsoid(value["ellipsoid"]),
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "prime_meridian": parse_PrimeMeridian(value["prime_meridian"])
+            if "prime_meridian" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2162,13 +2248,15 @@ def dump_Ellipsoid(model: Ellipsoid) -> Any:
 def parse_EllipsoidEllipsoid(value: Any) -> EllipsoidEllipsoid:
     return _model(
         EllipsoidEllipsoid,
-        name=value["name"],
-        semi_major_axis=parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
-        semi_minor_axis=parse_ValueInMetreOrValueAndUnit(value["semi_minor_axis"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "semi_major_axis": parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
+            "semi_minor_axis": parse_ValueInMetreOrValueAndUnit(value["semi_minor_axis"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2204,13 +2292,15 @@ def dump_ValueInMetreOrValueAndUnit(model: ValueInMetreOrValueAndUnit) -> Any:
 def parse_EllipsoidEllipsoid2(value: Any) -> EllipsoidEllipsoid2:
     return _model(
         EllipsoidEllipsoid2,
-        name=value["name"],
-        semi_major_axis=parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
-        inverse_flattening=value["inverse_flattening"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "semi_major_axis": parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
+            "inverse_flattening": value["inverse_flattening"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2234,12 +2324,14 @@ def dump_EllipsoidEllipsoid2(model: EllipsoidEllipsoid2) -> dict[str, Any]:
 def parse_EllipsoidEllipsoid3(value: Any) -> EllipsoidEllipsoid3:
     return _model(
         EllipsoidEllipsoid3,
-        name=value["name"],
-        radius=parse_ValueInMetreOrValueAndUnit(value["radius"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "radius": parse_ValueInMetreOrValueAndUnit(value["radius"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2262,14 +2354,16 @@ def dump_EllipsoidEllipsoid3(model: EllipsoidEllipsoid3) -> dict[str, Any]:
 def parse_PrimeMeridian(value: Any) -> PrimeMeridian:
     return _model(
         PrimeMeridian,
-        name=value["name"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        longitude=parse_ValueInDegreeOrValueAndUnit(value["longitude"])
-        if "longitude" in value
-        else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "longitude": parse_ValueInDegreeOrValueAndUnit(value["longitude"])
+            if "longitude" in value
+            else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2293,24 +2387,26 @@ def dump_PrimeMeridian(model: PrimeMeridian) -> dict[str, Any]:
 def parse_GeodeticReferenceFrameOption2(value: Any) -> GeodeticReferenceFrameOption2:
     return _model(
         GeodeticReferenceFrameOption2,
-        name=value["name"],
-        ellipsoid=parse_Ellipsoid(value["ellipsoid"]),
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        prime_meridian=parse_PrimeMeridian(value["prime_meridian"])
-        if "prime_meridian" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": parse_Ellipsoid(value["ellipsoid"]),
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "prime_meridian": parse_PrimeMeridian(value["prime_meridian"])
+            if "prime_meridian" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2379,27 +2475,29 @@ def dump_DynamicGeodeticReferenceFrame(model: DynamicGeodeticReferenceFrame) -> 
 def parse_DynamicGeodeticReferenceFrameOption1(value: Any) -> DynamicGeodeticReferenceFrameOption1:
     return _model(
         DynamicGeodeticReferenceFrameOption1,
-        name=value["name"],
-        ellipsoid=value["ellipsoid"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        prime_meridian=value.get("prime_meridian", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": value["ellipsoid"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "prime_meridian": value.get("prime_meridian", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2445,23 +2543,25 @@ def dump_DynamicGeodeticReferenceFrameOption1(
 def parse_DynamicGeodeticReferenceFrameOption2(value: Any) -> DynamicGeodeticReferenceFrameOption2:
     return _model(
         DynamicGeodeticReferenceFrameOption2,
-        name=value["name"],
-        ellipsoid=value["ellipsoid"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        prime_meridian=value.get("prime_meridian", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": value["ellipsoid"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "prime_meridian": value.get("prime_meridian", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2507,8 +2607,10 @@ def dump_DynamicGeodeticReferenceFrameOption2(
 def parse_DeformationModel(value: Any) -> DeformationModel:
     return _model(
         DeformationModel,
-        name=value["name"],
-        id=parse_Id(value["id"]) if "id" in value else None,
+        {
+            "name": value["name"],
+            "id": parse_Id(value["id"]) if "id" in value else None,
+        },
     )
 
 
@@ -2524,28 +2626,30 @@ def dump_DeformationModel(model: DeformationModel) -> dict[str, Any]:
 def parse_GeodeticCrsOption2Option1(value: Any) -> GeodeticCrsOption2Option1:
     return _model(
         GeodeticCrsOption2Option1,
-        name=value["name"],
-        datum=_parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2590,21 +2694,23 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
 def parse_DerivedGeodeticCrsOption2(value: Any) -> DerivedGeodeticCrsOption2:
     return _model(
         DerivedGeodeticCrsOption2,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2671,25 +2777,27 @@ def dump_DerivedParametricCrs(model: DerivedParametricCrs) -> Any:
 def parse_DerivedParametricCrsOption1(value: Any) -> DerivedParametricCrsOption1:
     return _model(
         DerivedParametricCrsOption1,
-        name=value["name"],
-        base_crs=parse_ParametricCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ParametricCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2752,26 +2860,28 @@ def dump_ParametricCrs(model: ParametricCrs) -> Any:
 def parse_ParametricCrsOption1(value: Any) -> ParametricCrsOption1:
     return _model(
         ParametricCrsOption1,
-        name=value["name"],
-        datum=parse_ParametricDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_ParametricDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2832,23 +2942,25 @@ def dump_ParametricDatum(model: ParametricDatum) -> Any:
 def parse_ParametricDatumOption1(value: Any) -> ParametricDatumOption1:
     return _model(
         ParametricDatumOption1,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2886,19 +2998,21 @@ def dump_ParametricDatumOption1(model: ParametricDatumOption1) -> dict[str, Any]
 def parse_ParametricDatumOption2(value: Any) -> ParametricDatumOption2:
     return _model(
         ParametricDatumOption2,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2936,22 +3050,24 @@ def dump_ParametricDatumOption2(model: ParametricDatumOption2) -> dict[str, Any]
 def parse_ParametricCrsOption2(value: Any) -> ParametricCrsOption2:
     return _model(
         ParametricCrsOption2,
-        name=value["name"],
-        datum=parse_ParametricDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_ParametricDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2990,21 +3106,23 @@ def dump_ParametricCrsOption2(model: ParametricCrsOption2) -> dict[str, Any]:
 def parse_DerivedParametricCrsOption2(value: Any) -> DerivedParametricCrsOption2:
     return _model(
         DerivedParametricCrsOption2,
-        name=value["name"],
-        base_crs=parse_ParametricCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ParametricCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3071,25 +3189,27 @@ def dump_DerivedProjectedCrs(model: DerivedProjectedCrs) -> Any:
 def parse_DerivedProjectedCrsOption1(value: Any) -> DerivedProjectedCrsOption1:
     return _model(
         DerivedProjectedCrsOption1,
-        name=value["name"],
-        base_crs=parse_ProjectedCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ProjectedCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3156,25 +3276,27 @@ def dump_ProjectedCrs(model: ProjectedCrs) -> Any:
 def parse_ProjectedCrsOption1(value: Any) -> ProjectedCrsOption1:
     return _model(
         ProjectedCrsOption1,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3213,21 +3335,23 @@ def dump_ProjectedCrsOption1(model: ProjectedCrsOption1) -> dict[str, Any]:
 def parse_ProjectedCrsOption2(value: Any) -> ProjectedCrsOption2:
     return _model(
         ProjectedCrsOption2,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3266,21 +3390,23 @@ def dump_ProjectedCrsOption2(model: ProjectedCrsOption2) -> dict[str, Any]:
 def parse_DerivedProjectedCrsOption2(value: Any) -> DerivedProjectedCrsOption2:
     return _model(
         DerivedProjectedCrsOption2,
-        name=value["name"],
-        base_crs=parse_ProjectedCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ProjectedCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3347,25 +3473,27 @@ def dump_DerivedTemporalCrs(model: DerivedTemporalCrs) -> Any:
 def parse_DerivedTemporalCrsOption1(value: Any) -> DerivedTemporalCrsOption1:
     return _model(
         DerivedTemporalCrsOption1,
-        name=value["name"],
-        base_crs=parse_TemporalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_TemporalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3428,26 +3556,28 @@ def dump_TemporalCrs(model: TemporalCrs) -> Any:
 def parse_TemporalCrsOption1(value: Any) -> TemporalCrsOption1:
     return _model(
         TemporalCrsOption1,
-        name=value["name"],
-        datum=parse_TemporalDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_TemporalDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3510,24 +3640,26 @@ def dump_TemporalDatum(model: TemporalDatum) -> Any:
 def parse_TemporalDatumOption1(value: Any) -> TemporalDatumOption1:
     return _model(
         TemporalDatumOption1,
-        name=value["name"],
-        calendar=value["calendar"],
-        type=value.get("type"),
-        time_origin=value.get("time_origin"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "calendar": value["calendar"],
+            "type": value.get("type"),
+            "time_origin": value.get("time_origin"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3566,20 +3698,22 @@ def dump_TemporalDatumOption1(model: TemporalDatumOption1) -> dict[str, Any]:
 def parse_TemporalDatumOption2(value: Any) -> TemporalDatumOption2:
     return _model(
         TemporalDatumOption2,
-        name=value["name"],
-        calendar=value["calendar"],
-        type=value.get("type"),
-        time_origin=value.get("time_origin"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "calendar": value["calendar"],
+            "type": value.get("type"),
+            "time_origin": value.get("time_origin"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3618,22 +3752,24 @@ def dump_TemporalDatumOption2(model: TemporalDatumOption2) -> dict[str, Any]:
 def parse_TemporalCrsOption2(value: Any) -> TemporalCrsOption2:
     return _model(
         TemporalCrsOption2,
-        name=value["name"],
-        datum=parse_TemporalDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_TemporalDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3672,21 +3808,23 @@ def dump_TemporalCrsOption2(model: TemporalCrsOption2) -> dict[str, Any]:
 def parse_DerivedTemporalCrsOption2(value: Any) -> DerivedTemporalCrsOption2:
     return _model(
         DerivedTemporalCrsOption2,
-        name=value["name"],
-        base_crs=parse_TemporalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_TemporalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3753,25 +3891,27 @@ def dump_DerivedVerticalCrs(model: DerivedVerticalCrs) -> Any:
 def parse_DerivedVerticalCrsOption1(value: Any) -> DerivedVerticalCrsOption1:
     return _model(
         DerivedVerticalCrsOption1,
-        name=value["name"],
-        base_crs=parse_VerticalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_VerticalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3834,36 +3974,40 @@ def dump_VerticalCrs(model: VerticalCrs) -> Any:
 def parse_VerticalCrsOption1Option1(value: Any) -> VerticalCrsOption1Option1:
     return _model(
         VerticalCrsOption1Option1,
-        name=value["name"],
-        datum=_parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        geoid_model=parse_GeoidModel(value["geoid_model"]) if "geoid_model" in value else None,
-        geoid_models=tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
-        if "geoid_models" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "geoid_model": parse_GeoidModel(value["geoid_model"])
+            if "geoid_model" in value
+            else None,
+            "geoid_models": tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
+            if "geoid_models" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3934,24 +4078,26 @@ def dump_VerticalReferenceFrame(model: VerticalReferenceFrame) -> Any:
 def parse_VerticalReferenceFrameOption1(value: Any) -> VerticalReferenceFrameOption1:
     return _model(
         VerticalReferenceFrameOption1,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3991,20 +4137,22 @@ def dump_VerticalReferenceFrameOption1(model: VerticalReferenceFrameOption1) -> 
 def parse_VerticalReferenceFrameOption2(value: Any) -> VerticalReferenceFrameOption2:
     return _model(
         VerticalReferenceFrameOption2,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4068,25 +4216,27 @@ def dump_DynamicVerticalReferenceFrame(model: DynamicVerticalReferenceFrame) -> 
 def parse_DynamicVerticalReferenceFrameOption1(value: Any) -> DynamicVerticalReferenceFrameOption1:
     return _model(
         DynamicVerticalReferenceFrameOption1,
-        name=value["name"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4129,21 +4279,23 @@ def dump_DynamicVerticalReferenceFrameOption1(
 def parse_DynamicVerticalReferenceFrameOption2(value: Any) -> DynamicVerticalReferenceFrameOption2:
     return _model(
         DynamicVerticalReferenceFrameOption2,
-        name=value["name"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4186,11 +4338,13 @@ def dump_DynamicVerticalReferenceFrameOption2(
 def parse_GeoidModel(value: Any) -> GeoidModel:
     return _model(
         GeoidModel,
-        name=value["name"],
-        interpolation_crs=parse_Crs(value["interpolation_crs"])
-        if "interpolation_crs" in value
-        else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
+        {
+            "name": value["name"],
+            "interpolation_crs": parse_Crs(value["interpolation_crs"])
+            if "interpolation_crs" in value
+            else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+        },
     )
 
 
@@ -4208,32 +4362,36 @@ def dump_GeoidModel(model: GeoidModel) -> dict[str, Any]:
 def parse_VerticalCrsOption2Option1(value: Any) -> VerticalCrsOption2Option1:
     return _model(
         VerticalCrsOption2Option1,
-        name=value["name"],
-        datum=_parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        geoid_model=parse_GeoidModel(value["geoid_model"]) if "geoid_model" in value else None,
-        geoid_models=tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
-        if "geoid_models" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "geoid_model": parse_GeoidModel(value["geoid_model"])
+            if "geoid_model" in value
+            else None,
+            "geoid_models": tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
+            if "geoid_models" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4282,21 +4440,23 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
 def parse_DerivedVerticalCrsOption2(value: Any) -> DerivedVerticalCrsOption2:
     return _model(
         DerivedVerticalCrsOption2,
-        name=value["name"],
-        base_crs=parse_VerticalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_VerticalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4476,30 +4636,32 @@ def dump_Transformation(model: Transformation) -> Any:
 def parse_TransformationOption1(value: Any) -> TransformationOption1:
     return _model(
         TransformationOption1,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        interpolation_crs=parse_Crs(value["interpolation_crs"])
-        if "interpolation_crs" in value
-        else None,
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "interpolation_crs": parse_Crs(value["interpolation_crs"])
+            if "interpolation_crs" in value
+            else None,
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4543,26 +4705,28 @@ def dump_TransformationOption1(model: TransformationOption1) -> dict[str, Any]:
 def parse_TransformationOption2(value: Any) -> TransformationOption2:
     return _model(
         TransformationOption2,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        interpolation_crs=parse_Crs(value["interpolation_crs"])
-        if "interpolation_crs" in value
-        else None,
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "interpolation_crs": parse_Crs(value["interpolation_crs"])
+            if "interpolation_crs" in value
+            else None,
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4634,26 +4798,28 @@ def dump_PointMotionOperation(model: PointMotionOperation) -> Any:
 def parse_PointMotionOperationOption1(value: Any) -> PointMotionOperationOption1:
     return _model(
         PointMotionOperationOption1,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4694,22 +4860,24 @@ def dump_PointMotionOperationOption1(model: PointMotionOperationOption1) -> dict
 def parse_PointMotionOperationOption2(value: Any) -> PointMotionOperationOption2:
     return _model(
         PointMotionOperationOption2,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4778,26 +4946,28 @@ def dump_ConcatenatedOperation(model: ConcatenatedOperation) -> Any:
 def parse_ConcatenatedOperationOption1(value: Any) -> ConcatenatedOperationOption1:
     return _model(
         ConcatenatedOperationOption1,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        steps=tuple([parse_SingleOperation(item) for item in value["steps"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "steps": tuple([parse_SingleOperation(item) for item in value["steps"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4838,22 +5008,24 @@ def dump_ConcatenatedOperationOption1(model: ConcatenatedOperationOption1) -> di
 def parse_ConcatenatedOperationOption2(value: Any) -> ConcatenatedOperationOption2:
     return _model(
         ConcatenatedOperationOption2,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        steps=tuple([parse_SingleOperation(item) for item in value["steps"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "steps": tuple([parse_SingleOperation(item) for item in value["steps"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4894,10 +5066,12 @@ def dump_ConcatenatedOperationOption2(model: ConcatenatedOperationOption2) -> di
 def parse_CoordinateMetadata(value: Any) -> CoordinateMetadata:
     return _model(
         CoordinateMetadata,
-        crs=parse_Crs(value["crs"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        coordinateEpoch=value.get("coordinateEpoch"),
+        {
+            "crs": parse_Crs(value["crs"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "coordinateEpoch": value.get("coordinateEpoch"),
+        },
     )
 
 
@@ -4917,22 +5091,28 @@ def dump_CoordinateMetadata(model: CoordinateMetadata) -> dict[str, Any]:
 def parse_GeoArray(value: Any) -> GeoArray:
     return _model(
         GeoArray,
-        zarr_format=3,
-        node_type="array",
-        attributes=parse_GeoAttributes(value["attributes"]),
-        shape=tuple(value["shape"]),
-        data_type=_parse_str_or_NamedConfig(value["data_type"]),
-        chunk_grid=_parse_str_or_NamedConfig(value["chunk_grid"]),
-        chunk_key_encoding=_parse_str_or_NamedConfig(value["chunk_key_encoding"]),
-        fill_value=value["fill_value"],
-        codecs=tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
-        storage_transformers=tuple(
-            [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
-        )
-        if "storage_transformers" in value
-        else None,
-        dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={key: item for key, item in value.items() if key not in _GeoArray_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "array",
+            "attributes": parse_GeoAttributes(value["attributes"]),
+            "shape": tuple(value["shape"]),
+            "data_type": _parse_str_or_NamedConfig(value["data_type"]),
+            "chunk_grid": _parse_str_or_NamedConfig(value["chunk_grid"]),
+            "chunk_key_encoding": _parse_str_or_NamedConfig(value["chunk_key_encoding"]),
+            "fill_value": value["fill_value"],
+            "codecs": tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
+            "storage_transformers": tuple(
+                [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
+            )
+            if "storage_transformers" in value
+            else None,
+            "dimension_names": tuple(value["dimension_names"])
+            if "dimension_names" in value
+            else None,
+            "extensions": {}
+            if value.keys() <= _GeoArray_KEYS
+            else {key: item for key, item in value.items() if key not in _GeoArray_KEYS},
+        },
     )
 
 
@@ -4962,9 +5142,11 @@ def dump_GeoArray(model: GeoArray) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -5080,13 +5262,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

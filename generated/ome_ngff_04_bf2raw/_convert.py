@@ -53,6 +53,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _Bf2rawAttributes_KEYS: frozenset[str] = frozenset({"bioformats2raw.layout"})
@@ -86,9 +89,11 @@ _LabelImageAttributes_KEYS: frozenset[str] = frozenset({"multiscales", "omero", 
 def parse_OmeZarr04Bf2raw(value: Any) -> OmeZarr04Bf2raw:
     return _model(
         OmeZarr04Bf2raw,
-        zarr_format=2,
-        attributes=parse_Bf2rawAttributes(value["attributes"]),
-        members=_parse_OmeZarr04Bf2rawMembers(value["members"]),
+        {
+            "zarr_format": 2,
+            "attributes": parse_Bf2rawAttributes(value["attributes"]),
+            "members": _parse_OmeZarr04Bf2rawMembers(value["members"]),
+        },
     )
 
 
@@ -103,8 +108,12 @@ def dump_OmeZarr04Bf2raw(model: OmeZarr04Bf2raw) -> dict[str, Any]:
 def parse_Bf2rawAttributes(value: Any) -> Bf2rawAttributes:
     return _model(
         Bf2rawAttributes,
-        bioformats2raw_layout=value["bioformats2raw.layout"],
-        extras={key: item for key, item in value.items() if key not in _Bf2rawAttributes_KEYS},
+        {
+            "bioformats2raw_layout": value["bioformats2raw.layout"],
+            "extras": {}
+            if value.keys() <= _Bf2rawAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _Bf2rawAttributes_KEYS},
+        },
     )
 
 
@@ -120,9 +129,11 @@ def dump_Bf2rawAttributes(model: Bf2rawAttributes) -> dict[str, Any]:
 def parse_OmeGroup(value: Any) -> OmeGroup:
     return _model(
         OmeGroup,
-        zarr_format=2,
-        attributes=parse_OmeAttributes(value["attributes"]),
-        members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_OmeAttributes(value["attributes"]),
+            "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -137,8 +148,12 @@ def dump_OmeGroup(model: OmeGroup) -> dict[str, Any]:
 def parse_OmeAttributes(value: Any) -> OmeAttributes:
     return _model(
         OmeAttributes,
-        series=tuple(value["series"]),
-        extras={key: item for key, item in value.items() if key not in _OmeAttributes_KEYS},
+        {
+            "series": tuple(value["series"]),
+            "extras": {}
+            if value.keys() <= _OmeAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeAttributes_KEYS},
+        },
     )
 
 
@@ -206,9 +221,11 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
     return _model(
         OmeZarr04Image,
-        zarr_format=2,
-        attributes=parse_NGFFImage(value["attributes"]),
-        members=_parse_OmeZarr04ImageMembers(value["members"]),
+        {
+            "zarr_format": 2,
+            "attributes": parse_NGFFImage(value["attributes"]),
+            "members": _parse_OmeZarr04ImageMembers(value["members"]),
+        },
     )
 
 
@@ -223,9 +240,15 @@ def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
 def parse_NGFFImage(value: Any) -> NGFFImage:
     return _model(
         NGFFImage,
-        multiscales=tuple([parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]),
-        omero=parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
-        extras={key: item for key, item in value.items() if key not in _NGFFImage_KEYS},
+        {
+            "multiscales": tuple(
+                [parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]
+            ),
+            "omero": parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
+            "extras": {}
+            if value.keys() <= _NGFFImage_KEYS
+            else {key: item for key, item in value.items() if key not in _NGFFImage_KEYS},
+        },
     )
 
 
@@ -243,19 +266,25 @@ def dump_NGFFImage(model: NGFFImage) -> dict[str, Any]:
 def parse_NGFFImageMultiscalesItem(value: Any) -> NGFFImageMultiscalesItem:
     return _model(
         NGFFImageMultiscalesItem,
-        datasets=tuple(
-            [parse_NGFFImageMultiscalesItemDatasetsItem(item) for item in value["datasets"]]
-        ),
-        axes=parse_Axes(value["axes"]),
-        name=value.get("name"),
-        version=value.get("version"),
-        coordinateTransformations=parse_CoordinateTransformations(
-            value["coordinateTransformations"]
-        )
-        if "coordinateTransformations" in value
-        else None,
-        extras={
-            key: item for key, item in value.items() if key not in _NGFFImageMultiscalesItem_KEYS
+        {
+            "datasets": tuple(
+                [parse_NGFFImageMultiscalesItemDatasetsItem(item) for item in value["datasets"]]
+            ),
+            "axes": parse_Axes(value["axes"]),
+            "name": value.get("name"),
+            "version": value.get("version"),
+            "coordinateTransformations": parse_CoordinateTransformations(
+                value["coordinateTransformations"]
+            )
+            if "coordinateTransformations" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _NGFFImageMultiscalesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageMultiscalesItem_KEYS
+            },
         },
     )
 
@@ -281,14 +310,18 @@ def dump_NGFFImageMultiscalesItem(model: NGFFImageMultiscalesItem) -> dict[str, 
 def parse_NGFFImageMultiscalesItemDatasetsItem(value: Any) -> NGFFImageMultiscalesItemDatasetsItem:
     return _model(
         NGFFImageMultiscalesItemDatasetsItem,
-        path=value["path"],
-        coordinateTransformations=parse_CoordinateTransformations(
-            value["coordinateTransformations"]
-        ),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _NGFFImageMultiscalesItemDatasetsItem_KEYS
+        {
+            "path": value["path"],
+            "coordinateTransformations": parse_CoordinateTransformations(
+                value["coordinateTransformations"]
+            ),
+            "extras": {}
+            if value.keys() <= _NGFFImageMultiscalesItemDatasetsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageMultiscalesItemDatasetsItem_KEYS
+            },
         },
     )
 
@@ -318,12 +351,16 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
     return _model(
         CoordinateTransformationsItemScale,
-        type=value["type"],
-        scale=tuple(value["scale"]),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _CoordinateTransformationsItemScale_KEYS
+        {
+            "type": value["type"],
+            "scale": tuple(value["scale"]),
+            "extras": {}
+            if value.keys() <= _CoordinateTransformationsItemScale_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CoordinateTransformationsItemScale_KEYS
+            },
         },
     )
 
@@ -345,12 +382,16 @@ def parse_CoordinateTransformationsItemTranslation(
 ) -> CoordinateTransformationsItemTranslation:
     return _model(
         CoordinateTransformationsItemTranslation,
-        type=value["type"],
-        translation=tuple(value["translation"]),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _CoordinateTransformationsItemTranslation_KEYS
+        {
+            "type": value["type"],
+            "translation": tuple(value["translation"]),
+            "extras": {}
+            if value.keys() <= _CoordinateTransformationsItemTranslation_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CoordinateTransformationsItemTranslation_KEYS
+            },
         },
     )
 
@@ -378,9 +419,13 @@ def dump_Axes(model: Axes) -> Any:
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
     return _model(
         AxesItemOption1,
-        name=value["name"],
-        type=value["type"],
-        extras={key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+        {
+            "name": value["name"],
+            "type": value["type"],
+            "extras": {}
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+        },
     )
 
 
@@ -397,9 +442,13 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
     return _model(
         AxesItemOption2,
-        name=value["name"],
-        type=value.get("type"),
-        extras={key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "extras": {}
+            if value.keys() <= _AxesItemOption2_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+        },
     )
 
 
@@ -417,8 +466,14 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
 def parse_NGFFImageOmero(value: Any) -> NGFFImageOmero:
     return _model(
         NGFFImageOmero,
-        channels=tuple([parse_NGFFImageOmeroChannelsItem(item) for item in value["channels"]]),
-        extras={key: item for key, item in value.items() if key not in _NGFFImageOmero_KEYS},
+        {
+            "channels": tuple(
+                [parse_NGFFImageOmeroChannelsItem(item) for item in value["channels"]]
+            ),
+            "extras": {}
+            if value.keys() <= _NGFFImageOmero_KEYS
+            else {key: item for key, item in value.items() if key not in _NGFFImageOmero_KEYS},
+        },
     )
 
 
@@ -434,13 +489,19 @@ def dump_NGFFImageOmero(model: NGFFImageOmero) -> dict[str, Any]:
 def parse_NGFFImageOmeroChannelsItem(value: Any) -> NGFFImageOmeroChannelsItem:
     return _model(
         NGFFImageOmeroChannelsItem,
-        window=parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
-        color=value["color"],
-        label=value.get("label"),
-        family=value.get("family"),
-        active=value.get("active"),
-        extras={
-            key: item for key, item in value.items() if key not in _NGFFImageOmeroChannelsItem_KEYS
+        {
+            "window": parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
+            "color": value["color"],
+            "label": value.get("label"),
+            "family": value.get("family"),
+            "active": value.get("active"),
+            "extras": {}
+            if value.keys() <= _NGFFImageOmeroChannelsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageOmeroChannelsItem_KEYS
+            },
         },
     )
 
@@ -464,14 +525,18 @@ def dump_NGFFImageOmeroChannelsItem(model: NGFFImageOmeroChannelsItem) -> dict[s
 def parse_NGFFImageOmeroChannelsItemWindow(value: Any) -> NGFFImageOmeroChannelsItemWindow:
     return _model(
         NGFFImageOmeroChannelsItemWindow,
-        end=value["end"],
-        max=value["max"],
-        min=value["min"],
-        start=value["start"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _NGFFImageOmeroChannelsItemWindow_KEYS
+        {
+            "end": value["end"],
+            "max": value["max"],
+            "min": value["min"],
+            "start": value["start"],
+            "extras": {}
+            if value.keys() <= _NGFFImageOmeroChannelsItemWindow_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageOmeroChannelsItemWindow_KEYS
+            },
         },
     )
 
@@ -493,9 +558,11 @@ def dump_NGFFImageOmeroChannelsItemWindow(
 def parse_Labels(value: Any) -> Labels:
     return _model(
         Labels,
-        zarr_format=2,
-        attributes=parse_LabelsAttributes(value["attributes"]),
-        members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_LabelsAttributes(value["attributes"]),
+            "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -510,8 +577,12 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
     return _model(
         LabelsAttributes,
-        labels=tuple(value["labels"]),
-        extras={key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+        {
+            "labels": tuple(value["labels"]),
+            "extras": {}
+            if value.keys() <= _LabelsAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+        },
     )
 
 
@@ -551,9 +622,11 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 def parse_LabelImage(value: Any) -> LabelImage:
     return _model(
         LabelImage,
-        zarr_format=2,
-        attributes=parse_LabelImageAttributes(value["attributes"]),
-        members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_LabelImageAttributes(value["attributes"]),
+            "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -568,12 +641,20 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
     return _model(
         LabelImageAttributes,
-        multiscales=tuple([parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]),
-        omero=parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
-        image_label=parse_LabelImageAttributesImageLabel(value["image-label"])
-        if "image-label" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS},
+        {
+            "multiscales": tuple(
+                [parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]
+            ),
+            "omero": parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
+            "image_label": parse_LabelImageAttributesImageLabel(value["image-label"])
+            if "image-label" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _LabelImageAttributes_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS
+            },
+        },
     )
 
 
@@ -593,27 +674,31 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
 def parse_LabelImageAttributesImageLabel(value: Any) -> LabelImageAttributesImageLabel:
     return _model(
         LabelImageAttributesImageLabel,
-        colors=tuple(
-            [parse_LabelImageAttributesImageLabelColorsItem(item) for item in value["colors"]]
-        )
-        if "colors" in value
-        else None,
-        properties=tuple(
-            [
-                parse_LabelImageAttributesImageLabelPropertiesItem(item)
-                for item in value["properties"]
-            ]
-        )
-        if "properties" in value
-        else None,
-        source=parse_LabelImageAttributesImageLabelSource(value["source"])
-        if "source" in value
-        else None,
-        version=value.get("version"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabel_KEYS
+        {
+            "colors": tuple(
+                [parse_LabelImageAttributesImageLabelColorsItem(item) for item in value["colors"]]
+            )
+            if "colors" in value
+            else None,
+            "properties": tuple(
+                [
+                    parse_LabelImageAttributesImageLabelPropertiesItem(item)
+                    for item in value["properties"]
+                ]
+            )
+            if "properties" in value
+            else None,
+            "source": parse_LabelImageAttributesImageLabelSource(value["source"])
+            if "source" in value
+            else None,
+            "version": value.get("version"),
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabel_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabel_KEYS
+            },
         },
     )
 
@@ -642,12 +727,16 @@ def parse_LabelImageAttributesImageLabelColorsItem(
 ) -> LabelImageAttributesImageLabelColorsItem:
     return _model(
         LabelImageAttributesImageLabelColorsItem,
-        label_value=value["label-value"],
-        rgba=tuple(value["rgba"]) if "rgba" in value else None,
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabelColorsItem_KEYS
+        {
+            "label_value": value["label-value"],
+            "rgba": tuple(value["rgba"]) if "rgba" in value else None,
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabelColorsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabelColorsItem_KEYS
+            },
         },
     )
 
@@ -670,11 +759,15 @@ def parse_LabelImageAttributesImageLabelPropertiesItem(
 ) -> LabelImageAttributesImageLabelPropertiesItem:
     return _model(
         LabelImageAttributesImageLabelPropertiesItem,
-        label_value=value["label-value"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabelPropertiesItem_KEYS
+        {
+            "label_value": value["label-value"],
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabelPropertiesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabelPropertiesItem_KEYS
+            },
         },
     )
 
@@ -693,11 +786,15 @@ def dump_LabelImageAttributesImageLabelPropertiesItem(
 def parse_LabelImageAttributesImageLabelSource(value: Any) -> LabelImageAttributesImageLabelSource:
     return _model(
         LabelImageAttributesImageLabelSource,
-        image=value.get("image"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabelSource_KEYS
+        {
+            "image": value.get("image"),
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabelSource_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabelSource_KEYS
+            },
         },
     )
 
@@ -716,9 +813,11 @@ def dump_LabelImageAttributesImageLabelSource(
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
     return _model(
         LabelsFolder,
-        zarr_format=2,
-        attributes=value["attributes"],
-        members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": value["attributes"],
+            "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -857,13 +956,13 @@ def _dump_OmeZarr04ImageMembers(members: OmeZarr04ImageMembers) -> dict[str, Any
     return document
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

@@ -60,6 +60,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _OMENGFFPlateSchemaPlateColumnsItem_KEYS: frozenset[str] = frozenset({"name"})
@@ -106,9 +109,11 @@ _LabelImageAttributes_KEYS: frozenset[str] = frozenset({"multiscales", "omero", 
 def parse_OmeZarr04Plate(value: Any) -> OmeZarr04Plate:
     return _model(
         OmeZarr04Plate,
-        zarr_format=2,
-        attributes=parse_OMENGFFPlateSchema(value["attributes"]),
-        members={key: parse_Row(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_OMENGFFPlateSchema(value["attributes"]),
+            "members": {key: parse_Row(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -123,8 +128,12 @@ def dump_OmeZarr04Plate(model: OmeZarr04Plate) -> dict[str, Any]:
 def parse_OMENGFFPlateSchema(value: Any) -> OMENGFFPlateSchema:
     return _model(
         OMENGFFPlateSchema,
-        plate=parse_OMENGFFPlateSchemaPlate(value["plate"]) if "plate" in value else None,
-        extras={key: item for key, item in value.items() if key not in _OMENGFFPlateSchema_KEYS},
+        {
+            "plate": parse_OMENGFFPlateSchemaPlate(value["plate"]) if "plate" in value else None,
+            "extras": {}
+            if value.keys() <= _OMENGFFPlateSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMENGFFPlateSchema_KEYS},
+        },
     )
 
 
@@ -140,21 +149,30 @@ def dump_OMENGFFPlateSchema(model: OMENGFFPlateSchema) -> dict[str, Any]:
 def parse_OMENGFFPlateSchemaPlate(value: Any) -> OMENGFFPlateSchemaPlate:
     return _model(
         OMENGFFPlateSchemaPlate,
-        columns=tuple(
-            [parse_OMENGFFPlateSchemaPlateColumnsItem(item) for item in value["columns"]]
-        ),
-        rows=tuple([parse_OMENGFFPlateSchemaPlateRowsItem(item) for item in value["rows"]]),
-        wells=tuple([parse_OMENGFFPlateSchemaPlateWellsItem(item) for item in value["wells"]]),
-        acquisitions=tuple(
-            [parse_OMENGFFPlateSchemaPlateAcquisitionsItem(item) for item in value["acquisitions"]]
-        )
-        if "acquisitions" in value
-        else None,
-        version=value.get("version"),
-        field_count=value.get("field_count"),
-        name=value.get("name"),
-        extras={
-            key: item for key, item in value.items() if key not in _OMENGFFPlateSchemaPlate_KEYS
+        {
+            "columns": tuple(
+                [parse_OMENGFFPlateSchemaPlateColumnsItem(item) for item in value["columns"]]
+            ),
+            "rows": tuple([parse_OMENGFFPlateSchemaPlateRowsItem(item) for item in value["rows"]]),
+            "wells": tuple(
+                [parse_OMENGFFPlateSchemaPlateWellsItem(item) for item in value["wells"]]
+            ),
+            "acquisitions": tuple(
+                [
+                    parse_OMENGFFPlateSchemaPlateAcquisitionsItem(item)
+                    for item in value["acquisitions"]
+                ]
+            )
+            if "acquisitions" in value
+            else None,
+            "version": value.get("version"),
+            "field_count": value.get("field_count"),
+            "name": value.get("name"),
+            "extras": {}
+            if value.keys() <= _OMENGFFPlateSchemaPlate_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _OMENGFFPlateSchemaPlate_KEYS
+            },
         },
     )
 
@@ -183,11 +201,15 @@ def dump_OMENGFFPlateSchemaPlate(model: OMENGFFPlateSchemaPlate) -> dict[str, An
 def parse_OMENGFFPlateSchemaPlateColumnsItem(value: Any) -> OMENGFFPlateSchemaPlateColumnsItem:
     return _model(
         OMENGFFPlateSchemaPlateColumnsItem,
-        name=value["name"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+        {
+            "name": value["name"],
+            "extras": {}
+            if value.keys() <= _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+            },
         },
     )
 
@@ -206,11 +228,15 @@ def dump_OMENGFFPlateSchemaPlateColumnsItem(
 def parse_OMENGFFPlateSchemaPlateRowsItem(value: Any) -> OMENGFFPlateSchemaPlateRowsItem:
     return _model(
         OMENGFFPlateSchemaPlateRowsItem,
-        name=value["name"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMENGFFPlateSchemaPlateRowsItem_KEYS
+        {
+            "name": value["name"],
+            "extras": {}
+            if value.keys() <= _OMENGFFPlateSchemaPlateRowsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMENGFFPlateSchemaPlateRowsItem_KEYS
+            },
         },
     )
 
@@ -227,13 +253,17 @@ def dump_OMENGFFPlateSchemaPlateRowsItem(model: OMENGFFPlateSchemaPlateRowsItem)
 def parse_OMENGFFPlateSchemaPlateWellsItem(value: Any) -> OMENGFFPlateSchemaPlateWellsItem:
     return _model(
         OMENGFFPlateSchemaPlateWellsItem,
-        path=value["path"],
-        rowIndex=value["rowIndex"],
-        columnIndex=value["columnIndex"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMENGFFPlateSchemaPlateWellsItem_KEYS
+        {
+            "path": value["path"],
+            "rowIndex": value["rowIndex"],
+            "columnIndex": value["columnIndex"],
+            "extras": {}
+            if value.keys() <= _OMENGFFPlateSchemaPlateWellsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMENGFFPlateSchemaPlateWellsItem_KEYS
+            },
         },
     )
 
@@ -256,16 +286,20 @@ def parse_OMENGFFPlateSchemaPlateAcquisitionsItem(
 ) -> OMENGFFPlateSchemaPlateAcquisitionsItem:
     return _model(
         OMENGFFPlateSchemaPlateAcquisitionsItem,
-        id=value["id"],
-        maximumfieldcount=value.get("maximumfieldcount"),
-        name=value.get("name"),
-        description=value.get("description"),
-        starttime=value.get("starttime"),
-        endtime=value.get("endtime"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMENGFFPlateSchemaPlateAcquisitionsItem_KEYS
+        {
+            "id": value["id"],
+            "maximumfieldcount": value.get("maximumfieldcount"),
+            "name": value.get("name"),
+            "description": value.get("description"),
+            "starttime": value.get("starttime"),
+            "endtime": value.get("endtime"),
+            "extras": {}
+            if value.keys() <= _OMENGFFPlateSchemaPlateAcquisitionsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMENGFFPlateSchemaPlateAcquisitionsItem_KEYS
+            },
         },
     )
 
@@ -294,9 +328,11 @@ def dump_OMENGFFPlateSchemaPlateAcquisitionsItem(
 def parse_Row(value: Any) -> Row:
     return _model(
         Row,
-        zarr_format=2,
-        attributes=value["attributes"],
-        members={key: parse_OmeZarr04Well(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": value["attributes"],
+            "members": {key: parse_OmeZarr04Well(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -311,9 +347,11 @@ def dump_Row(model: Row) -> dict[str, Any]:
 def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
     return _model(
         OmeZarr04Well,
-        zarr_format=2,
-        attributes=parse_OMENGFFWellSchema(value["attributes"]),
-        members={key: parse_OmeZarr04Image(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_OMENGFFWellSchema(value["attributes"]),
+            "members": {key: parse_OmeZarr04Image(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -328,8 +366,12 @@ def dump_OmeZarr04Well(model: OmeZarr04Well) -> dict[str, Any]:
 def parse_OMENGFFWellSchema(value: Any) -> OMENGFFWellSchema:
     return _model(
         OMENGFFWellSchema,
-        well=parse_OMENGFFWellSchemaWell(value["well"]) if "well" in value else None,
-        extras={key: item for key, item in value.items() if key not in _OMENGFFWellSchema_KEYS},
+        {
+            "well": parse_OMENGFFWellSchemaWell(value["well"]) if "well" in value else None,
+            "extras": {}
+            if value.keys() <= _OMENGFFWellSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMENGFFWellSchema_KEYS},
+        },
     )
 
 
@@ -345,9 +387,17 @@ def dump_OMENGFFWellSchema(model: OMENGFFWellSchema) -> dict[str, Any]:
 def parse_OMENGFFWellSchemaWell(value: Any) -> OMENGFFWellSchemaWell:
     return _model(
         OMENGFFWellSchemaWell,
-        images=tuple([parse_OMENGFFWellSchemaWellImagesItem(item) for item in value["images"]]),
-        version=value.get("version"),
-        extras={key: item for key, item in value.items() if key not in _OMENGFFWellSchemaWell_KEYS},
+        {
+            "images": tuple(
+                [parse_OMENGFFWellSchemaWellImagesItem(item) for item in value["images"]]
+            ),
+            "version": value.get("version"),
+            "extras": {}
+            if value.keys() <= _OMENGFFWellSchemaWell_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _OMENGFFWellSchemaWell_KEYS
+            },
+        },
     )
 
 
@@ -365,12 +415,16 @@ def dump_OMENGFFWellSchemaWell(model: OMENGFFWellSchemaWell) -> dict[str, Any]:
 def parse_OMENGFFWellSchemaWellImagesItem(value: Any) -> OMENGFFWellSchemaWellImagesItem:
     return _model(
         OMENGFFWellSchemaWellImagesItem,
-        path=value["path"],
-        acquisition=value.get("acquisition"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMENGFFWellSchemaWellImagesItem_KEYS
+        {
+            "path": value["path"],
+            "acquisition": value.get("acquisition"),
+            "extras": {}
+            if value.keys() <= _OMENGFFWellSchemaWellImagesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMENGFFWellSchemaWellImagesItem_KEYS
+            },
         },
     )
 
@@ -389,9 +443,11 @@ def dump_OMENGFFWellSchemaWellImagesItem(model: OMENGFFWellSchemaWellImagesItem)
 def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
     return _model(
         OmeZarr04Image,
-        zarr_format=2,
-        attributes=parse_NGFFImage(value["attributes"]),
-        members=_parse_OmeZarr04ImageMembers(value["members"]),
+        {
+            "zarr_format": 2,
+            "attributes": parse_NGFFImage(value["attributes"]),
+            "members": _parse_OmeZarr04ImageMembers(value["members"]),
+        },
     )
 
 
@@ -406,9 +462,15 @@ def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
 def parse_NGFFImage(value: Any) -> NGFFImage:
     return _model(
         NGFFImage,
-        multiscales=tuple([parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]),
-        omero=parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
-        extras={key: item for key, item in value.items() if key not in _NGFFImage_KEYS},
+        {
+            "multiscales": tuple(
+                [parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]
+            ),
+            "omero": parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
+            "extras": {}
+            if value.keys() <= _NGFFImage_KEYS
+            else {key: item for key, item in value.items() if key not in _NGFFImage_KEYS},
+        },
     )
 
 
@@ -426,19 +488,25 @@ def dump_NGFFImage(model: NGFFImage) -> dict[str, Any]:
 def parse_NGFFImageMultiscalesItem(value: Any) -> NGFFImageMultiscalesItem:
     return _model(
         NGFFImageMultiscalesItem,
-        datasets=tuple(
-            [parse_NGFFImageMultiscalesItemDatasetsItem(item) for item in value["datasets"]]
-        ),
-        axes=parse_Axes(value["axes"]),
-        name=value.get("name"),
-        version=value.get("version"),
-        coordinateTransformations=parse_CoordinateTransformations(
-            value["coordinateTransformations"]
-        )
-        if "coordinateTransformations" in value
-        else None,
-        extras={
-            key: item for key, item in value.items() if key not in _NGFFImageMultiscalesItem_KEYS
+        {
+            "datasets": tuple(
+                [parse_NGFFImageMultiscalesItemDatasetsItem(item) for item in value["datasets"]]
+            ),
+            "axes": parse_Axes(value["axes"]),
+            "name": value.get("name"),
+            "version": value.get("version"),
+            "coordinateTransformations": parse_CoordinateTransformations(
+                value["coordinateTransformations"]
+            )
+            if "coordinateTransformations" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _NGFFImageMultiscalesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageMultiscalesItem_KEYS
+            },
         },
     )
 
@@ -464,14 +532,18 @@ def dump_NGFFImageMultiscalesItem(model: NGFFImageMultiscalesItem) -> dict[str, 
 def parse_NGFFImageMultiscalesItemDatasetsItem(value: Any) -> NGFFImageMultiscalesItemDatasetsItem:
     return _model(
         NGFFImageMultiscalesItemDatasetsItem,
-        path=value["path"],
-        coordinateTransformations=parse_CoordinateTransformations(
-            value["coordinateTransformations"]
-        ),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _NGFFImageMultiscalesItemDatasetsItem_KEYS
+        {
+            "path": value["path"],
+            "coordinateTransformations": parse_CoordinateTransformations(
+                value["coordinateTransformations"]
+            ),
+            "extras": {}
+            if value.keys() <= _NGFFImageMultiscalesItemDatasetsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageMultiscalesItemDatasetsItem_KEYS
+            },
         },
     )
 
@@ -501,12 +573,16 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
     return _model(
         CoordinateTransformationsItemScale,
-        type=value["type"],
-        scale=tuple(value["scale"]),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _CoordinateTransformationsItemScale_KEYS
+        {
+            "type": value["type"],
+            "scale": tuple(value["scale"]),
+            "extras": {}
+            if value.keys() <= _CoordinateTransformationsItemScale_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CoordinateTransformationsItemScale_KEYS
+            },
         },
     )
 
@@ -528,12 +604,16 @@ def parse_CoordinateTransformationsItemTranslation(
 ) -> CoordinateTransformationsItemTranslation:
     return _model(
         CoordinateTransformationsItemTranslation,
-        type=value["type"],
-        translation=tuple(value["translation"]),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _CoordinateTransformationsItemTranslation_KEYS
+        {
+            "type": value["type"],
+            "translation": tuple(value["translation"]),
+            "extras": {}
+            if value.keys() <= _CoordinateTransformationsItemTranslation_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CoordinateTransformationsItemTranslation_KEYS
+            },
         },
     )
 
@@ -561,9 +641,13 @@ def dump_Axes(model: Axes) -> Any:
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
     return _model(
         AxesItemOption1,
-        name=value["name"],
-        type=value["type"],
-        extras={key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+        {
+            "name": value["name"],
+            "type": value["type"],
+            "extras": {}
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+        },
     )
 
 
@@ -580,9 +664,13 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
     return _model(
         AxesItemOption2,
-        name=value["name"],
-        type=value.get("type"),
-        extras={key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "extras": {}
+            if value.keys() <= _AxesItemOption2_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+        },
     )
 
 
@@ -600,8 +688,14 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
 def parse_NGFFImageOmero(value: Any) -> NGFFImageOmero:
     return _model(
         NGFFImageOmero,
-        channels=tuple([parse_NGFFImageOmeroChannelsItem(item) for item in value["channels"]]),
-        extras={key: item for key, item in value.items() if key not in _NGFFImageOmero_KEYS},
+        {
+            "channels": tuple(
+                [parse_NGFFImageOmeroChannelsItem(item) for item in value["channels"]]
+            ),
+            "extras": {}
+            if value.keys() <= _NGFFImageOmero_KEYS
+            else {key: item for key, item in value.items() if key not in _NGFFImageOmero_KEYS},
+        },
     )
 
 
@@ -617,13 +711,19 @@ def dump_NGFFImageOmero(model: NGFFImageOmero) -> dict[str, Any]:
 def parse_NGFFImageOmeroChannelsItem(value: Any) -> NGFFImageOmeroChannelsItem:
     return _model(
         NGFFImageOmeroChannelsItem,
-        window=parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
-        color=value["color"],
-        label=value.get("label"),
-        family=value.get("family"),
-        active=value.get("active"),
-        extras={
-            key: item for key, item in value.items() if key not in _NGFFImageOmeroChannelsItem_KEYS
+        {
+            "window": parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
+            "color": value["color"],
+            "label": value.get("label"),
+            "family": value.get("family"),
+            "active": value.get("active"),
+            "extras": {}
+            if value.keys() <= _NGFFImageOmeroChannelsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageOmeroChannelsItem_KEYS
+            },
         },
     )
 
@@ -647,14 +747,18 @@ def dump_NGFFImageOmeroChannelsItem(model: NGFFImageOmeroChannelsItem) -> dict[s
 def parse_NGFFImageOmeroChannelsItemWindow(value: Any) -> NGFFImageOmeroChannelsItemWindow:
     return _model(
         NGFFImageOmeroChannelsItemWindow,
-        end=value["end"],
-        max=value["max"],
-        min=value["min"],
-        start=value["start"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _NGFFImageOmeroChannelsItemWindow_KEYS
+        {
+            "end": value["end"],
+            "max": value["max"],
+            "min": value["min"],
+            "start": value["start"],
+            "extras": {}
+            if value.keys() <= _NGFFImageOmeroChannelsItemWindow_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _NGFFImageOmeroChannelsItemWindow_KEYS
+            },
         },
     )
 
@@ -676,9 +780,11 @@ def dump_NGFFImageOmeroChannelsItemWindow(
 def parse_Labels(value: Any) -> Labels:
     return _model(
         Labels,
-        zarr_format=2,
-        attributes=parse_LabelsAttributes(value["attributes"]),
-        members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_LabelsAttributes(value["attributes"]),
+            "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -693,8 +799,12 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
     return _model(
         LabelsAttributes,
-        labels=tuple(value["labels"]),
-        extras={key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+        {
+            "labels": tuple(value["labels"]),
+            "extras": {}
+            if value.keys() <= _LabelsAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+        },
     )
 
 
@@ -734,9 +844,11 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 def parse_LabelImage(value: Any) -> LabelImage:
     return _model(
         LabelImage,
-        zarr_format=2,
-        attributes=parse_LabelImageAttributes(value["attributes"]),
-        members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": parse_LabelImageAttributes(value["attributes"]),
+            "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -751,12 +863,20 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
     return _model(
         LabelImageAttributes,
-        multiscales=tuple([parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]),
-        omero=parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
-        image_label=parse_LabelImageAttributesImageLabel(value["image-label"])
-        if "image-label" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS},
+        {
+            "multiscales": tuple(
+                [parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]
+            ),
+            "omero": parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
+            "image_label": parse_LabelImageAttributesImageLabel(value["image-label"])
+            if "image-label" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _LabelImageAttributes_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS
+            },
+        },
     )
 
 
@@ -776,27 +896,31 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
 def parse_LabelImageAttributesImageLabel(value: Any) -> LabelImageAttributesImageLabel:
     return _model(
         LabelImageAttributesImageLabel,
-        colors=tuple(
-            [parse_LabelImageAttributesImageLabelColorsItem(item) for item in value["colors"]]
-        )
-        if "colors" in value
-        else None,
-        properties=tuple(
-            [
-                parse_LabelImageAttributesImageLabelPropertiesItem(item)
-                for item in value["properties"]
-            ]
-        )
-        if "properties" in value
-        else None,
-        source=parse_LabelImageAttributesImageLabelSource(value["source"])
-        if "source" in value
-        else None,
-        version=value.get("version"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabel_KEYS
+        {
+            "colors": tuple(
+                [parse_LabelImageAttributesImageLabelColorsItem(item) for item in value["colors"]]
+            )
+            if "colors" in value
+            else None,
+            "properties": tuple(
+                [
+                    parse_LabelImageAttributesImageLabelPropertiesItem(item)
+                    for item in value["properties"]
+                ]
+            )
+            if "properties" in value
+            else None,
+            "source": parse_LabelImageAttributesImageLabelSource(value["source"])
+            if "source" in value
+            else None,
+            "version": value.get("version"),
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabel_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabel_KEYS
+            },
         },
     )
 
@@ -825,12 +949,16 @@ def parse_LabelImageAttributesImageLabelColorsItem(
 ) -> LabelImageAttributesImageLabelColorsItem:
     return _model(
         LabelImageAttributesImageLabelColorsItem,
-        label_value=value["label-value"],
-        rgba=tuple(value["rgba"]) if "rgba" in value else None,
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabelColorsItem_KEYS
+        {
+            "label_value": value["label-value"],
+            "rgba": tuple(value["rgba"]) if "rgba" in value else None,
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabelColorsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabelColorsItem_KEYS
+            },
         },
     )
 
@@ -853,11 +981,15 @@ def parse_LabelImageAttributesImageLabelPropertiesItem(
 ) -> LabelImageAttributesImageLabelPropertiesItem:
     return _model(
         LabelImageAttributesImageLabelPropertiesItem,
-        label_value=value["label-value"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabelPropertiesItem_KEYS
+        {
+            "label_value": value["label-value"],
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabelPropertiesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabelPropertiesItem_KEYS
+            },
         },
     )
 
@@ -876,11 +1008,15 @@ def dump_LabelImageAttributesImageLabelPropertiesItem(
 def parse_LabelImageAttributesImageLabelSource(value: Any) -> LabelImageAttributesImageLabelSource:
     return _model(
         LabelImageAttributesImageLabelSource,
-        image=value.get("image"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _LabelImageAttributesImageLabelSource_KEYS
+        {
+            "image": value.get("image"),
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesImageLabelSource_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _LabelImageAttributesImageLabelSource_KEYS
+            },
         },
     )
 
@@ -951,9 +1087,11 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
     return _model(
         LabelsFolder,
-        zarr_format=2,
-        attributes=value["attributes"],
-        members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": value["attributes"],
+            "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -1071,13 +1209,13 @@ def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> An
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

@@ -67,6 +67,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS: frozenset[str] = frozenset({"name"})
@@ -147,11 +150,15 @@ _OmeZarr05Plate_KEYS: frozenset[str] = frozenset(
 def parse_OmeZarr05Plate(value: Any) -> OmeZarr05Plate:
     return _model(
         OmeZarr05Plate,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_OMEZarrPlateSchema(value["attributes"]),
-        members={key: parse_Row(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _OmeZarr05Plate_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_OMEZarrPlateSchema(value["attributes"]),
+            "members": {key: parse_Row(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _OmeZarr05Plate_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeZarr05Plate_KEYS},
+        },
     )
 
 
@@ -170,8 +177,12 @@ def dump_OmeZarr05Plate(model: OmeZarr05Plate) -> dict[str, Any]:
 def parse_OMEZarrPlateSchema(value: Any) -> OMEZarrPlateSchema:
     return _model(
         OMEZarrPlateSchema,
-        ome=parse_OMEZarrPlateSchemaOme(value["ome"]),
-        extras={key: item for key, item in value.items() if key not in _OMEZarrPlateSchema_KEYS},
+        {
+            "ome": parse_OMEZarrPlateSchemaOme(value["ome"]),
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrPlateSchema_KEYS},
+        },
     )
 
 
@@ -187,9 +198,15 @@ def dump_OMEZarrPlateSchema(model: OMEZarrPlateSchema) -> dict[str, Any]:
 def parse_OMEZarrPlateSchemaOme(value: Any) -> OMEZarrPlateSchemaOme:
     return _model(
         OMEZarrPlateSchemaOme,
-        plate=parse_OMEZarrPlateSchemaOmePlate(value["plate"]),
-        version=value["version"],
-        extras={key: item for key, item in value.items() if key not in _OMEZarrPlateSchemaOme_KEYS},
+        {
+            "plate": parse_OMEZarrPlateSchemaOmePlate(value["plate"]),
+            "version": value["version"],
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchemaOme_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _OMEZarrPlateSchemaOme_KEYS
+            },
+        },
     )
 
 
@@ -206,23 +223,33 @@ def dump_OMEZarrPlateSchemaOme(model: OMEZarrPlateSchemaOme) -> dict[str, Any]:
 def parse_OMEZarrPlateSchemaOmePlate(value: Any) -> OMEZarrPlateSchemaOmePlate:
     return _model(
         OMEZarrPlateSchemaOmePlate,
-        columns=tuple(
-            [parse_OMEZarrPlateSchemaOmePlateColumnsItem(item) for item in value["columns"]]
-        ),
-        rows=tuple([parse_OMEZarrPlateSchemaOmePlateRowsItem(item) for item in value["rows"]]),
-        wells=tuple([parse_OMEZarrPlateSchemaOmePlateWellsItem(item) for item in value["wells"]]),
-        acquisitions=tuple(
-            [
-                parse_OMEZarrPlateSchemaOmePlateAcquisitionsItem(item)
-                for item in value["acquisitions"]
-            ]
-        )
-        if "acquisitions" in value
-        else None,
-        field_count=value.get("field_count"),
-        name=value.get("name"),
-        extras={
-            key: item for key, item in value.items() if key not in _OMEZarrPlateSchemaOmePlate_KEYS
+        {
+            "columns": tuple(
+                [parse_OMEZarrPlateSchemaOmePlateColumnsItem(item) for item in value["columns"]]
+            ),
+            "rows": tuple(
+                [parse_OMEZarrPlateSchemaOmePlateRowsItem(item) for item in value["rows"]]
+            ),
+            "wells": tuple(
+                [parse_OMEZarrPlateSchemaOmePlateWellsItem(item) for item in value["wells"]]
+            ),
+            "acquisitions": tuple(
+                [
+                    parse_OMEZarrPlateSchemaOmePlateAcquisitionsItem(item)
+                    for item in value["acquisitions"]
+                ]
+            )
+            if "acquisitions" in value
+            else None,
+            "field_count": value.get("field_count"),
+            "name": value.get("name"),
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchemaOmePlate_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrPlateSchemaOmePlate_KEYS
+            },
         },
     )
 
@@ -251,11 +278,15 @@ def parse_OMEZarrPlateSchemaOmePlateColumnsItem(
 ) -> OMEZarrPlateSchemaOmePlateColumnsItem:
     return _model(
         OMEZarrPlateSchemaOmePlateColumnsItem,
-        name=value["name"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS
+        {
+            "name": value["name"],
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS
+            },
         },
     )
 
@@ -274,11 +305,15 @@ def dump_OMEZarrPlateSchemaOmePlateColumnsItem(
 def parse_OMEZarrPlateSchemaOmePlateRowsItem(value: Any) -> OMEZarrPlateSchemaOmePlateRowsItem:
     return _model(
         OMEZarrPlateSchemaOmePlateRowsItem,
-        name=value["name"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMEZarrPlateSchemaOmePlateRowsItem_KEYS
+        {
+            "name": value["name"],
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchemaOmePlateRowsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrPlateSchemaOmePlateRowsItem_KEYS
+            },
         },
     )
 
@@ -297,13 +332,17 @@ def dump_OMEZarrPlateSchemaOmePlateRowsItem(
 def parse_OMEZarrPlateSchemaOmePlateWellsItem(value: Any) -> OMEZarrPlateSchemaOmePlateWellsItem:
     return _model(
         OMEZarrPlateSchemaOmePlateWellsItem,
-        path=value["path"],
-        rowIndex=value["rowIndex"],
-        columnIndex=value["columnIndex"],
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMEZarrPlateSchemaOmePlateWellsItem_KEYS
+        {
+            "path": value["path"],
+            "rowIndex": value["rowIndex"],
+            "columnIndex": value["columnIndex"],
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchemaOmePlateWellsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrPlateSchemaOmePlateWellsItem_KEYS
+            },
         },
     )
 
@@ -326,16 +365,20 @@ def parse_OMEZarrPlateSchemaOmePlateAcquisitionsItem(
 ) -> OMEZarrPlateSchemaOmePlateAcquisitionsItem:
     return _model(
         OMEZarrPlateSchemaOmePlateAcquisitionsItem,
-        id=value["id"],
-        maximumfieldcount=value.get("maximumfieldcount"),
-        name=value.get("name"),
-        description=value.get("description"),
-        starttime=value.get("starttime"),
-        endtime=value.get("endtime"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMEZarrPlateSchemaOmePlateAcquisitionsItem_KEYS
+        {
+            "id": value["id"],
+            "maximumfieldcount": value.get("maximumfieldcount"),
+            "name": value.get("name"),
+            "description": value.get("description"),
+            "starttime": value.get("starttime"),
+            "endtime": value.get("endtime"),
+            "extras": {}
+            if value.keys() <= _OMEZarrPlateSchemaOmePlateAcquisitionsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrPlateSchemaOmePlateAcquisitionsItem_KEYS
+            },
         },
     )
 
@@ -364,11 +407,15 @@ def dump_OMEZarrPlateSchemaOmePlateAcquisitionsItem(
 def parse_Row(value: Any) -> Row:
     return _model(
         Row,
-        zarr_format=3,
-        node_type="group",
-        attributes=value["attributes"],
-        members={key: parse_OmeZarr05Well(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _Row_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": value["attributes"],
+            "members": {key: parse_OmeZarr05Well(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _Row_KEYS
+            else {key: item for key, item in value.items() if key not in _Row_KEYS},
+        },
     )
 
 
@@ -387,11 +434,15 @@ def dump_Row(model: Row) -> dict[str, Any]:
 def parse_OmeZarr05Well(value: Any) -> OmeZarr05Well:
     return _model(
         OmeZarr05Well,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_OMEZarrWellSchema(value["attributes"]),
-        members={key: parse_OmeZarr05Image(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _OmeZarr05Well_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_OMEZarrWellSchema(value["attributes"]),
+            "members": {key: parse_OmeZarr05Image(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _OmeZarr05Well_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeZarr05Well_KEYS},
+        },
     )
 
 
@@ -410,8 +461,12 @@ def dump_OmeZarr05Well(model: OmeZarr05Well) -> dict[str, Any]:
 def parse_OMEZarrWellSchema(value: Any) -> OMEZarrWellSchema:
     return _model(
         OMEZarrWellSchema,
-        ome=parse_OMEZarrWellSchemaOme(value["ome"]),
-        extras={key: item for key, item in value.items() if key not in _OMEZarrWellSchema_KEYS},
+        {
+            "ome": parse_OMEZarrWellSchemaOme(value["ome"]),
+            "extras": {}
+            if value.keys() <= _OMEZarrWellSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrWellSchema_KEYS},
+        },
     )
 
 
@@ -427,9 +482,15 @@ def dump_OMEZarrWellSchema(model: OMEZarrWellSchema) -> dict[str, Any]:
 def parse_OMEZarrWellSchemaOme(value: Any) -> OMEZarrWellSchemaOme:
     return _model(
         OMEZarrWellSchemaOme,
-        well=parse_OMEZarrWellSchemaOmeWell(value["well"]),
-        version=value["version"],
-        extras={key: item for key, item in value.items() if key not in _OMEZarrWellSchemaOme_KEYS},
+        {
+            "well": parse_OMEZarrWellSchemaOmeWell(value["well"]),
+            "version": value["version"],
+            "extras": {}
+            if value.keys() <= _OMEZarrWellSchemaOme_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _OMEZarrWellSchemaOme_KEYS
+            },
+        },
     )
 
 
@@ -446,9 +507,17 @@ def dump_OMEZarrWellSchemaOme(model: OMEZarrWellSchemaOme) -> dict[str, Any]:
 def parse_OMEZarrWellSchemaOmeWell(value: Any) -> OMEZarrWellSchemaOmeWell:
     return _model(
         OMEZarrWellSchemaOmeWell,
-        images=tuple([parse_OMEZarrWellSchemaOmeWellImagesItem(item) for item in value["images"]]),
-        extras={
-            key: item for key, item in value.items() if key not in _OMEZarrWellSchemaOmeWell_KEYS
+        {
+            "images": tuple(
+                [parse_OMEZarrWellSchemaOmeWellImagesItem(item) for item in value["images"]]
+            ),
+            "extras": {}
+            if value.keys() <= _OMEZarrWellSchemaOmeWell_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrWellSchemaOmeWell_KEYS
+            },
         },
     )
 
@@ -465,12 +534,16 @@ def dump_OMEZarrWellSchemaOmeWell(model: OMEZarrWellSchemaOmeWell) -> dict[str, 
 def parse_OMEZarrWellSchemaOmeWellImagesItem(value: Any) -> OMEZarrWellSchemaOmeWellImagesItem:
     return _model(
         OMEZarrWellSchemaOmeWellImagesItem,
-        path=value["path"],
-        acquisition=value.get("acquisition"),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _OMEZarrWellSchemaOmeWellImagesItem_KEYS
+        {
+            "path": value["path"],
+            "acquisition": value.get("acquisition"),
+            "extras": {}
+            if value.keys() <= _OMEZarrWellSchemaOmeWellImagesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrWellSchemaOmeWellImagesItem_KEYS
+            },
         },
     )
 
@@ -491,11 +564,15 @@ def dump_OMEZarrWellSchemaOmeWellImagesItem(
 def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
     return _model(
         OmeZarr05Image,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_OMEZarrImage(value["attributes"]),
-        members=_parse_OmeZarr05ImageMembers(value["members"]),
-        extensions={key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_OMEZarrImage(value["attributes"]),
+            "members": _parse_OmeZarr05ImageMembers(value["members"]),
+            "extensions": {}
+            if value.keys() <= _OmeZarr05Image_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
+        },
     )
 
 
@@ -514,8 +591,12 @@ def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
 def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
     return _model(
         OMEZarrImage,
-        ome=parse_OMEZarrImageOme(value["ome"]),
-        extras={key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
+        {
+            "ome": parse_OMEZarrImageOme(value["ome"]),
+            "extras": {}
+            if value.keys() <= _OMEZarrImage_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
+        },
     )
 
 
@@ -531,10 +612,14 @@ def dump_OMEZarrImage(model: OMEZarrImage) -> dict[str, Any]:
 def parse_OMEZarrImageOme(value: Any) -> OMEZarrImageOme:
     return _model(
         OMEZarrImageOme,
-        multiscales=parse_Multiscales(value["multiscales"]),
-        version=value["version"],
-        omero=parse_Omero(value["omero"]) if "omero" in value else None,
-        extras={key: item for key, item in value.items() if key not in _OMEZarrImageOme_KEYS},
+        {
+            "multiscales": parse_Multiscales(value["multiscales"]),
+            "version": value["version"],
+            "omero": parse_Omero(value["omero"]) if "omero" in value else None,
+            "extras": {}
+            if value.keys() <= _OMEZarrImageOme_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrImageOme_KEYS},
+        },
     )
 
 
@@ -561,15 +646,21 @@ def dump_Multiscales(model: Multiscales) -> Any:
 def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
     return _model(
         MultiscalesItem,
-        datasets=tuple([parse_MultiscalesItemDatasetsItem(item) for item in value["datasets"]]),
-        axes=parse_Axes(value["axes"]),
-        name=value.get("name"),
-        coordinateTransformations=parse_CoordinateTransformations(
-            value["coordinateTransformations"]
-        )
-        if "coordinateTransformations" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _MultiscalesItem_KEYS},
+        {
+            "datasets": tuple(
+                [parse_MultiscalesItemDatasetsItem(item) for item in value["datasets"]]
+            ),
+            "axes": parse_Axes(value["axes"]),
+            "name": value.get("name"),
+            "coordinateTransformations": parse_CoordinateTransformations(
+                value["coordinateTransformations"]
+            )
+            if "coordinateTransformations" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _MultiscalesItem_KEYS
+            else {key: item for key, item in value.items() if key not in _MultiscalesItem_KEYS},
+        },
     )
 
 
@@ -592,12 +683,18 @@ def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
 def parse_MultiscalesItemDatasetsItem(value: Any) -> MultiscalesItemDatasetsItem:
     return _model(
         MultiscalesItemDatasetsItem,
-        path=value["path"],
-        coordinateTransformations=parse_CoordinateTransformations(
-            value["coordinateTransformations"]
-        ),
-        extras={
-            key: item for key, item in value.items() if key not in _MultiscalesItemDatasetsItem_KEYS
+        {
+            "path": value["path"],
+            "coordinateTransformations": parse_CoordinateTransformations(
+                value["coordinateTransformations"]
+            ),
+            "extras": {}
+            if value.keys() <= _MultiscalesItemDatasetsItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _MultiscalesItemDatasetsItem_KEYS
+            },
         },
     )
 
@@ -625,12 +722,16 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
     return _model(
         CoordinateTransformationsItemScale,
-        type=value["type"],
-        scale=tuple(value["scale"]),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _CoordinateTransformationsItemScale_KEYS
+        {
+            "type": value["type"],
+            "scale": tuple(value["scale"]),
+            "extras": {}
+            if value.keys() <= _CoordinateTransformationsItemScale_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CoordinateTransformationsItemScale_KEYS
+            },
         },
     )
 
@@ -652,12 +753,16 @@ def parse_CoordinateTransformationsItemTranslation(
 ) -> CoordinateTransformationsItemTranslation:
     return _model(
         CoordinateTransformationsItemTranslation,
-        type=value["type"],
-        translation=tuple(value["translation"]),
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _CoordinateTransformationsItemTranslation_KEYS
+        {
+            "type": value["type"],
+            "translation": tuple(value["translation"]),
+            "extras": {}
+            if value.keys() <= _CoordinateTransformationsItemTranslation_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CoordinateTransformationsItemTranslation_KEYS
+            },
         },
     )
 
@@ -685,9 +790,13 @@ def dump_Axes(model: Axes) -> Any:
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
     return _model(
         AxesItemOption1,
-        name=value["name"],
-        type=value["type"],
-        extras={key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+        {
+            "name": value["name"],
+            "type": value["type"],
+            "extras": {}
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+        },
     )
 
 
@@ -704,9 +813,13 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
     return _model(
         AxesItemOption2,
-        name=value["name"],
-        type=value.get("type"),
-        extras={key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "extras": {}
+            if value.keys() <= _AxesItemOption2_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+        },
     )
 
 
@@ -724,8 +837,12 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
 def parse_Omero(value: Any) -> Omero:
     return _model(
         Omero,
-        channels=tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
-        extras={key: item for key, item in value.items() if key not in _Omero_KEYS},
+        {
+            "channels": tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
+            "extras": {}
+            if value.keys() <= _Omero_KEYS
+            else {key: item for key, item in value.items() if key not in _Omero_KEYS},
+        },
     )
 
 
@@ -741,12 +858,16 @@ def dump_Omero(model: Omero) -> dict[str, Any]:
 def parse_OmeroChannelsItem(value: Any) -> OmeroChannelsItem:
     return _model(
         OmeroChannelsItem,
-        window=parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
-        label=value.get("label"),
-        family=value.get("family"),
-        color=value.get("color"),
-        active=value.get("active"),
-        extras={key: item for key, item in value.items() if key not in _OmeroChannelsItem_KEYS},
+        {
+            "window": parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
+            "label": value.get("label"),
+            "family": value.get("family"),
+            "color": value.get("color"),
+            "active": value.get("active"),
+            "extras": {}
+            if value.keys() <= _OmeroChannelsItem_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeroChannelsItem_KEYS},
+        },
     )
 
 
@@ -770,12 +891,16 @@ def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
 def parse_OmeroChannelsItemWindow(value: Any) -> OmeroChannelsItemWindow:
     return _model(
         OmeroChannelsItemWindow,
-        end=value["end"],
-        max=value["max"],
-        min=value["min"],
-        start=value["start"],
-        extras={
-            key: item for key, item in value.items() if key not in _OmeroChannelsItemWindow_KEYS
+        {
+            "end": value["end"],
+            "max": value["max"],
+            "min": value["min"],
+            "start": value["start"],
+            "extras": {}
+            if value.keys() <= _OmeroChannelsItemWindow_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _OmeroChannelsItemWindow_KEYS
+            },
         },
     )
 
@@ -795,11 +920,15 @@ def dump_OmeroChannelsItemWindow(model: OmeroChannelsItemWindow) -> dict[str, An
 def parse_Labels(value: Any) -> Labels:
     return _model(
         Labels,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_LabelsAttributes(value["attributes"]),
-        members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _Labels_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_LabelsAttributes(value["attributes"]),
+            "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _Labels_KEYS
+            else {key: item for key, item in value.items() if key not in _Labels_KEYS},
+        },
     )
 
 
@@ -818,8 +947,12 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
     return _model(
         LabelsAttributes,
-        ome=parse_LabelsAttributesOme(value["ome"]),
-        extras={key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+        {
+            "ome": parse_LabelsAttributesOme(value["ome"]),
+            "extras": {}
+            if value.keys() <= _LabelsAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+        },
     )
 
 
@@ -835,9 +968,13 @@ def dump_LabelsAttributes(model: LabelsAttributes) -> dict[str, Any]:
 def parse_LabelsAttributesOme(value: Any) -> LabelsAttributesOme:
     return _model(
         LabelsAttributesOme,
-        labels=tuple(value["labels"]),
-        version=value.get("version"),
-        extras={key: item for key, item in value.items() if key not in _LabelsAttributesOme_KEYS},
+        {
+            "labels": tuple(value["labels"]),
+            "version": value.get("version"),
+            "extras": {}
+            if value.keys() <= _LabelsAttributesOme_KEYS
+            else {key: item for key, item in value.items() if key not in _LabelsAttributesOme_KEYS},
+        },
     )
 
 
@@ -881,11 +1018,15 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 def parse_LabelImage(value: Any) -> LabelImage:
     return _model(
         LabelImage,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_LabelImageAttributes(value["attributes"]),
-        members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _LabelImage_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_LabelImageAttributes(value["attributes"]),
+            "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _LabelImage_KEYS
+            else {key: item for key, item in value.items() if key not in _LabelImage_KEYS},
+        },
     )
 
 
@@ -904,8 +1045,14 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
     return _model(
         LabelImageAttributes,
-        ome=parse_LabelImageAttributesOme(value["ome"]),
-        extras={key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS},
+        {
+            "ome": parse_LabelImageAttributesOme(value["ome"]),
+            "extras": {}
+            if value.keys() <= _LabelImageAttributes_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS
+            },
+        },
     )
 
 
@@ -921,12 +1068,16 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
 def parse_LabelImageAttributesOme(value: Any) -> LabelImageAttributesOme:
     return _model(
         LabelImageAttributesOme,
-        multiscales=parse_Multiscales(value["multiscales"]),
-        version=value["version"],
-        image_label=parse_ImageLabel(value["image-label"]),
-        omero=parse_Omero(value["omero"]) if "omero" in value else None,
-        extras={
-            key: item for key, item in value.items() if key not in _LabelImageAttributesOme_KEYS
+        {
+            "multiscales": parse_Multiscales(value["multiscales"]),
+            "version": value["version"],
+            "image_label": parse_ImageLabel(value["image-label"]),
+            "omero": parse_Omero(value["omero"]) if "omero" in value else None,
+            "extras": {}
+            if value.keys() <= _LabelImageAttributesOme_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _LabelImageAttributesOme_KEYS
+            },
         },
     )
 
@@ -947,14 +1098,20 @@ def dump_LabelImageAttributesOme(model: LabelImageAttributesOme) -> dict[str, An
 def parse_ImageLabel(value: Any) -> ImageLabel:
     return _model(
         ImageLabel,
-        colors=tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
-        if "colors" in value
-        else None,
-        properties=tuple([parse_ImageLabelPropertiesItem(item) for item in value["properties"]])
-        if "properties" in value
-        else None,
-        source=parse_ImageLabelSource(value["source"]) if "source" in value else None,
-        extras={key: item for key, item in value.items() if key not in _ImageLabel_KEYS},
+        {
+            "colors": tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
+            if "colors" in value
+            else None,
+            "properties": tuple(
+                [parse_ImageLabelPropertiesItem(item) for item in value["properties"]]
+            )
+            if "properties" in value
+            else None,
+            "source": parse_ImageLabelSource(value["source"]) if "source" in value else None,
+            "extras": {}
+            if value.keys() <= _ImageLabel_KEYS
+            else {key: item for key, item in value.items() if key not in _ImageLabel_KEYS},
+        },
     )
 
 
@@ -974,9 +1131,15 @@ def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
 def parse_ImageLabelColorsItem(value: Any) -> ImageLabelColorsItem:
     return _model(
         ImageLabelColorsItem,
-        label_value=value["label-value"],
-        rgba=tuple(value["rgba"]) if "rgba" in value else None,
-        extras={key: item for key, item in value.items() if key not in _ImageLabelColorsItem_KEYS},
+        {
+            "label_value": value["label-value"],
+            "rgba": tuple(value["rgba"]) if "rgba" in value else None,
+            "extras": {}
+            if value.keys() <= _ImageLabelColorsItem_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _ImageLabelColorsItem_KEYS
+            },
+        },
     )
 
 
@@ -994,9 +1157,15 @@ def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
 def parse_ImageLabelPropertiesItem(value: Any) -> ImageLabelPropertiesItem:
     return _model(
         ImageLabelPropertiesItem,
-        label_value=value["label-value"],
-        extras={
-            key: item for key, item in value.items() if key not in _ImageLabelPropertiesItem_KEYS
+        {
+            "label_value": value["label-value"],
+            "extras": {}
+            if value.keys() <= _ImageLabelPropertiesItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _ImageLabelPropertiesItem_KEYS
+            },
         },
     )
 
@@ -1013,8 +1182,12 @@ def dump_ImageLabelPropertiesItem(model: ImageLabelPropertiesItem) -> dict[str, 
 def parse_ImageLabelSource(value: Any) -> ImageLabelSource:
     return _model(
         ImageLabelSource,
-        image=value.get("image"),
-        extras={key: item for key, item in value.items() if key not in _ImageLabelSource_KEYS},
+        {
+            "image": value.get("image"),
+            "extras": {}
+            if value.keys() <= _ImageLabelSource_KEYS
+            else {key: item for key, item in value.items() if key not in _ImageLabelSource_KEYS},
+        },
     )
 
 
@@ -1035,7 +1208,9 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
         node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
+        extensions={}
+        if value.keys() <= _GroupSpec_KEYS
+        else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
     )
 
 
@@ -1070,7 +1245,9 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
         if "storage_transformers" in value
         else None,
         dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
+        extensions={}
+        if value.keys() <= _ArraySpec_KEYS
+        else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
     )
 
 
@@ -1100,9 +1277,11 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -1120,11 +1299,15 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
     return _model(
         LabelsFolder,
-        zarr_format=3,
-        node_type="group",
-        attributes=value["attributes"],
-        members={key: parse_LabelsMember(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": value["attributes"],
+            "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _LabelsFolder_KEYS
+            else {key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
+        },
     )
 
 
@@ -1246,13 +1429,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

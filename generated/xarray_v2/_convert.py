@@ -24,6 +24,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _VariableAttributes_KEYS: frozenset[str] = frozenset({"_ARRAY_DIMENSIONS"})
@@ -32,9 +35,11 @@ _VariableAttributes_KEYS: frozenset[str] = frozenset({"_ARRAY_DIMENSIONS"})
 def parse_XarrayDataset(value: Any) -> XarrayDataset:
     return _model(
         XarrayDataset,
-        zarr_format=2,
-        attributes=value["attributes"],
-        members={key: parse_Variable(item) for key, item in value["members"].items()},
+        {
+            "zarr_format": 2,
+            "attributes": value["attributes"],
+            "members": {key: parse_Variable(item) for key, item in value["members"].items()},
+        },
     )
 
 
@@ -49,16 +54,18 @@ def dump_XarrayDataset(model: XarrayDataset) -> dict[str, Any]:
 def parse_Variable(value: Any) -> Variable:
     return _model(
         Variable,
-        zarr_format=2,
-        attributes=parse_VariableAttributes(value["attributes"]),
-        shape=tuple(value["shape"]),
-        chunks=tuple(value["chunks"]),
-        dtype=value["dtype"],
-        compressor=value["compressor"],
-        fill_value=value["fill_value"],
-        order=value["order"],
-        filters=_parse_list_of_JsonObject_or_None(value["filters"]),
-        dimension_separator=value.get("dimension_separator"),
+        {
+            "zarr_format": 2,
+            "attributes": parse_VariableAttributes(value["attributes"]),
+            "shape": tuple(value["shape"]),
+            "chunks": tuple(value["chunks"]),
+            "dtype": value["dtype"],
+            "compressor": value["compressor"],
+            "fill_value": value["fill_value"],
+            "order": value["order"],
+            "filters": _parse_list_of_JsonObject_or_None(value["filters"]),
+            "dimension_separator": value.get("dimension_separator"),
+        },
     )
 
 
@@ -82,8 +89,12 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
 def parse_VariableAttributes(value: Any) -> VariableAttributes:
     return _model(
         VariableAttributes,
-        ARRAY_DIMENSIONS=tuple(value["_ARRAY_DIMENSIONS"]),
-        extras={key: item for key, item in value.items() if key not in _VariableAttributes_KEYS},
+        {
+            "ARRAY_DIMENSIONS": tuple(value["_ARRAY_DIMENSIONS"]),
+            "extras": {}
+            if value.keys() <= _VariableAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _VariableAttributes_KEYS},
+        },
     )
 
 
@@ -108,13 +119,13 @@ def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> An
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

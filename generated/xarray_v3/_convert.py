@@ -23,6 +23,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _Variable_KEYS: frozenset[str] = frozenset(
@@ -48,11 +51,15 @@ _XarrayDataset_KEYS: frozenset[str] = frozenset(
 def parse_XarrayDataset(value: Any) -> XarrayDataset:
     return _model(
         XarrayDataset,
-        zarr_format=3,
-        node_type="group",
-        attributes=value["attributes"],
-        members={key: parse_Variable(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _XarrayDataset_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": value["attributes"],
+            "members": {key: parse_Variable(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _XarrayDataset_KEYS
+            else {key: item for key, item in value.items() if key not in _XarrayDataset_KEYS},
+        },
     )
 
 
@@ -71,22 +78,26 @@ def dump_XarrayDataset(model: XarrayDataset) -> dict[str, Any]:
 def parse_Variable(value: Any) -> Variable:
     return _model(
         Variable,
-        zarr_format=3,
-        node_type="array",
-        attributes=value["attributes"],
-        shape=tuple(value["shape"]),
-        data_type=_parse_str_or_NamedConfig(value["data_type"]),
-        chunk_grid=_parse_str_or_NamedConfig(value["chunk_grid"]),
-        chunk_key_encoding=_parse_str_or_NamedConfig(value["chunk_key_encoding"]),
-        fill_value=value["fill_value"],
-        codecs=tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
-        storage_transformers=tuple(
-            [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
-        )
-        if "storage_transformers" in value
-        else None,
-        dimension_names=tuple(value["dimension_names"]),
-        extensions={key: item for key, item in value.items() if key not in _Variable_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "array",
+            "attributes": value["attributes"],
+            "shape": tuple(value["shape"]),
+            "data_type": _parse_str_or_NamedConfig(value["data_type"]),
+            "chunk_grid": _parse_str_or_NamedConfig(value["chunk_grid"]),
+            "chunk_key_encoding": _parse_str_or_NamedConfig(value["chunk_key_encoding"]),
+            "fill_value": value["fill_value"],
+            "codecs": tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
+            "storage_transformers": tuple(
+                [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
+            )
+            if "storage_transformers" in value
+            else None,
+            "dimension_names": tuple(value["dimension_names"]),
+            "extensions": {}
+            if value.keys() <= _Variable_KEYS
+            else {key: item for key, item in value.items() if key not in _Variable_KEYS},
+        },
     )
 
 
@@ -115,9 +126,11 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -144,13 +157,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

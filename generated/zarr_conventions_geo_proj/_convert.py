@@ -135,6 +135,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _ProjAttributesOption1_KEYS: frozenset[str] = frozenset(
@@ -170,11 +173,15 @@ _GeoProjGroup_KEYS: frozenset[str] = frozenset(
 def parse_GeoProjGroup(value: Any) -> GeoProjGroup:
     return _model(
         GeoProjGroup,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_ProjAttributes(value["attributes"]),
-        members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _GeoProjGroup_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_ProjAttributes(value["attributes"]),
+            "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _GeoProjGroup_KEYS
+            else {key: item for key, item in value.items() if key not in _GeoProjGroup_KEYS},
+        },
     )
 
 
@@ -211,13 +218,19 @@ def dump_ProjAttributes(model: ProjAttributes) -> Any:
 def parse_ProjAttributesOption1(value: Any) -> ProjAttributesOption1:
     return _model(
         ProjAttributesOption1,
-        proj_code=value["proj:code"],
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        proj_wkt2=value.get("proj:wkt2"),
-        proj_projjson=parse_ProjjsonSchema(value["proj:projjson"])
-        if "proj:projjson" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _ProjAttributesOption1_KEYS},
+        {
+            "proj_code": value["proj:code"],
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "proj_wkt2": value.get("proj:wkt2"),
+            "proj_projjson": parse_ProjjsonSchema(value["proj:projjson"])
+            if "proj:projjson" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _ProjAttributesOption1_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _ProjAttributesOption1_KEYS
+            },
+        },
     )
 
 
@@ -713,25 +726,27 @@ def dump_BoundCrs(model: BoundCrs) -> Any:
 def parse_BoundCrsOption1(value: Any) -> BoundCrsOption1:
     return _model(
         BoundCrsOption1,
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        transformation=parse_AbridgedTransformation(value["transformation"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        name=value.get("name"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "transformation": parse_AbridgedTransformation(value["transformation"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "name": value.get("name"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -771,14 +786,16 @@ def dump_BoundCrsOption1(model: BoundCrsOption1) -> dict[str, Any]:
 def parse_AbridgedTransformation(value: Any) -> AbridgedTransformation:
     return _model(
         AbridgedTransformation,
-        name=value["name"],
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        source_crs=parse_Crs(value["source_crs"]) if "source_crs" in value else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "source_crs": parse_Crs(value["source_crs"]) if "source_crs" in value else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -804,11 +821,13 @@ def dump_AbridgedTransformation(model: AbridgedTransformation) -> dict[str, Any]
 def parse_Method(value: Any) -> Method:
     return _model(
         Method,
-        name=value["name"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -830,11 +849,13 @@ def dump_Method(model: Method) -> dict[str, Any]:
 def parse_Id(value: Any) -> Id:
     return _model(
         Id,
-        authority=value["authority"],
-        code=value["code"],
-        version=value.get("version"),
-        authority_citation=value.get("authority_citation"),
-        uri=value.get("uri"),
+        {
+            "authority": value["authority"],
+            "code": value["code"],
+            "version": value.get("version"),
+            "authority_citation": value.get("authority_citation"),
+            "uri": value.get("uri"),
+        },
     )
 
 
@@ -863,13 +884,15 @@ def dump_Ids(model: Ids) -> Any:
 def parse_ParameterValue(value: Any) -> ParameterValue:
     return _model(
         ParameterValue,
-        name=value["name"],
-        value=value["value"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        unit=parse_Unit(value["unit"]) if "unit" in value else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "value": value["value"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "unit": parse_Unit(value["unit"]) if "unit" in value else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -912,11 +935,13 @@ def dump_Unit(model: Unit) -> Any:
 def parse_UnitOption2(value: Any) -> UnitOption2:
     return _model(
         UnitOption2,
-        type=value["type"],
-        name=value["name"],
-        conversion_factor=value.get("conversion_factor"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "type": value["type"],
+            "name": value["name"],
+            "conversion_factor": value.get("conversion_factor"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -937,10 +962,12 @@ def dump_UnitOption2(model: UnitOption2) -> dict[str, Any]:
 def parse_Bbox(value: Any) -> Bbox:
     return _model(
         Bbox,
-        east_longitude=value["east_longitude"],
-        west_longitude=value["west_longitude"],
-        south_latitude=value["south_latitude"],
-        north_latitude=value["north_latitude"],
+        {
+            "east_longitude": value["east_longitude"],
+            "west_longitude": value["west_longitude"],
+            "south_latitude": value["south_latitude"],
+            "north_latitude": value["north_latitude"],
+        },
     )
 
 
@@ -956,9 +983,11 @@ def dump_Bbox(model: Bbox) -> dict[str, Any]:
 def parse_VerticalExtent(value: Any) -> VerticalExtent:
     return _model(
         VerticalExtent,
-        minimum=value["minimum"],
-        maximum=value["maximum"],
-        unit=parse_Unit(value["unit"]) if "unit" in value else None,
+        {
+            "minimum": value["minimum"],
+            "maximum": value["maximum"],
+            "unit": parse_Unit(value["unit"]) if "unit" in value else None,
+        },
     )
 
 
@@ -975,8 +1004,10 @@ def dump_VerticalExtent(model: VerticalExtent) -> dict[str, Any]:
 def parse_TemporalExtent(value: Any) -> TemporalExtent:
     return _model(
         TemporalExtent,
-        start=value["start"],
-        end=value["end"],
+        {
+            "start": value["start"],
+            "end": value["end"],
+        },
     )
 
 
@@ -990,21 +1021,23 @@ def dump_TemporalExtent(model: TemporalExtent) -> dict[str, Any]:
 def parse_BoundCrsOption2(value: Any) -> BoundCrsOption2:
     return _model(
         BoundCrsOption2,
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        transformation=parse_AbridgedTransformation(value["transformation"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        name=value.get("name"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "transformation": parse_AbridgedTransformation(value["transformation"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "name": value.get("name"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1052,15 +1085,17 @@ def dump_Usages(model: Usages) -> Any:
 def parse_UsagesItem(value: Any) -> UsagesItem:
     return _model(
         UsagesItem,
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
+        {
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+        },
     )
 
 
@@ -1106,23 +1141,25 @@ def dump_CompoundCrs(model: CompoundCrs) -> Any:
 def parse_CompoundCrsOption1(value: Any) -> CompoundCrsOption1:
     return _model(
         CompoundCrsOption1,
-        name=value["name"],
-        components=tuple([parse_Crs(item) for item in value["components"]]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "components": tuple([parse_Crs(item) for item in value["components"]]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1159,19 +1196,21 @@ def dump_CompoundCrsOption1(model: CompoundCrsOption1) -> dict[str, Any]:
 def parse_CompoundCrsOption2(value: Any) -> CompoundCrsOption2:
     return _model(
         CompoundCrsOption2,
-        name=value["name"],
-        components=tuple([parse_Crs(item) for item in value["components"]]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "components": tuple([parse_Crs(item) for item in value["components"]]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1236,25 +1275,27 @@ def dump_DerivedEngineeringCrs(model: DerivedEngineeringCrs) -> Any:
 def parse_DerivedEngineeringCrsOption1(value: Any) -> DerivedEngineeringCrsOption1:
     return _model(
         DerivedEngineeringCrsOption1,
-        name=value["name"],
-        base_crs=parse_EngineeringCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_EngineeringCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1317,26 +1358,28 @@ def dump_EngineeringCrs(model: EngineeringCrs) -> Any:
 def parse_EngineeringCrsOption1(value: Any) -> EngineeringCrsOption1:
     return _model(
         EngineeringCrsOption1,
-        name=value["name"],
-        datum=parse_EngineeringDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_EngineeringDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1397,23 +1440,25 @@ def dump_EngineeringDatum(model: EngineeringDatum) -> Any:
 def parse_EngineeringDatumOption1(value: Any) -> EngineeringDatumOption1:
     return _model(
         EngineeringDatumOption1,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1451,19 +1496,21 @@ def dump_EngineeringDatumOption1(model: EngineeringDatumOption1) -> dict[str, An
 def parse_EngineeringDatumOption2(value: Any) -> EngineeringDatumOption2:
     return _model(
         EngineeringDatumOption2,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1501,13 +1548,15 @@ def dump_EngineeringDatumOption2(model: EngineeringDatumOption2) -> dict[str, An
 def parse_CoordinateSystem(value: Any) -> CoordinateSystem:
     return _model(
         CoordinateSystem,
-        subtype=value["subtype"],
-        axis=tuple([parse_Axis(item) for item in value["axis"]]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        name=value.get("name"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "subtype": value["subtype"],
+            "axis": tuple([parse_Axis(item) for item in value["axis"]]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "name": value.get("name"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1532,18 +1581,20 @@ def dump_CoordinateSystem(model: CoordinateSystem) -> dict[str, Any]:
 def parse_Axis(value: Any) -> Axis:
     return _model(
         Axis,
-        name=value["name"],
-        abbreviation=value["abbreviation"],
-        direction=value["direction"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        meridian=parse_Meridian(value["meridian"]) if "meridian" in value else None,
-        unit=parse_Unit(value["unit"]) if "unit" in value else None,
-        minimum_value=value.get("minimum_value"),
-        maximum_value=value.get("maximum_value"),
-        range_meaning=value.get("range_meaning"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "abbreviation": value["abbreviation"],
+            "direction": value["direction"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "meridian": parse_Meridian(value["meridian"]) if "meridian" in value else None,
+            "unit": parse_Unit(value["unit"]) if "unit" in value else None,
+            "minimum_value": value.get("minimum_value"),
+            "maximum_value": value.get("maximum_value"),
+            "range_meaning": value.get("range_meaning"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1577,11 +1628,13 @@ def dump_Axis(model: Axis) -> dict[str, Any]:
 def parse_Meridian(value: Any) -> Meridian:
     return _model(
         Meridian,
-        longitude=parse_ValueInDegreeOrValueAndUnit(value["longitude"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "longitude": parse_ValueInDegreeOrValueAndUnit(value["longitude"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1615,8 +1668,10 @@ def dump_ValueInDegreeOrValueAndUnit(model: ValueInDegreeOrValueAndUnit) -> Any:
 def parse_ValueAndUnit(value: Any) -> ValueAndUnit:
     return _model(
         ValueAndUnit,
-        value=value["value"],
-        unit=parse_Unit(value["unit"]),
+        {
+            "value": value["value"],
+            "unit": parse_Unit(value["unit"]),
+        },
     )
 
 
@@ -1630,22 +1685,24 @@ def dump_ValueAndUnit(model: ValueAndUnit) -> dict[str, Any]:
 def parse_EngineeringCrsOption2(value: Any) -> EngineeringCrsOption2:
     return _model(
         EngineeringCrsOption2,
-        name=value["name"],
-        datum=parse_EngineeringDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_EngineeringDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1684,15 +1741,17 @@ def dump_EngineeringCrsOption2(model: EngineeringCrsOption2) -> dict[str, Any]:
 def parse_Conversion(value: Any) -> Conversion:
     return _model(
         Conversion,
-        name=value["name"],
-        method=parse_Method(value["method"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]])
-        if "parameters" in value
-        else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "method": parse_Method(value["method"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]])
+            if "parameters" in value
+            else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1717,21 +1776,23 @@ def dump_Conversion(model: Conversion) -> dict[str, Any]:
 def parse_DerivedEngineeringCrsOption2(value: Any) -> DerivedEngineeringCrsOption2:
     return _model(
         DerivedEngineeringCrsOption2,
-        name=value["name"],
-        base_crs=parse_EngineeringCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_EngineeringCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1802,25 +1863,27 @@ def dump_DerivedGeodeticCrs(model: DerivedGeodeticCrs) -> Any:
 def parse_DerivedGeodeticCrsOption1(value: Any) -> DerivedGeodeticCrsOption1:
     return _model(
         DerivedGeodeticCrsOption1,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1883,32 +1946,34 @@ def dump_GeodeticCrs(model: GeodeticCrs) -> Any:
 def parse_GeodeticCrsOption1Option1(value: Any) -> GeodeticCrsOption1Option1:
     return _model(
         GeodeticCrsOption1Option1,
-        name=value["name"],
-        datum=_parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -1977,28 +2042,30 @@ def dump_GeodeticReferenceFrame(model: GeodeticReferenceFrame) -> Any:
 def parse_GeodeticReferenceFrameOption1(value: Any) -> GeodeticReferenceFrameOption1:
     return _model(
         GeodeticReferenceFrameOption1,
-        name=value["name"],
-        ellipsoid=parse_Ellipsoid(value["ellipsoid"]),
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        prime_meridian=parse_PrimeMeridian(value["prime_meridian"])
-        if "prime_meridian" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": parse_Ellipsoid(value["ellipsoid"]),
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "prime_meridian": parse_PrimeMeridian(value["prime_meridian"])
+            if "prime_meridian" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2076,13 +2143,15 @@ def dump_Ellipsoid(model: Ellipsoid) -> Any:
 def parse_EllipsoidEllipsoid(value: Any) -> EllipsoidEllipsoid:
     return _model(
         EllipsoidEllipsoid,
-        name=value["name"],
-        semi_major_axis=parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
-        semi_minor_axis=parse_ValueInMetreOrValueAndUnit(value["semi_minor_axis"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "semi_major_axis": parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
+            "semi_minor_axis": parse_ValueInMetreOrValueAndUnit(value["semi_minor_axis"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2118,13 +2187,15 @@ def dump_ValueInMetreOrValueAndUnit(model: ValueInMetreOrValueAndUnit) -> Any:
 def parse_EllipsoidEllipsoid2(value: Any) -> EllipsoidEllipsoid2:
     return _model(
         EllipsoidEllipsoid2,
-        name=value["name"],
-        semi_major_axis=parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
-        inverse_flattening=value["inverse_flattening"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "semi_major_axis": parse_ValueInMetreOrValueAndUnit(value["semi_major_axis"]),
+            "inverse_flattening": value["inverse_flattening"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2148,12 +2219,14 @@ def dump_EllipsoidEllipsoid2(model: EllipsoidEllipsoid2) -> dict[str, Any]:
 def parse_EllipsoidEllipsoid3(value: Any) -> EllipsoidEllipsoid3:
     return _model(
         EllipsoidEllipsoid3,
-        name=value["name"],
-        radius=parse_ValueInMetreOrValueAndUnit(value["radius"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "radius": parse_ValueInMetreOrValueAndUnit(value["radius"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2176,14 +2249,16 @@ def dump_EllipsoidEllipsoid3(model: EllipsoidEllipsoid3) -> dict[str, Any]:
 def parse_PrimeMeridian(value: Any) -> PrimeMeridian:
     return _model(
         PrimeMeridian,
-        name=value["name"],
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        longitude=parse_ValueInDegreeOrValueAndUnit(value["longitude"])
-        if "longitude" in value
-        else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "longitude": parse_ValueInDegreeOrValueAndUnit(value["longitude"])
+            if "longitude" in value
+            else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2207,24 +2282,26 @@ def dump_PrimeMeridian(model: PrimeMeridian) -> dict[str, Any]:
 def parse_GeodeticReferenceFrameOption2(value: Any) -> GeodeticReferenceFrameOption2:
     return _model(
         GeodeticReferenceFrameOption2,
-        name=value["name"],
-        ellipsoid=parse_Ellipsoid(value["ellipsoid"]),
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        prime_meridian=parse_PrimeMeridian(value["prime_meridian"])
-        if "prime_meridian" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": parse_Ellipsoid(value["ellipsoid"]),
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "prime_meridian": parse_PrimeMeridian(value["prime_meridian"])
+            if "prime_meridian" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2293,27 +2370,29 @@ def dump_DynamicGeodeticReferenceFrame(model: DynamicGeodeticReferenceFrame) -> 
 def parse_DynamicGeodeticReferenceFrameOption1(value: Any) -> DynamicGeodeticReferenceFrameOption1:
     return _model(
         DynamicGeodeticReferenceFrameOption1,
-        name=value["name"],
-        ellipsoid=value["ellipsoid"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        prime_meridian=value.get("prime_meridian", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": value["ellipsoid"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "prime_meridian": value.get("prime_meridian", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2359,23 +2438,25 @@ def dump_DynamicGeodeticReferenceFrameOption1(
 def parse_DynamicGeodeticReferenceFrameOption2(value: Any) -> DynamicGeodeticReferenceFrameOption2:
     return _model(
         DynamicGeodeticReferenceFrameOption2,
-        name=value["name"],
-        ellipsoid=value["ellipsoid"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        prime_meridian=value.get("prime_meridian", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "ellipsoid": value["ellipsoid"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "prime_meridian": value.get("prime_meridian", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2421,8 +2502,10 @@ def dump_DynamicGeodeticReferenceFrameOption2(
 def parse_DeformationModel(value: Any) -> DeformationModel:
     return _model(
         DeformationModel,
-        name=value["name"],
-        id=parse_Id(value["id"]) if "id" in value else None,
+        {
+            "name": value["name"],
+            "id": parse_Id(value["id"]) if "id" in value else None,
+        },
     )
 
 
@@ -2438,28 +2521,30 @@ def dump_DeformationModel(model: DeformationModel) -> dict[str, Any]:
 def parse_GeodeticCrsOption2Option1(value: Any) -> GeodeticCrsOption2Option1:
     return _model(
         GeodeticCrsOption2Option1,
-        name=value["name"],
-        datum=_parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2504,21 +2589,23 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
 def parse_DerivedGeodeticCrsOption2(value: Any) -> DerivedGeodeticCrsOption2:
     return _model(
         DerivedGeodeticCrsOption2,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2585,25 +2672,27 @@ def dump_DerivedParametricCrs(model: DerivedParametricCrs) -> Any:
 def parse_DerivedParametricCrsOption1(value: Any) -> DerivedParametricCrsOption1:
     return _model(
         DerivedParametricCrsOption1,
-        name=value["name"],
-        base_crs=parse_ParametricCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ParametricCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2666,26 +2755,28 @@ def dump_ParametricCrs(model: ParametricCrs) -> Any:
 def parse_ParametricCrsOption1(value: Any) -> ParametricCrsOption1:
     return _model(
         ParametricCrsOption1,
-        name=value["name"],
-        datum=parse_ParametricDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_ParametricDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2746,23 +2837,25 @@ def dump_ParametricDatum(model: ParametricDatum) -> Any:
 def parse_ParametricDatumOption1(value: Any) -> ParametricDatumOption1:
     return _model(
         ParametricDatumOption1,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2800,19 +2893,21 @@ def dump_ParametricDatumOption1(model: ParametricDatumOption1) -> dict[str, Any]
 def parse_ParametricDatumOption2(value: Any) -> ParametricDatumOption2:
     return _model(
         ParametricDatumOption2,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2850,22 +2945,24 @@ def dump_ParametricDatumOption2(model: ParametricDatumOption2) -> dict[str, Any]
 def parse_ParametricCrsOption2(value: Any) -> ParametricCrsOption2:
     return _model(
         ParametricCrsOption2,
-        name=value["name"],
-        datum=parse_ParametricDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_ParametricDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2904,21 +3001,23 @@ def dump_ParametricCrsOption2(model: ParametricCrsOption2) -> dict[str, Any]:
 def parse_DerivedParametricCrsOption2(value: Any) -> DerivedParametricCrsOption2:
     return _model(
         DerivedParametricCrsOption2,
-        name=value["name"],
-        base_crs=parse_ParametricCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ParametricCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -2985,25 +3084,27 @@ def dump_DerivedProjectedCrs(model: DerivedProjectedCrs) -> Any:
 def parse_DerivedProjectedCrsOption1(value: Any) -> DerivedProjectedCrsOption1:
     return _model(
         DerivedProjectedCrsOption1,
-        name=value["name"],
-        base_crs=parse_ProjectedCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ProjectedCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3070,25 +3171,27 @@ def dump_ProjectedCrs(model: ProjectedCrs) -> Any:
 def parse_ProjectedCrsOption1(value: Any) -> ProjectedCrsOption1:
     return _model(
         ProjectedCrsOption1,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3127,21 +3230,23 @@ def dump_ProjectedCrsOption1(model: ProjectedCrsOption1) -> dict[str, Any]:
 def parse_ProjectedCrsOption2(value: Any) -> ProjectedCrsOption2:
     return _model(
         ProjectedCrsOption2,
-        name=value["name"],
-        base_crs=parse_GeodeticCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_GeodeticCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3180,21 +3285,23 @@ def dump_ProjectedCrsOption2(model: ProjectedCrsOption2) -> dict[str, Any]:
 def parse_DerivedProjectedCrsOption2(value: Any) -> DerivedProjectedCrsOption2:
     return _model(
         DerivedProjectedCrsOption2,
-        name=value["name"],
-        base_crs=parse_ProjectedCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_ProjectedCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3261,25 +3368,27 @@ def dump_DerivedTemporalCrs(model: DerivedTemporalCrs) -> Any:
 def parse_DerivedTemporalCrsOption1(value: Any) -> DerivedTemporalCrsOption1:
     return _model(
         DerivedTemporalCrsOption1,
-        name=value["name"],
-        base_crs=parse_TemporalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_TemporalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3342,26 +3451,28 @@ def dump_TemporalCrs(model: TemporalCrs) -> Any:
 def parse_TemporalCrsOption1(value: Any) -> TemporalCrsOption1:
     return _model(
         TemporalCrsOption1,
-        name=value["name"],
-        datum=parse_TemporalDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_TemporalDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3424,24 +3535,26 @@ def dump_TemporalDatum(model: TemporalDatum) -> Any:
 def parse_TemporalDatumOption1(value: Any) -> TemporalDatumOption1:
     return _model(
         TemporalDatumOption1,
-        name=value["name"],
-        calendar=value["calendar"],
-        type=value.get("type"),
-        time_origin=value.get("time_origin"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "calendar": value["calendar"],
+            "type": value.get("type"),
+            "time_origin": value.get("time_origin"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3480,20 +3593,22 @@ def dump_TemporalDatumOption1(model: TemporalDatumOption1) -> dict[str, Any]:
 def parse_TemporalDatumOption2(value: Any) -> TemporalDatumOption2:
     return _model(
         TemporalDatumOption2,
-        name=value["name"],
-        calendar=value["calendar"],
-        type=value.get("type"),
-        time_origin=value.get("time_origin"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "calendar": value["calendar"],
+            "type": value.get("type"),
+            "time_origin": value.get("time_origin"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3532,22 +3647,24 @@ def dump_TemporalDatumOption2(model: TemporalDatumOption2) -> dict[str, Any]:
 def parse_TemporalCrsOption2(value: Any) -> TemporalCrsOption2:
     return _model(
         TemporalCrsOption2,
-        name=value["name"],
-        datum=parse_TemporalDatum(value["datum"]),
-        type=value.get("type"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": parse_TemporalDatum(value["datum"]),
+            "type": value.get("type"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3586,21 +3703,23 @@ def dump_TemporalCrsOption2(model: TemporalCrsOption2) -> dict[str, Any]:
 def parse_DerivedTemporalCrsOption2(value: Any) -> DerivedTemporalCrsOption2:
     return _model(
         DerivedTemporalCrsOption2,
-        name=value["name"],
-        base_crs=parse_TemporalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_TemporalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3667,25 +3786,27 @@ def dump_DerivedVerticalCrs(model: DerivedVerticalCrs) -> Any:
 def parse_DerivedVerticalCrsOption1(value: Any) -> DerivedVerticalCrsOption1:
     return _model(
         DerivedVerticalCrsOption1,
-        name=value["name"],
-        base_crs=parse_VerticalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_VerticalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3748,36 +3869,40 @@ def dump_VerticalCrs(model: VerticalCrs) -> Any:
 def parse_VerticalCrsOption1Option1(value: Any) -> VerticalCrsOption1Option1:
     return _model(
         VerticalCrsOption1Option1,
-        name=value["name"],
-        datum=_parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        geoid_model=parse_GeoidModel(value["geoid_model"]) if "geoid_model" in value else None,
-        geoid_models=tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
-        if "geoid_models" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "geoid_model": parse_GeoidModel(value["geoid_model"])
+            if "geoid_model" in value
+            else None,
+            "geoid_models": tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
+            if "geoid_models" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3848,24 +3973,26 @@ def dump_VerticalReferenceFrame(model: VerticalReferenceFrame) -> Any:
 def parse_VerticalReferenceFrameOption1(value: Any) -> VerticalReferenceFrameOption1:
     return _model(
         VerticalReferenceFrameOption1,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3905,20 +4032,22 @@ def dump_VerticalReferenceFrameOption1(model: VerticalReferenceFrameOption1) -> 
 def parse_VerticalReferenceFrameOption2(value: Any) -> VerticalReferenceFrameOption2:
     return _model(
         VerticalReferenceFrameOption2,
-        name=value["name"],
-        type=value.get("type"),
-        anchor=value.get("anchor"),
-        anchor_epoch=value.get("anchor_epoch"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor"),
+            "anchor_epoch": value.get("anchor_epoch"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -3982,25 +4111,27 @@ def dump_DynamicVerticalReferenceFrame(model: DynamicVerticalReferenceFrame) -> 
 def parse_DynamicVerticalReferenceFrameOption1(value: Any) -> DynamicVerticalReferenceFrameOption1:
     return _model(
         DynamicVerticalReferenceFrameOption1,
-        name=value["name"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4043,21 +4174,23 @@ def dump_DynamicVerticalReferenceFrameOption1(
 def parse_DynamicVerticalReferenceFrameOption2(value: Any) -> DynamicVerticalReferenceFrameOption2:
     return _model(
         DynamicVerticalReferenceFrameOption2,
-        name=value["name"],
-        frame_reference_epoch=value["frame_reference_epoch"],
-        type=value.get("type"),
-        anchor=value.get("anchor", UNSET),
-        anchor_epoch=value.get("anchor_epoch", UNSET),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "frame_reference_epoch": value["frame_reference_epoch"],
+            "type": value.get("type"),
+            "anchor": value.get("anchor", UNSET),
+            "anchor_epoch": value.get("anchor_epoch", UNSET),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4100,11 +4233,13 @@ def dump_DynamicVerticalReferenceFrameOption2(
 def parse_GeoidModel(value: Any) -> GeoidModel:
     return _model(
         GeoidModel,
-        name=value["name"],
-        interpolation_crs=parse_Crs(value["interpolation_crs"])
-        if "interpolation_crs" in value
-        else None,
-        id=parse_Id(value["id"]) if "id" in value else None,
+        {
+            "name": value["name"],
+            "interpolation_crs": parse_Crs(value["interpolation_crs"])
+            if "interpolation_crs" in value
+            else None,
+            "id": parse_Id(value["id"]) if "id" in value else None,
+        },
     )
 
 
@@ -4122,32 +4257,36 @@ def dump_GeoidModel(model: GeoidModel) -> dict[str, Any]:
 def parse_VerticalCrsOption2Option1(value: Any) -> VerticalCrsOption2Option1:
     return _model(
         VerticalCrsOption2Option1,
-        name=value["name"],
-        datum=_parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
-        type=value.get("type"),
-        datum_ensemble=value.get("datum_ensemble"),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"])
-        if "coordinate_system" in value
-        else None,
-        geoid_model=parse_GeoidModel(value["geoid_model"]) if "geoid_model" in value else None,
-        geoid_models=tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
-        if "geoid_models" in value
-        else None,
-        deformation_models=tuple(
-            [parse_DeformationModel(item) for item in value["deformation_models"]]
-        )
-        if "deformation_models" in value
-        else None,
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "datum": _parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
+            "type": value.get("type"),
+            "datum_ensemble": value.get("datum_ensemble"),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
+            if "coordinate_system" in value
+            else None,
+            "geoid_model": parse_GeoidModel(value["geoid_model"])
+            if "geoid_model" in value
+            else None,
+            "geoid_models": tuple([parse_GeoidModel(item) for item in value["geoid_models"]])
+            if "geoid_models" in value
+            else None,
+            "deformation_models": tuple(
+                [parse_DeformationModel(item) for item in value["deformation_models"]]
+            )
+            if "deformation_models" in value
+            else None,
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4196,21 +4335,23 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
 def parse_DerivedVerticalCrsOption2(value: Any) -> DerivedVerticalCrsOption2:
     return _model(
         DerivedVerticalCrsOption2,
-        name=value["name"],
-        base_crs=parse_VerticalCrs(value["base_crs"]),
-        conversion=parse_Conversion(value["conversion"]),
-        coordinate_system=parse_CoordinateSystem(value["coordinate_system"]),
-        type=value.get("type"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "base_crs": parse_VerticalCrs(value["base_crs"]),
+            "conversion": parse_Conversion(value["conversion"]),
+            "coordinate_system": parse_CoordinateSystem(value["coordinate_system"]),
+            "type": value.get("type"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4390,30 +4531,32 @@ def dump_Transformation(model: Transformation) -> Any:
 def parse_TransformationOption1(value: Any) -> TransformationOption1:
     return _model(
         TransformationOption1,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        interpolation_crs=parse_Crs(value["interpolation_crs"])
-        if "interpolation_crs" in value
-        else None,
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "interpolation_crs": parse_Crs(value["interpolation_crs"])
+            if "interpolation_crs" in value
+            else None,
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4457,26 +4600,28 @@ def dump_TransformationOption1(model: TransformationOption1) -> dict[str, Any]:
 def parse_TransformationOption2(value: Any) -> TransformationOption2:
     return _model(
         TransformationOption2,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        interpolation_crs=parse_Crs(value["interpolation_crs"])
-        if "interpolation_crs" in value
-        else None,
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "interpolation_crs": parse_Crs(value["interpolation_crs"])
+            if "interpolation_crs" in value
+            else None,
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4548,26 +4693,28 @@ def dump_PointMotionOperation(model: PointMotionOperation) -> Any:
 def parse_PointMotionOperationOption1(value: Any) -> PointMotionOperationOption1:
     return _model(
         PointMotionOperationOption1,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4608,22 +4755,24 @@ def dump_PointMotionOperationOption1(model: PointMotionOperationOption1) -> dict
 def parse_PointMotionOperationOption2(value: Any) -> PointMotionOperationOption2:
     return _model(
         PointMotionOperationOption2,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        method=parse_Method(value["method"]),
-        parameters=tuple([parse_ParameterValue(item) for item in value["parameters"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "method": parse_Method(value["method"]),
+            "parameters": tuple([parse_ParameterValue(item) for item in value["parameters"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4692,26 +4841,28 @@ def dump_ConcatenatedOperation(model: ConcatenatedOperation) -> Any:
 def parse_ConcatenatedOperationOption1(value: Any) -> ConcatenatedOperationOption1:
     return _model(
         ConcatenatedOperationOption1,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        steps=tuple([parse_SingleOperation(item) for item in value["steps"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope"),
-        area=value.get("area"),
-        bbox=parse_Bbox(value["bbox"]) if "bbox" in value else None,
-        vertical_extent=parse_VerticalExtent(value["vertical_extent"])
-        if "vertical_extent" in value
-        else None,
-        temporal_extent=parse_TemporalExtent(value["temporal_extent"])
-        if "temporal_extent" in value
-        else None,
-        usages=value.get("usages", UNSET),
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "steps": tuple([parse_SingleOperation(item) for item in value["steps"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope"),
+            "area": value.get("area"),
+            "bbox": parse_Bbox(value["bbox"]) if "bbox" in value else None,
+            "vertical_extent": parse_VerticalExtent(value["vertical_extent"])
+            if "vertical_extent" in value
+            else None,
+            "temporal_extent": parse_TemporalExtent(value["temporal_extent"])
+            if "temporal_extent" in value
+            else None,
+            "usages": value.get("usages", UNSET),
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4752,22 +4903,24 @@ def dump_ConcatenatedOperationOption1(model: ConcatenatedOperationOption1) -> di
 def parse_ConcatenatedOperationOption2(value: Any) -> ConcatenatedOperationOption2:
     return _model(
         ConcatenatedOperationOption2,
-        name=value["name"],
-        source_crs=parse_Crs(value["source_crs"]),
-        target_crs=parse_Crs(value["target_crs"]),
-        steps=tuple([parse_SingleOperation(item) for item in value["steps"]]),
-        type=value.get("type"),
-        accuracy=value.get("accuracy"),
-        schema=value.get("$schema"),
-        scope=value.get("scope", UNSET),
-        area=value.get("area", UNSET),
-        bbox=value.get("bbox", UNSET),
-        vertical_extent=value.get("vertical_extent", UNSET),
-        temporal_extent=value.get("temporal_extent", UNSET),
-        usages=parse_Usages(value["usages"]) if "usages" in value else None,
-        remarks=value.get("remarks"),
-        id=parse_Id(value["id"]) if "id" in value else None,
-        ids=parse_Ids(value["ids"]) if "ids" in value else None,
+        {
+            "name": value["name"],
+            "source_crs": parse_Crs(value["source_crs"]),
+            "target_crs": parse_Crs(value["target_crs"]),
+            "steps": tuple([parse_SingleOperation(item) for item in value["steps"]]),
+            "type": value.get("type"),
+            "accuracy": value.get("accuracy"),
+            "schema": value.get("$schema"),
+            "scope": value.get("scope", UNSET),
+            "area": value.get("area", UNSET),
+            "bbox": value.get("bbox", UNSET),
+            "vertical_extent": value.get("vertical_extent", UNSET),
+            "temporal_extent": value.get("temporal_extent", UNSET),
+            "usages": parse_Usages(value["usages"]) if "usages" in value else None,
+            "remarks": value.get("remarks"),
+            "id": parse_Id(value["id"]) if "id" in value else None,
+            "ids": parse_Ids(value["ids"]) if "ids" in value else None,
+        },
     )
 
 
@@ -4808,10 +4961,12 @@ def dump_ConcatenatedOperationOption2(model: ConcatenatedOperationOption2) -> di
 def parse_CoordinateMetadata(value: Any) -> CoordinateMetadata:
     return _model(
         CoordinateMetadata,
-        crs=parse_Crs(value["crs"]),
-        schema=value.get("$schema"),
-        type=value.get("type"),
-        coordinateEpoch=value.get("coordinateEpoch"),
+        {
+            "crs": parse_Crs(value["crs"]),
+            "schema": value.get("$schema"),
+            "type": value.get("type"),
+            "coordinateEpoch": value.get("coordinateEpoch"),
+        },
     )
 
 
@@ -4831,13 +4986,19 @@ def dump_CoordinateMetadata(model: CoordinateMetadata) -> dict[str, Any]:
 def parse_ProjAttributesOption2(value: Any) -> ProjAttributesOption2:
     return _model(
         ProjAttributesOption2,
-        proj_wkt2=value["proj:wkt2"],
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        proj_code=value.get("proj:code"),
-        proj_projjson=parse_ProjjsonSchema(value["proj:projjson"])
-        if "proj:projjson" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _ProjAttributesOption2_KEYS},
+        {
+            "proj_wkt2": value["proj:wkt2"],
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "proj_code": value.get("proj:code"),
+            "proj_projjson": parse_ProjjsonSchema(value["proj:projjson"])
+            if "proj:projjson" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _ProjAttributesOption2_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _ProjAttributesOption2_KEYS
+            },
+        },
     )
 
 
@@ -4859,11 +5020,17 @@ def dump_ProjAttributesOption2(model: ProjAttributesOption2) -> dict[str, Any]:
 def parse_ProjAttributesOption3(value: Any) -> ProjAttributesOption3:
     return _model(
         ProjAttributesOption3,
-        proj_projjson=parse_ProjjsonSchema(value["proj:projjson"]),
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        proj_code=value.get("proj:code"),
-        proj_wkt2=value.get("proj:wkt2"),
-        extras={key: item for key, item in value.items() if key not in _ProjAttributesOption3_KEYS},
+        {
+            "proj_projjson": parse_ProjjsonSchema(value["proj:projjson"]),
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "proj_code": value.get("proj:code"),
+            "proj_wkt2": value.get("proj:wkt2"),
+            "extras": {}
+            if value.keys() <= _ProjAttributesOption3_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _ProjAttributesOption3_KEYS
+            },
+        },
     )
 
 
@@ -4890,7 +5057,9 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
         node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
+        extensions={}
+        if value.keys() <= _GroupSpec_KEYS
+        else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
     )
 
 
@@ -4925,7 +5094,9 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
         if "storage_transformers" in value
         else None,
         dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
+        extensions={}
+        if value.keys() <= _ArraySpec_KEYS
+        else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
     )
 
 
@@ -4955,9 +5126,11 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -5073,13 +5246,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

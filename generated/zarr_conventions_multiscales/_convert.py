@@ -30,6 +30,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _LayoutObjectTransform_KEYS: frozenset[str] = frozenset({"scale", "translation"})
@@ -62,11 +65,15 @@ _MultiscalesGroup_KEYS: frozenset[str] = frozenset(
 def parse_MultiscalesGroup(value: Any) -> MultiscalesGroup:
     return _model(
         MultiscalesGroup,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_MultiscalesGroupAttributes(value["attributes"]),
-        members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _MultiscalesGroup_KEYS},
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_MultiscalesGroupAttributes(value["attributes"]),
+            "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _MultiscalesGroup_KEYS
+            else {key: item for key, item in value.items() if key not in _MultiscalesGroup_KEYS},
+        },
     )
 
 
@@ -85,10 +92,16 @@ def dump_MultiscalesGroup(model: MultiscalesGroup) -> dict[str, Any]:
 def parse_MultiscalesGroupAttributes(value: Any) -> MultiscalesGroupAttributes:
     return _model(
         MultiscalesGroupAttributes,
-        zarr_conventions=tuple(value["zarr_conventions"]),
-        multiscales=parse_MultiscalesProperties(value["multiscales"]),
-        extras={
-            key: item for key, item in value.items() if key not in _MultiscalesGroupAttributes_KEYS
+        {
+            "zarr_conventions": tuple(value["zarr_conventions"]),
+            "multiscales": parse_MultiscalesProperties(value["multiscales"]),
+            "extras": {}
+            if value.keys() <= _MultiscalesGroupAttributes_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _MultiscalesGroupAttributes_KEYS
+            },
         },
     )
 
@@ -106,9 +119,15 @@ def dump_MultiscalesGroupAttributes(model: MultiscalesGroupAttributes) -> dict[s
 def parse_MultiscalesProperties(value: Any) -> MultiscalesProperties:
     return _model(
         MultiscalesProperties,
-        layout=tuple([parse_LayoutObject(item) for item in value["layout"]]),
-        resampling_method=value.get("resampling_method"),
-        extras={key: item for key, item in value.items() if key not in _MultiscalesProperties_KEYS},
+        {
+            "layout": tuple([parse_LayoutObject(item) for item in value["layout"]]),
+            "resampling_method": value.get("resampling_method"),
+            "extras": {}
+            if value.keys() <= _MultiscalesProperties_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _MultiscalesProperties_KEYS
+            },
+        },
     )
 
 
@@ -126,11 +145,17 @@ def dump_MultiscalesProperties(model: MultiscalesProperties) -> dict[str, Any]:
 def parse_LayoutObject(value: Any) -> LayoutObject:
     return _model(
         LayoutObject,
-        asset=value["asset"],
-        derived_from=value.get("derived_from"),
-        transform=parse_LayoutObjectTransform(value["transform"]) if "transform" in value else None,
-        resampling_method=value.get("resampling_method"),
-        extras={key: item for key, item in value.items() if key not in _LayoutObject_KEYS},
+        {
+            "asset": value["asset"],
+            "derived_from": value.get("derived_from"),
+            "transform": parse_LayoutObjectTransform(value["transform"])
+            if "transform" in value
+            else None,
+            "resampling_method": value.get("resampling_method"),
+            "extras": {}
+            if value.keys() <= _LayoutObject_KEYS
+            else {key: item for key, item in value.items() if key not in _LayoutObject_KEYS},
+        },
     )
 
 
@@ -152,9 +177,15 @@ def dump_LayoutObject(model: LayoutObject) -> dict[str, Any]:
 def parse_LayoutObjectTransform(value: Any) -> LayoutObjectTransform:
     return _model(
         LayoutObjectTransform,
-        scale=tuple(value["scale"]) if "scale" in value else None,
-        translation=tuple(value["translation"]) if "translation" in value else None,
-        extras={key: item for key, item in value.items() if key not in _LayoutObjectTransform_KEYS},
+        {
+            "scale": tuple(value["scale"]) if "scale" in value else None,
+            "translation": tuple(value["translation"]) if "translation" in value else None,
+            "extras": {}
+            if value.keys() <= _LayoutObjectTransform_KEYS
+            else {
+                key: item for key, item in value.items() if key not in _LayoutObjectTransform_KEYS
+            },
+        },
     )
 
 
@@ -177,7 +208,9 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
         node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
+        extensions={}
+        if value.keys() <= _GroupSpec_KEYS
+        else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
     )
 
 
@@ -212,7 +245,9 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
         if "storage_transformers" in value
         else None,
         dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
+        extensions={}
+        if value.keys() <= _ArraySpec_KEYS
+        else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
     )
 
 
@@ -242,9 +277,11 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -302,13 +339,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

@@ -32,6 +32,9 @@ from .models import (
 )
 
 _Model = TypeVar("_Model")  # the class of a model `_model` builds
+# Bound once: `_model` runs for every object of a document.
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _SpatialAttributesMultiscalesLayoutItem_KEYS: frozenset[str] = frozenset(
@@ -89,14 +92,18 @@ _SpatialGroup_KEYS: frozenset[str] = frozenset(
 def parse_SpatialGroup(value: Any) -> SpatialGroup:
     return _model(
         SpatialGroup,
-        zarr_format=3,
-        node_type="group",
-        attributes=parse_SpatialAttributes(value["attributes"]),
-        members={
-            key: _parse_GroupSpec_or_SpatialCoordinateConventionSpatial(item)
-            for key, item in value["members"].items()
+        {
+            "zarr_format": 3,
+            "node_type": "group",
+            "attributes": parse_SpatialAttributes(value["attributes"]),
+            "members": {
+                key: _parse_GroupSpec_or_SpatialCoordinateConventionSpatial(item)
+                for key, item in value["members"].items()
+            },
+            "extensions": {}
+            if value.keys() <= _SpatialGroup_KEYS
+            else {key: item for key, item in value.items() if key not in _SpatialGroup_KEYS},
         },
-        extensions={key: item for key, item in value.items() if key not in _SpatialGroup_KEYS},
     )
 
 
@@ -118,21 +125,25 @@ def dump_SpatialGroup(model: SpatialGroup) -> dict[str, Any]:
 def parse_SpatialAttributes(value: Any) -> SpatialAttributes:
     return _model(
         SpatialAttributes,
-        zarr_conventions=value.get("zarr_conventions", UNSET),
-        spatial_dimensions=tuple(value["spatial:dimensions"])
-        if "spatial:dimensions" in value
-        else None,
-        spatial_bbox=tuple(value["spatial:bbox"]) if "spatial:bbox" in value else None,
-        spatial_transform_type=value.get("spatial:transform_type"),
-        spatial_transform=tuple(value["spatial:transform"])
-        if "spatial:transform" in value
-        else None,
-        spatial_shape=tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
-        spatial_registration=value.get("spatial:registration"),
-        multiscales=parse_SpatialAttributesMultiscales(value["multiscales"])
-        if "multiscales" in value
-        else None,
-        extras={key: item for key, item in value.items() if key not in _SpatialAttributes_KEYS},
+        {
+            "zarr_conventions": value.get("zarr_conventions", UNSET),
+            "spatial_dimensions": tuple(value["spatial:dimensions"])
+            if "spatial:dimensions" in value
+            else None,
+            "spatial_bbox": tuple(value["spatial:bbox"]) if "spatial:bbox" in value else None,
+            "spatial_transform_type": value.get("spatial:transform_type"),
+            "spatial_transform": tuple(value["spatial:transform"])
+            if "spatial:transform" in value
+            else None,
+            "spatial_shape": tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
+            "spatial_registration": value.get("spatial:registration"),
+            "multiscales": parse_SpatialAttributesMultiscales(value["multiscales"])
+            if "multiscales" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _SpatialAttributes_KEYS
+            else {key: item for key, item in value.items() if key not in _SpatialAttributes_KEYS},
+        },
     )
 
 
@@ -162,15 +173,19 @@ def dump_SpatialAttributes(model: SpatialAttributes) -> dict[str, Any]:
 def parse_SpatialAttributesMultiscales(value: Any) -> SpatialAttributesMultiscales:
     return _model(
         SpatialAttributesMultiscales,
-        layout=tuple(
-            [parse_SpatialAttributesMultiscalesLayoutItem(item) for item in value["layout"]]
-        )
-        if "layout" in value
-        else None,
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _SpatialAttributesMultiscales_KEYS
+        {
+            "layout": tuple(
+                [parse_SpatialAttributesMultiscalesLayoutItem(item) for item in value["layout"]]
+            )
+            if "layout" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _SpatialAttributesMultiscales_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _SpatialAttributesMultiscales_KEYS
+            },
         },
     )
 
@@ -189,14 +204,18 @@ def parse_SpatialAttributesMultiscalesLayoutItem(
 ) -> SpatialAttributesMultiscalesLayoutItem:
     return _model(
         SpatialAttributesMultiscalesLayoutItem,
-        spatial_shape=tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
-        spatial_transform=tuple(value["spatial:transform"])
-        if "spatial:transform" in value
-        else None,
-        extras={
-            key: item
-            for key, item in value.items()
-            if key not in _SpatialAttributesMultiscalesLayoutItem_KEYS
+        {
+            "spatial_shape": tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
+            "spatial_transform": tuple(value["spatial:transform"])
+            if "spatial:transform" in value
+            else None,
+            "extras": {}
+            if value.keys() <= _SpatialAttributesMultiscalesLayoutItem_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _SpatialAttributesMultiscalesLayoutItem_KEYS
+            },
         },
     )
 
@@ -222,7 +241,9 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
         node_type="group",
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
-        extensions={key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
+        extensions={}
+        if value.keys() <= _GroupSpec_KEYS
+        else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
     )
 
 
@@ -257,7 +278,9 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
         if "storage_transformers" in value
         else None,
         dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
+        extensions={}
+        if value.keys() <= _ArraySpec_KEYS
+        else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
     )
 
 
@@ -287,9 +310,11 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
 def parse_NamedConfig(value: Any) -> NamedConfig:
     return _model(
         NamedConfig,
-        name=value["name"],
-        configuration=value.get("configuration"),
-        must_understand=value.get("must_understand"),
+        {
+            "name": value["name"],
+            "configuration": value.get("configuration"),
+            "must_understand": value.get("must_understand"),
+        },
     )
 
 
@@ -307,25 +332,31 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def parse_SpatialCoordinateConventionSpatial(value: Any) -> SpatialCoordinateConventionSpatial:
     return _model(
         SpatialCoordinateConventionSpatial,
-        zarr_format=3,
-        node_type="array",
-        attributes=parse_SpatialAttributes(value["attributes"]),
-        shape=tuple(value["shape"]),
-        data_type=_parse_str_or_NamedConfig(value["data_type"]),
-        chunk_grid=_parse_str_or_NamedConfig(value["chunk_grid"]),
-        chunk_key_encoding=_parse_str_or_NamedConfig(value["chunk_key_encoding"]),
-        fill_value=value["fill_value"],
-        codecs=tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
-        storage_transformers=tuple(
-            [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
-        )
-        if "storage_transformers" in value
-        else None,
-        dimension_names=tuple(value["dimension_names"]) if "dimension_names" in value else None,
-        extensions={
-            key: item
-            for key, item in value.items()
-            if key not in _SpatialCoordinateConventionSpatial_KEYS
+        {
+            "zarr_format": 3,
+            "node_type": "array",
+            "attributes": parse_SpatialAttributes(value["attributes"]),
+            "shape": tuple(value["shape"]),
+            "data_type": _parse_str_or_NamedConfig(value["data_type"]),
+            "chunk_grid": _parse_str_or_NamedConfig(value["chunk_grid"]),
+            "chunk_key_encoding": _parse_str_or_NamedConfig(value["chunk_key_encoding"]),
+            "fill_value": value["fill_value"],
+            "codecs": tuple([_parse_str_or_NamedConfig(item) for item in value["codecs"]]),
+            "storage_transformers": tuple(
+                [_parse_str_or_NamedConfig(item) for item in value["storage_transformers"]]
+            )
+            if "storage_transformers" in value
+            else None,
+            "dimension_names": tuple(value["dimension_names"])
+            if "dimension_names" in value
+            else None,
+            "extensions": {}
+            if value.keys() <= _SpatialCoordinateConventionSpatial_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _SpatialCoordinateConventionSpatial_KEYS
+            },
         },
     )
 
@@ -435,13 +466,13 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     return model
 
 
-def _model(cls: type[_Model], **fields: Any) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, without running its
-    `__init__`: that sets each field through `object.__setattr__`, which made up half of the
-    conversion of a checked v3 document. `fields`, a new dict, becomes the instance's
-    `__dict__`, exactly what `__init__` would have built."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
+def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
+    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
+    running its `__init__`: that sets each field through `object.__setattr__`, which made up
+    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
+    instance's `__dict__`, exactly what `__init__` would have built."""
+    model = _new_object(cls)
+    _set_attribute(model, "__dict__", fields)
     return model
 
 

@@ -63,7 +63,10 @@ def _others(c: Converters, record: Record, converted: str) -> str:
     name = f"_{record.name}_KEYS"
     if all(n != name for n, _k in c.module.constants):
         c.module.constants.append((name, "{" + ", ".join(keys) + "}"))
-    return _comprehension(converted, f" if key not in {name}")
+    # Most documents have no other key: the subset test runs in C, the comprehension would not.
+    return (
+        f"{{}} if value.keys() <= {name} else {_comprehension(converted, f' if key not in {name}')}"
+    )
 
 
 def _comprehension(converted: str, condition: str) -> str:

@@ -53,7 +53,8 @@ class Record:
 
 @dataclass(frozen=True)
 class Construct:
-    """`def name(value: Any) -> cls: return _model(cls, attr=expr, ...)` (`cls(...)` if generic)."""
+    """`def name(value: Any) -> cls: return _model(cls, {"attr": expr, ...})` (`cls(attr=expr,
+    ...)` if generic)."""
 
     name: str
     cls: str
