@@ -296,9 +296,10 @@ def measure(
     if row.kind == "local" and not row.consolidated:
         model = pkg.load(store)
         dumped = pkg.dump(model)
-        # The same document as `json.loads` gives it, its objects laid out in reading order.
-        # What `dump` returns after many loads in this process is scattered over memory freed by
-        # them, and every pass over it took 1.2x-1.6x as long (on 10,000 v3 arrays).
+        # The same document as `json.loads` gives it, each object made beside its neighbours.
+        # What `dump` returns holds the same values laid out otherwise (its strings and numbers
+        # are the model's, made when the store was read), and checking and converting it took
+        # 1.2x-1.6x as long on 10,000 v3 arrays.
         document = json.loads(json.dumps(dumped))
         row.times["parse"] = median_time(lambda: pkg.parse(document), repeat)
         row.times["parse dumped"] = median_time(lambda: pkg.parse(dumped), repeat)
@@ -367,8 +368,8 @@ def table(rows: list[Row], imports: dict[int, float]) -> str:
         "listing, then every read 64 in flight, or, consolidated, one request plus the memory "
         "floor; `http` has the same ideal; its `server CPU` is what the server process alone spent "
         "on one `load`). `parse` = check + convert of the document as `json.loads` gives it, "
-        "`parse dumped` = the same on the document `dump` returned (its objects scattered over "
-        "memory earlier loads freed), `convert` = the generated conversion alone. "
+        "`parse dumped` = the same on the document `dump` returned (equal values, laid out "
+        "otherwise in memory), `convert` = the generated conversion alone. "
         + "; ".join(f"`import` v{v}: {t * 1000:.0f} ms" for v, t in sorted(imports.items()))
         + "."
     )
