@@ -66,3 +66,16 @@ def test_unusable_input_exits_2_without_traceback(tmp_path: Path) -> None:
         assert result.returncode == 2, result.stdout + result.stderr
         assert "Traceback" not in result.stderr
         assert result.stderr.strip()
+
+
+def test_an_unreachable_remote_store_is_named_in_every_message() -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on: bound, never listening
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/s.zarr"
+        result = zomgen("validate", url, "--schema", str(V3))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines and all(line.startswith(f"zomgen: {url}: /: ") for line in lines), lines

@@ -19,7 +19,13 @@ def run(args: argparse.Namespace) -> int:
         )
     except StoreError as exc:
         for problem in exc.problems:
-            print(f"zomgen: {problem}", file=sys.stderr)
+            # A problem names its node and file within the store; a remote store's reads
+            # ("/: zarr.json: ConnectionRefusedError ...") do not say which store that is.
+            line = str(problem)
+            print(
+                f"zomgen: {line}" if args.store in line else f"zomgen: {args.store}: {line}",
+                file=sys.stderr,
+            )
         return 2
     if args.format == "json":
         sys.stdout.write(problems_to_json(problems) + "\n")
