@@ -41,13 +41,27 @@ and `if` like any other keyword.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .pointers import WILDCARD, match, parse_pointer, to_pointer, unescape
+from .paths import (
+    Path,
+    Reached,
+    bound_to,
+    canonical,
+    describe,
+    evaluate,
+    find_member,
+    holder_of,
+    kind_of,
+    node_prefix,
+    parse_path,
+    segment_value,
+    short,
+    value_at,
+)
+from .pointers import WILDCARD, match, parse_pointer, to_pointer
 from .values import is_array, is_object
 
 NDIM_LENGTH = "x-zomgen-ndim-length"
@@ -145,30 +159,6 @@ def ndim_length(value: Any) -> Check:
     return check
 
 
-def _kind(node: Any) -> str | None:
-    if not is_object(node):
-        return None
-    node_type = node.get("node_type")
-    if node_type in ("array", "group"):
-        return str(node_type)
-    if "shape" in node:
-        return "array"
-    if "members" in node:
-        return "group"
-    return None
-
-
-def find_member(instance: dict[str, Any], relative: str) -> Any:
-    """The member node `relative` (`a` or `a/b`) names below `instance`, or None."""
-    node: Any = instance
-    for name in relative.split("/"):
-        members = node.get("members") if is_object(node) else None
-        if not is_object(members) or name in ("", ".", "..") or name not in members:
-            return None
-        node = members[name]
-    return node
-
-
 def member_kind(value: Any) -> Check:
     rules = (
         [(k, parse_path(k), v) for k, v in value.items() if isinstance(v, str) and v in KINDS]
@@ -190,18 +180,18 @@ def member_kind(value: Any) -> Check:
                 if not isinstance(target, str):
                     continue
                 # a string names a member of the node that holds it (of an array: a sibling)
-                holder = _holder(instance, reached.location)
-                node = find_member(_at(instance, holder), target)
+                holder = holder_of(instance, reached.location)
+                node = find_member(value_at(instance, holder), target)
                 if node is None:
                     where = (
                         "this group"
-                        if holder == _node_prefix(reached.location)
+                        if holder == node_prefix(reached.location)
                         else ("the group that holds this array")
                     )
                     message = f"{target!r} names no member of {where}"
                     found.append(Violation(reached.location, message, key))
                     continue
-                actual = _kind(node)
+                actual = kind_of(node)
                 if kind != "node" and actual != kind:
                     what = f"a{'n' if actual == 'array' else ''} {actual}" if actual else "a node"
                     message = (
@@ -272,267 +262,7 @@ def member_ndim_length(value: Any) -> Check:
 
 
 # ---------------------------------------------------------------- relations between paths
-#
-# A path is a JSON pointer relative to the node's document whose segments may also be:
-# `*` every item of a list (or value of an object), `[*]` the list of what the rest of the path
-# reaches in every item (one value per item, else nothing), `->` the member node the string
-# reached so far names (relative to the node holding the string: `s0`, `A/1`), and `{path}` the
-# string or integer that path reaches, used as a segment.
-
-FOLLOW = "->"
-COLLECT = "[*]"
-WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
-_ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
-
-Location = tuple[str | int, ...]
-
-
-@dataclass(frozen=True)
-class Indirect:
-    """A `{path}` segment: the value `path` reaches, used as a segment."""
-
-    text: str
-    path: Path
-
-
-Token = str | Indirect
-
-
-@dataclass(frozen=True)
-class Path:
-    """A parsed path; `links`: own `*` index -> the anchor's `*` index it is bound to."""
-
-    text: str
-    tokens: tuple[Token, ...]
-    links: Mapping[int, int] = field(default_factory=dict[int, int])
-
-
-@dataclass(frozen=True)
-class Reached:
-    location: Location
-    value: Any
-    choices: Mapping[int, str | int]  # `*` index -> the key or index it took
-
-
-def _segments(body: str) -> list[str] | None:
-    """Split at `/`, keeping a `{...}` segment whole (braces nest); None if unbalanced."""
-    out: list[str] = []
-    i, n = 0, len(body)
-    while True:
-        if i < n and body[i] == "{":
-            depth, j = 0, i
-            while j < n:
-                if body[j] == "{":
-                    depth += 1
-                elif body[j] == "}":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            if j >= n:
-                return None
-            out.append(body[i : j + 1])
-            i = j + 1
-            if i < n and body[i] != "/":
-                return None
-        else:
-            j = body.find("/", i)
-            j = n if j < 0 else j
-            out.append(body[i:j])
-            i = j
-        if i >= n:
-            return out
-        i += 1
-
-
-def parse_path(text: str) -> Path | None:
-    """A relation path -> its tokens; None if malformed (an unbalanced `{`)."""
-    if text == "":
-        return Path(text, ())
-    segments = _segments(text.removeprefix("/"))
-    if segments is None:
-        return None
-    tokens: list[Token] = []
-    for segment in segments:
-        if segment.startswith("{") and segment.endswith("}"):
-            inner = parse_path(segment[1:-1])
-            if inner is None:
-                return None
-            tokens.append(Indirect(segment, inner))
-        else:
-            tokens.append(unescape(segment))
-    return Path(text, tuple(tokens))
-
-
-def _bound_to(anchor: Path, path: Path) -> Path:
-    """`path` with its `*`s in the prefix it shares with the anchor bound to the anchor's: two
-    paths that agree up to a `*` mean the same item there. `{path}` segments are bound too."""
-    links: dict[int, int] = {}
-    for i, (mine, theirs) in enumerate(zip(path.tokens, anchor.tokens, strict=False)):
-        if mine != theirs or mine == COLLECT:
-            break
-        if mine == WILDCARD:
-            links[i] = i
-    tokens = tuple(
-        Indirect(t.text, _bound_to(anchor, t.path)) if isinstance(t, Indirect) else t
-        for t in path.tokens
-    )
-    return Path(path.text, tokens, links)
-
-
-def _node_prefix(location: Location) -> Location:
-    """The location of the node holding `location`: its leading `members/<name>` pairs."""
-    i = 0
-    while i + 1 < len(location) and location[i] == "members":
-        i += 2
-    return location[:i]
-
-
-def _holder(root: Any, location: Location) -> Location:
-    """The node whose members a string at `location` names: the node holding it, or, when
-    that is an array (which has no members), the group holding the array: its siblings."""
-    prefix = _node_prefix(location)
-    if prefix and _kind(_at(root, prefix)) == "array":
-        return prefix[:-2]
-    return prefix
-
-
-def _at(root: Any, location: Location) -> Any:
-    value = root
-    for step in location:
-        value = value[step]
-    return value
-
-
-def _segment_value(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return None
-
-
-def _is_index(token: str) -> bool:
-    return token.isdigit() and (token == "0" or not token.startswith("0"))
-
-
-def evaluate(
-    root: Any,
-    path: Path,
-    choices: Mapping[int, str | int],
-    start: tuple[Location, Any] | None = None,
-) -> list[Reached]:
-    """Every (location, value) `path` reaches from `start` (the node's document when empty),
-    in document order; `choices` are the anchor's, for the bound `*`s."""
-    bound = {i: choices[j] for i, j in path.links.items() if j in choices}
-    found: list[Reached] = []
-    tokens = path.tokens
-
-    def step(i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
-        if i == len(tokens):
-            found.append(Reached(location, value, dict(taken)))
-            return
-        token = tokens[i]
-        if token == WILDCARD:
-            children: list[tuple[str | int, Any]]
-            if is_object(value):
-                children = list(value.items())
-            elif is_array(value):
-                children = list(enumerate(value))
-            else:
-                return
-            if i in bound:
-                children = [(k, v) for k, v in children if k == bound[i]]
-            for key, child in children:
-                step(i + 1, (*location, key), child, {**taken, i: key})
-            return
-        if token == COLLECT:
-            if not is_array(value):
-                return
-            collected: list[Any] = []
-            rest = Path(path.text, tokens[i + 1 :])
-            for index, item in enumerate(value):
-                below = evaluate(root, rest, {}, ((*location, index), item))
-                if len(below) != 1:
-                    return
-                collected.append(below[0].value)
-            found.append(Reached(location, collected, dict(taken)))
-            return
-        if token == WORDS:
-            if isinstance(value, str):
-                for word in _ASCII_SPACE.split(value):
-                    if word:
-                        step(i + 1, location, word, taken)
-            return
-        if token == FOLLOW:
-            if not isinstance(value, str):
-                return
-            prefix = _holder(root, location)
-            node = _at(root, prefix)
-            target = list(prefix)
-            for name in value.split("/"):
-                members = node.get("members") if is_object(node) else None
-                if not is_object(members) or name in ("", ".", "..") or name not in members:
-                    return
-                node = members[name]
-                target += ["members", name]
-            step(i + 1, tuple(target), node, taken)
-            return
-        if isinstance(token, Indirect):
-            reached = evaluate(root, token.path, choices)
-            text = _segment_value(reached[0].value) if len(reached) == 1 else None
-            if text is None:
-                return
-            literal = text
-        else:
-            literal = token
-        if is_object(value) and literal in value:
-            step(i + 1, (*location, literal), value[literal], taken)
-        elif is_array(value) and _is_index(literal) and int(literal) < len(value):
-            step(i + 1, (*location, int(literal)), value[int(literal)], taken)
-
-    location, value = start if start is not None else ((), root)
-    step(0, location, value, {})
-    return found
-
-
-def _canonical(value: Any) -> str:
-    """A text equal for equal JSON values (1 and 1.0 alike, true and 1 not)."""
-
-    def normal(v: Any) -> Any:
-        if isinstance(v, float) and v.is_integer():
-            return int(v)
-        if is_array(v):
-            return [normal(x) for x in v]
-        if is_object(v):
-            return {k: normal(x) for k, x in v.items()}
-        return v
-
-    return json.dumps(normal(value), sort_keys=True)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def describe(location: Location, here: Location) -> str:
-    """`location` for a message read at `here` (the place of the problem): its pointer, plus
-    which node holds it when that is not the problem's node."""
-    node, rest = _node_prefix(location), location[len(_node_prefix(location)) :]
-    pointer = to_pointer(rest) or "the document"
-    if node == _node_prefix(here):
-        return pointer
-    names = [str(n) for n in node[1::2]]
-    below = [str(n) for n in _node_prefix(here)[1::2]]
-    if names == below[: len(names)]:
-        up = len(below) - len(names)
-        return f"{pointer} of the group {'above' if up == 1 else f'{up} levels above'}"
-    return f"{pointer} of member {'/'.join(names)!r}"
+# (where a path reaches: paths.py)
 
 
 @dataclass(frozen=True)
@@ -577,9 +307,9 @@ def _rule_list(value: Any, joins: bool) -> list[tuple[Path, list[Operand]]] | No
             (
                 anchor,
                 [
-                    _bound_to(anchor, o)
+                    bound_to(anchor, o)
                     if isinstance(o, Path)
-                    else Join(tuple(_bound_to(anchor, p) for p in o.parts), o.separator)
+                    else Join(tuple(bound_to(anchor, p) for p in o.parts), o.separator)
                     for o in others
                     if o is not None
                 ],
@@ -595,7 +325,7 @@ def _reach(root: Any, operand: Operand, choices: Mapping[int, str | int]) -> lis
     texts: list[str] = []
     for part in operand.parts:
         reached = evaluate(root, part, choices)
-        text = _segment_value(reached[0].value) if len(reached) == 1 else None
+        text = segment_value(reached[0].value) if len(reached) == 1 else None
         if text is None:
             return []
         texts.append(text)
@@ -650,11 +380,13 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
 
 
 def _equal(a: Reached, o: Reached, placed: bool) -> str | None:
-    if _canonical(a.value) == _canonical(o.value):
+    if canonical(a.value) == canonical(o.value):
         return None
     if placed:
-        return f"{_short(o.value)} does not equal {describe(a.location, o.location)} ({_short(a.value)})"
-    return f"{_short(a.value)} does not equal {_short(o.value)}"
+        return (
+            f"{short(o.value)} does not equal {describe(a.location, o.location)} ({short(a.value)})"
+        )
+    return f"{short(a.value)} does not equal {short(o.value)}"
 
 
 def _equal_length(a: Reached, o: Reached, placed: bool) -> str | None:
@@ -703,19 +435,19 @@ def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
 def _reaches(a: Reached, o: Reached, placed: bool) -> str | None:
     if not isinstance(o.value, _Whole) or o.value.values:
         return None
-    return f"{_short(a.value)}: {o.value.text} reaches nothing"
+    return f"{short(a.value)}: {o.value.text} reaches nothing"
 
 
 def _in(a: Reached, o: Reached, placed: bool) -> str | None:
     if not isinstance(o.value, _Whole) or not o.value.values:
         return None
     values = [v.value for v in o.value.values]
-    if any(_canonical(a.value) == _canonical(v) for v in values):
+    if any(canonical(a.value) == canonical(v) for v in values):
         return None
     first = o.value.values[0].location
-    pointer = to_pointer(first[len(_node_prefix(first)) :]) or "the document"
+    pointer = to_pointer(first[len(node_prefix(first)) :]) or "the document"
     whose = describe(first, a.location)[len(pointer) :]
-    return f"{_short(a.value)} is not one of {_short(values)}, the values of {o.value.text}{whose}"
+    return f"{short(a.value)} is not one of {short(values)}, the values of {o.value.text}{whose}"
 
 
 equal = _relation(EQUAL, _equal)
@@ -750,10 +482,10 @@ def unique_by(value: Any) -> Check:
                     keys = evaluate(instance, by, {}, ((*reached.location, index), item))
                     if len(keys) != 1:
                         continue
-                    text = _canonical(keys[0].value)
+                    text = canonical(keys[0].value)
                     if text in first:
                         message = (
-                            f"{_short(keys[0].value)} is also the {by.text or 'value'} of item "
+                            f"{short(keys[0].value)} is also the {by.text or 'value'} of item "
                             f"{first[text]}"
                         )
                         found.append(Violation(keys[0].location, message, key))
