@@ -160,12 +160,6 @@ MODEL_TWINS: dict[tuple[str, str], tuple[str, str] | type[TypeError]] = {
 }
 # Model mistakes the run time does not refuse yet (generator bugs, in the final report); strict,
 # so each mark must go when its bug is fixed.
-DUMP_WRITES_TABLE_CONSTS = pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,  # `parse` of the dumped document raises nothing
-    reason="dump writes a node's zarr_format/node_type from the table, not from the model, so "
-    "a model built with a wrong one is silently corrected (generator bug)",
-)
 DUMP_TRUSTS_MEMBER_CLASS = pytest.mark.xfail(
     strict=True,
     raises=AttributeError,
@@ -176,26 +170,11 @@ MODEL_GAPS = {
     ("named_members_cases/neg_group_where_array_must_be.py", "group_0_model"): (
         DUMP_TRUSTS_MEMBER_CLASS
     ),
-    ("named_members_cases/neg_wrong_const_or_enum_literal.py", "format_2_model"): (
-        DUMP_WRITES_TABLE_CONSTS
-    ),
-    ("named_members_cases/neg_wrong_const_or_enum_literal.py", "node_type_array_model"): (
-        DUMP_WRITES_TABLE_CONSTS
-    ),
     ("xarray_v2_cases/neg_group_where_array_must_be.py", "group_member_model"): (
         DUMP_TRUSTS_MEMBER_CLASS
     ),
-    ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "format_3_model"): (
-        DUMP_WRITES_TABLE_CONSTS
-    ),
     ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member_model"): (
         DUMP_TRUSTS_MEMBER_CLASS
-    ),
-    ("xarray_v3_cases/neg_wrong_const_or_enum_literal.py", "format_2_model"): (
-        DUMP_WRITES_TABLE_CONSTS
-    ),
-    ("xarray_v3_cases/neg_wrong_const_or_enum_literal.py", "node_type_group_model"): (
-        DUMP_WRITES_TABLE_CONSTS
     ),
 }
 

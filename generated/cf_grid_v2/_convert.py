@@ -154,7 +154,7 @@ def parse_CFGrid(value: Any) -> CFGrid:
 
 def dump_CFGrid(model: CFGrid) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_DatasetAttributes(model.attributes),
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
@@ -351,7 +351,7 @@ def parse_Variable(value: Any) -> Variable:
 
 def dump_Variable(model: Variable) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_VariableAttributes(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),

@@ -173,8 +173,8 @@ def parse_CFGrid(value: Any) -> CFGrid:
 
 def dump_CFGrid(model: CFGrid) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_DatasetAttributes(model.attributes),
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
@@ -384,8 +384,8 @@ def parse_Variable(value: Any) -> Variable:
 
 def dump_Variable(model: Variable) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_VariableAttributes(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),

@@ -197,8 +197,8 @@ def parse_GeoZarrDataset(value: Any) -> GeoZarrDataset:
 
 def dump_GeoZarrDataset(model: GeoZarrDataset) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_GeoAttributes(model.attributes),
         "members": {
             key: _dump_GeoZarrDataset_or_GeoArray(item) for key, item in model.members.items()
@@ -5118,8 +5118,8 @@ def parse_GeoArray(value: Any) -> GeoArray:
 
 def dump_GeoArray(model: GeoArray) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_GeoAttributes(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),

@@ -92,7 +92,7 @@ def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
 
 def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_NGFFImage(model.attributes),
         "members": _dump_OmeZarr04ImageMembers(model.members),
     }
@@ -429,7 +429,7 @@ def parse_Labels(value: Any) -> Labels:
 
 def dump_Labels(model: Labels) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_LabelsAttributes(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
@@ -493,7 +493,7 @@ def parse_LabelImage(value: Any) -> LabelImage:
 
 def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_LabelImageAttributes(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -683,7 +683,7 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -708,7 +708,7 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),
@@ -736,7 +736,7 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }

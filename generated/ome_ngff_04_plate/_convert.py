@@ -119,7 +119,7 @@ def parse_OmeZarr04Plate(value: Any) -> OmeZarr04Plate:
 
 def dump_OmeZarr04Plate(model: OmeZarr04Plate) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_OMENGFFPlateSchema(model.attributes),
         "members": {key: dump_Row(item) for key, item in model.members.items()},
     }
@@ -338,7 +338,7 @@ def parse_Row(value: Any) -> Row:
 
 def dump_Row(model: Row) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: dump_OmeZarr04Well(item) for key, item in model.members.items()},
     }
@@ -357,7 +357,7 @@ def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
 
 def dump_OmeZarr04Well(model: OmeZarr04Well) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_OMENGFFWellSchema(model.attributes),
         "members": {key: dump_OmeZarr04Image(item) for key, item in model.members.items()},
     }
@@ -453,7 +453,7 @@ def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
 
 def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_NGFFImage(model.attributes),
         "members": _dump_OmeZarr04ImageMembers(model.members),
     }
@@ -790,7 +790,7 @@ def parse_Labels(value: Any) -> Labels:
 
 def dump_Labels(model: Labels) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_LabelsAttributes(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
@@ -854,7 +854,7 @@ def parse_LabelImage(value: Any) -> LabelImage:
 
 def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_LabelImageAttributes(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -1044,7 +1044,7 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -1069,7 +1069,7 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),
@@ -1097,7 +1097,7 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }

@@ -99,7 +99,7 @@ def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
 
 def dump_OmeZarr04Well(model: OmeZarr04Well) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_OMENGFFWellSchema(model.attributes),
         "members": {key: dump_OmeZarr04Image(item) for key, item in model.members.items()},
     }
@@ -195,7 +195,7 @@ def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
 
 def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_NGFFImage(model.attributes),
         "members": _dump_OmeZarr04ImageMembers(model.members),
     }
@@ -532,7 +532,7 @@ def parse_Labels(value: Any) -> Labels:
 
 def dump_Labels(model: Labels) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_LabelsAttributes(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
@@ -596,7 +596,7 @@ def parse_LabelImage(value: Any) -> LabelImage:
 
 def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_LabelImageAttributes(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -786,7 +786,7 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -811,7 +811,7 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),
@@ -839,7 +839,7 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }

@@ -145,8 +145,8 @@ def parse_OmeZarr05Bf2raw(value: Any) -> OmeZarr05Bf2raw:
 
 def dump_OmeZarr05Bf2raw(model: OmeZarr05Bf2raw) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_OMEZarrContainerProducedByBioformats2raw(model.attributes),
         "members": _dump_OmeZarr05Bf2rawMembers(model.members),
     }
@@ -234,8 +234,8 @@ def parse_OmeGroup(value: Any) -> OmeGroup:
 
 def dump_OmeGroup(model: OmeGroup) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata(
             model.attributes
         ),
@@ -322,8 +322,8 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -359,8 +359,8 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
@@ -419,8 +419,8 @@ def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
 
 def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_OMEZarrImage(model.attributes),
         "members": _dump_OmeZarr05ImageMembers(model.members),
     }
@@ -775,8 +775,8 @@ def parse_Labels(value: Any) -> Labels:
 
 def dump_Labels(model: Labels) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_LabelsAttributes(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
@@ -873,8 +873,8 @@ def parse_LabelImage(value: Any) -> LabelImage:
 
 def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_LabelImageAttributes(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -1058,8 +1058,8 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }

@@ -45,7 +45,7 @@ def parse_XarrayDataset(value: Any) -> XarrayDataset:
 
 def dump_XarrayDataset(model: XarrayDataset) -> dict[str, Any]:
     return {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": _json(model.attributes),
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
@@ -71,7 +71,7 @@ def parse_Variable(value: Any) -> Variable:
 
 def dump_Variable(model: Variable) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 2,
+        "zarr_format": model.zarr_format,
         "attributes": dump_VariableAttributes(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),

@@ -198,8 +198,8 @@ def parse_CFConventionGroup(value: Any) -> CFConventionGroup:
 
 def dump_CFConventionGroup(model: CFConventionGroup) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_CFConventionGroupAttributes(model.attributes),
         "members": {
             key: _dump_GroupSpec_or_CFConventionGroupMemberOpti_etc(item)
@@ -402,8 +402,8 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -439,8 +439,8 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
@@ -520,8 +520,8 @@ def dump_CFConventionGroupMemberOption2Option2(
     model: CFConventionGroupMemberOption2Option2,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_CfAttributes(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),

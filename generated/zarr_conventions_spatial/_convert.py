@@ -109,8 +109,8 @@ def parse_SpatialGroup(value: Any) -> SpatialGroup:
 
 def dump_SpatialGroup(model: SpatialGroup) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_SpatialAttributes(model.attributes),
         "members": {
             key: _dump_GroupSpec_or_SpatialCoordinateConventionSpatial(item)
@@ -249,8 +249,8 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "group",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
@@ -286,8 +286,8 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": _json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
@@ -365,8 +365,8 @@ def dump_SpatialCoordinateConventionSpatial(
     model: SpatialCoordinateConventionSpatial,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_format": 3,
-        "node_type": "array",
+        "zarr_format": model.zarr_format,
+        "node_type": model.node_type,
         "attributes": dump_SpatialAttributes(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),

@@ -86,10 +86,12 @@ def document(c: Converters, record: Record, cls: str, function: str) -> Document
     head: list[tuple[str, str]] = []
     tail: list[tuple[str | None, str, str]] = []
     if record.node is not None:
-        kind, version = record.node
-        head.append(('"zarr_format"', str(version)))
-        if version == 3:
-            head.append(('"node_type"', f'"{kind}"'))
+        # The model's own values, not the record's constants: a model built with a wrong one
+        # (which the checkers refuse) is then refused by the check of its document, not
+        # silently corrected.
+        head.append(('"zarr_format"', "model.zarr_format"))
+        if record.node[1] == 3:
+            head.append(('"node_type"', "model.node_type"))
     taken = set(_TAKEN)
     for slot in record.slots:
         key = py_literal(slot.key)
