@@ -93,8 +93,8 @@ def _engines(schema: dict[str, Any]) -> _Engines:
         if entry is not None and entry.schema is schema:
             _cache.move_to_end(id(schema))
             return entry
-        entry = _Engines(schema)
-        entry.fast, entry.fast_invalid_is_final = _verdict_validator(schema)
+        fast, invalid_is_final = _verdict_validator(schema)
+        entry = _Engines(schema, fast=fast, fast_invalid_is_final=invalid_is_final)
         _cache[id(schema)] = entry
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -484,8 +484,6 @@ def _summary(value: Any) -> str:
 
 
 def _fast_problems(engines: _Engines, document: Any) -> list[Problem]:
-    if engines.fast is None:
-        return [Problem("/", "", "the document nests too deeply to check", "schema")]
     detail = _detail_validator(engines)
     if detail is None:
         return [Problem("/", "", "the document nests too deeply to check", "schema")]
