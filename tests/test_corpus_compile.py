@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from convert_branches import unreachable_branches
 from node_support import check_typescript
 from python_checkers import (
     PyreflyTimeout,
@@ -400,6 +401,13 @@ def test_ruff_check_and_format(corpus: Corpus, name: str) -> None:
 def test_typescript_strict_and_validate_runs(corpus: Corpus, name: str) -> None:
     _built(corpus, name)
     assert not corpus.findings.typescript.get(name), "\n".join(corpus.findings.typescript[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "build") for n in WRAPPERS_TO_BUILD])
+def test_no_union_branch_is_unreachable(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    converters = (corpus.folder / name / "_convert.py").read_text("utf-8")
+    assert unreachable_branches(converters) == []
 
 
 def test_valid_corpus_documents_are_accepted_by_the_typeddicts(corpus: Corpus) -> None:

@@ -15,7 +15,7 @@ from zomgen.errors import InputProblem
 from zomgen.format import format_python
 from zomgen.render import render
 from zomgen.resources import runtime_dir
-from zomgen.schema.bundle import bundle
+from zomgen.schema.bundle import bundle_with_places, locate_options
 from zomgen.schema.flatten import flatten
 from zomgen.schema.load import SchemaSet, load_schema_set
 from zomgen.schema.parse import Builder
@@ -52,6 +52,8 @@ class Generated:
 
     files: dict[str, str]
     warnings: tuple[InputProblem, ...]
+    # what the files were generated from; union options' subschemas point into schema.json
+    hierarchy: ir.Hierarchy | None = None
 
 
 def generate(options: Options) -> dict[str, str]:
@@ -62,7 +64,8 @@ def generate_package(options: Options) -> Generated:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
     schema_set = load(options)
     hierarchy = build_ir(schema_set)
-    bundled = bundle(schema_set)
+    bundled, places = bundle_with_places(schema_set)
+    hierarchy = locate_options(hierarchy, places)
     files: dict[str, str] = {}
     view = PythonTarget(hierarchy).package()
     for template, name in (
@@ -78,7 +81,7 @@ def generate_package(options: Options) -> Generated:
     files.update(typescript_files(hierarchy, files["schema.json"]))
     for source in sorted(runtime_dir().glob("*.py")):
         files[f"_runtime/{source.name}"] = source.read_text("utf-8")
-    return Generated(files, tuple(schema_set.warnings))
+    return Generated(files, tuple(schema_set.warnings), hierarchy)
 
 
 def _json_text(data: object) -> str:

@@ -9,6 +9,7 @@ target decides how to spell them. `to_json` dumps the IR for `zomgen ir`.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal as TLiteral
 
@@ -99,10 +100,16 @@ class UnionOf:
     """One of several types (`anyOf`, `oneOf`, `type: [...]`).
 
     `discriminator` names a property that holds a distinct literal in every object option.
+    `option_schemas` says, for each option, where its own subschema is: the `anyOf`/`oneOf`
+    branches (file and JSON pointer, as `pointer` fields write them) a value must satisfy to be
+    that option; `()` where the option has no subschema of its own (an `enum` or a `type`
+    list) or comes from several branches. The run time asks its engine about them where no
+    shape tells two options apart.
     """
 
     options: tuple[TypeRef, ...]
     discriminator: str | None = None
+    option_schemas: tuple[tuple[str, ...], ...] = ()
     form: TLiteral["union"] = "union"
 
 
@@ -243,6 +250,44 @@ class Hierarchy:
             if named.name == name:
                 return named
         raise KeyError(name)
+
+
+def map_types(hierarchy: Hierarchy, change: Callable[[TypeRef], TypeRef]) -> Hierarchy:
+    """`hierarchy` with `change` applied to every type expression in it, innermost first."""
+
+    def each(t: TypeRef) -> TypeRef:
+        if isinstance(t, ListOf):
+            t = dataclasses.replace(t, item=each(t.item))
+        elif isinstance(t, MapOf):
+            t = dataclasses.replace(t, value=each(t.value))
+        elif isinstance(t, TupleOf):
+            rest = None if t.rest is None else each(t.rest)
+            t = dataclasses.replace(t, items=tuple(map(each, t.items)), rest=rest)
+        elif isinstance(t, UnionOf):
+            t = dataclasses.replace(t, options=tuple(map(each, t.options)))
+        return change(t)
+
+    def fields(found: tuple[Field, ...]) -> tuple[Field, ...]:
+        return tuple(dataclasses.replace(f, type=each(f.type)) for f in found)
+
+    def named(t: NamedType) -> NamedType:
+        if isinstance(t, AliasType):
+            return dataclasses.replace(t, target=each(t.target))
+        if isinstance(t, ObjectType):
+            extra = None if t.extra is None else each(t.extra)
+            return dataclasses.replace(t, fields=fields(t.fields), extra=extra)
+        members = t.members
+        if members is not None:
+            members = Members(
+                fields(members.named),
+                None if members.other is None else each(members.other),
+                tuple((p, each(m)) for p, m in members.patterns),
+            )
+        return dataclasses.replace(
+            t, attributes=each(t.attributes), members=members, metadata=fields(t.metadata)
+        )
+
+    return dataclasses.replace(hierarchy, types=tuple(map(named, hierarchy.types)))
 
 
 def to_json(hierarchy: Hierarchy) -> object:

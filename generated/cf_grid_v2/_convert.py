@@ -5,9 +5,9 @@ model -> its document), so that `dump(parse(doc)) == doc` for every valid docume
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
 other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
-`extensions`. A union takes the first option the value fits by shape, in the schema's order:
-documents are checked before they are parsed, so that is the option the schema meant wherever
-the options can be told apart by shape.
+`extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
+documents are checked before they are parsed, and each option is told from the later ones by
+the constants, JSON types and keys that only it has, or else by the schema's own subschema.
 """
 
 from __future__ import annotations
@@ -541,9 +541,9 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
 
 
 def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
-    if _is_array(value):
-        return tuple(value)
-    return cast("float | tuple[float, ...]", value)
+    if _is_number(value):
+        return cast("float | tuple[float, ...]", value)
+    return tuple(value)
 
 
 def _parse_list_of_JsonObject_or_None(value: Any) -> tuple[JsonObject, ...] | None:
@@ -586,3 +586,8 @@ def _json(value: JsonValue) -> Any:
 
 def _is_array(value: Any) -> bool:
     return isinstance(value, list)
+
+
+def _is_number(value: Any) -> bool:
+    """JSON Schema's number: never a boolean."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

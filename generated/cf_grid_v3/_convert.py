@@ -5,9 +5,9 @@ model -> its document), so that `dump(parse(doc)) == doc` for every valid docume
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
 other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
-`extensions`. A union takes the first option the value fits by shape, in the schema's order:
-documents are checked before they are parsed, so that is the option the schema meant wherever
-the options can be told apart by shape.
+`extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
+documents are checked before they are parsed, and each option is told from the later ones by
+the constants, JSON types and keys that only it has, or else by the schema's own subschema.
 """
 
 from __future__ import annotations
@@ -599,15 +599,15 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 
 
 def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
-    if _is_array(value):
-        return tuple(value)
-    return cast("float | tuple[float, ...]", value)
+    if _is_number(value):
+        return cast("float | tuple[float, ...]", value)
+    return tuple(value)
 
 
 def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
-    if _is_object(value) and "name" in value:
-        return parse_NamedConfig(value)
-    return cast("str | NamedConfig", value)
+    if isinstance(value, str):
+        return cast("str | NamedConfig", value)
+    return parse_NamedConfig(value)
 
 
 def _dump_float_or_list_of_float(model: float | tuple[float, ...]) -> Any:
@@ -642,9 +642,6 @@ def _json(value: JsonValue) -> Any:
     return [_json(item) for item in value]
 
 
-def _is_array(value: Any) -> bool:
-    return isinstance(value, list)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)
+def _is_number(value: Any) -> bool:
+    """JSON Schema's number: never a boolean."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

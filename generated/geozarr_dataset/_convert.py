@@ -5,9 +5,9 @@ model -> its document), so that `dump(parse(doc)) == doc` for every valid docume
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
 other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
-`extensions`. A union takes the first option the value fits by shape, in the schema's order:
-documents are checked before they are parsed, so that is the option the schema meant wherever
-the options can be told apart by shape.
+`extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
+documents are checked before they are parsed, and each option is told from the later ones by
+the constants, JSON types and keys that only it has, or else by the schema's own subschema.
 """
 
 from __future__ import annotations
@@ -355,225 +355,19 @@ def dump_LayoutObjectTransform(model: LayoutObjectTransform) -> dict[str, Any]:
 
 
 def parse_ProjjsonSchema(value: Any) -> ProjjsonSchema:
-    if (
-        (
-            _is_object(value)
-            and "source_crs" in value
-            and "target_crs" in value
-            and "transformation" in value
-            and ("type" not in value or (value["type"] == "BoundCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "components" in value
-            and ("type" not in value or (value["type"] == "CompoundCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and ("type" not in value or (value["type"] == "DerivedEngineeringCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and (
-                "type" not in value
-                or (value["type"] in ("DerivedGeodeticCRS", "DerivedGeographicCRS"))
-            )
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and ("type" not in value or (value["type"] == "DerivedParametricCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and ("type" not in value or (value["type"] == "DerivedProjectedCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and ("type" not in value or (value["type"] == "DerivedTemporalCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and ("type" not in value or (value["type"] == "DerivedVerticalCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "datum" in value
-            and ("type" not in value or (value["type"] == "EngineeringCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "datum" in value
-            and ("type" not in value or (value["type"] in ("GeodeticCRS", "GeographicCRS")))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "datum" in value
-            and ("type" not in value or (value["type"] == "ParametricCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "base_crs" in value
-            and "conversion" in value
-            and "coordinate_system" in value
-            and ("type" not in value or (value["type"] == "ProjectedCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "datum" in value
-            and ("type" not in value or (value["type"] == "TemporalCRS"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "datum" in value
-            and ("type" not in value or (value["type"] == "VerticalCRS"))
-        )
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/0"):
         return parse_Crs(value)
-    if (
-        (
-            _is_object(value)
-            and "name" in value
-            and "ellipsoid" in value
-            and ("type" not in value or (value["type"] == "GeodeticReferenceFrame"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and ("type" not in value or (value["type"] == "VerticalReferenceFrame"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "ellipsoid" in value
-            and "frame_reference_epoch" in value
-            and ("type" not in value or (value["type"] == "DynamicGeodeticReferenceFrame"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "frame_reference_epoch" in value
-            and ("type" not in value or (value["type"] == "DynamicVerticalReferenceFrame"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "calendar" in value
-            and ("type" not in value or (value["type"] == "TemporalDatum"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and ("type" not in value or (value["type"] == "ParametricDatum"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and ("type" not in value or (value["type"] == "EngineeringDatum"))
-        )
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/1"):
         return parse_Datum(value)
-    if (
-        (
-            _is_object(value)
-            and "name" in value
-            and "semi_major_axis" in value
-            and "semi_minor_axis" in value
-            and ("type" not in value or (value["type"] == "Ellipsoid"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "semi_major_axis" in value
-            and "inverse_flattening" in value
-            and ("type" not in value or (value["type"] == "Ellipsoid"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "radius" in value
-            and ("type" not in value or (value["type"] == "Ellipsoid"))
-        )
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/3"):
         return parse_Ellipsoid(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "PrimeMeridian"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/4"):
         return parse_PrimeMeridian(value)
-    if (
-        (
-            _is_object(value)
-            and "name" in value
-            and "method" in value
-            and ("type" not in value or (value["type"] == "Conversion"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "source_crs" in value
-            and "target_crs" in value
-            and "method" in value
-            and "parameters" in value
-            and ("type" not in value or (value["type"] == "Transformation"))
-        )
-        or (
-            _is_object(value)
-            and "name" in value
-            and "source_crs" in value
-            and "method" in value
-            and "parameters" in value
-            and ("type" not in value or (value["type"] == "PointMotionOperation"))
-        )
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/5"):
         return parse_SingleOperation(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "target_crs" in value
-        and "steps" in value
-        and ("type" not in value or (value["type"] == "ConcatenatedOperation"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/6"):
         return parse_ConcatenatedOperation(value)
-    if (
-        _is_object(value)
-        and "crs" in value
-        and ("type" not in value or (value["type"] == "CoordinateMetadata"))
-    ):
-        return parse_CoordinateMetadata(value)
-    return cast("ProjjsonSchema", value)
+    return parse_CoordinateMetadata(value)
 
 
 def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
@@ -653,122 +447,33 @@ def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
 
 
 def parse_Crs(value: Any) -> Crs:
-    if (
-        _is_object(value)
-        and "source_crs" in value
-        and "target_crs" in value
-        and "transformation" in value
-        and ("type" not in value or (value["type"] == "BoundCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/0"):
         return parse_BoundCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "components" in value
-        and ("type" not in value or (value["type"] == "CompoundCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/1"):
         return parse_CompoundCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedEngineeringCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/2"):
         return parse_DerivedEngineeringCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and (
-            "type" not in value or (value["type"] in ("DerivedGeodeticCRS", "DerivedGeographicCRS"))
-        )
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/3"):
         return parse_DerivedGeodeticCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedParametricCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/4"):
         return parse_DerivedParametricCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedProjectedCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/5"):
         return parse_DerivedProjectedCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedTemporalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/6"):
         return parse_DerivedTemporalCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedVerticalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/7"):
         return parse_DerivedVerticalCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "EngineeringCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/8"):
         return parse_EngineeringCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] in ("GeodeticCRS", "GeographicCRS")))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/9"):
         return parse_GeodeticCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "ParametricCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/10"):
         return parse_ParametricCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "ProjectedCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/11"):
         return parse_ProjectedCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "TemporalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/12"):
         return parse_TemporalCrs(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "VerticalCRS"))
-    ):
-        return parse_VerticalCrs(value)
-    return cast("Crs", value)
+    return parse_VerticalCrs(value)
 
 
 def dump_Crs(model: Crs) -> Any:
@@ -803,23 +508,9 @@ def dump_Crs(model: Crs) -> Any:
 
 
 def parse_BoundCrs(value: Any) -> BoundCrs:
-    if (
-        _is_object(value)
-        and "source_crs" in value
-        and "target_crs" in value
-        and "transformation" in value
-        and ("type" not in value or (value["type"] == "BoundCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_BoundCrsOption1(value)
-    if (
-        _is_object(value)
-        and "source_crs" in value
-        and "target_crs" in value
-        and "transformation" in value
-        and ("type" not in value or (value["type"] == "BoundCRS"))
-    ):
-        return parse_BoundCrsOption2(value)
-    return cast("BoundCrs", value)
+    return parse_BoundCrsOption2(value)
 
 
 def dump_BoundCrs(model: BoundCrs) -> Any:
@@ -1020,15 +711,9 @@ def dump_ParameterValue(model: ParameterValue) -> dict[str, Any]:
 
 
 def parse_Unit(value: Any) -> Unit:
-    if (
-        _is_object(value)
-        and "type" in value
-        and value["type"]
-        in ("LinearUnit", "AngularUnit", "ScaleUnit", "TimeUnit", "ParametricUnit", "Unit")
-        and "name" in value
-    ):
-        return parse_UnitOption2(value)
-    return cast("Unit", value)
+    if value in ("metre", "degree", "unity"):
+        return cast("Unit", value)
+    return parse_UnitOption2(value)
 
 
 def dump_Unit(model: Unit) -> Any:
@@ -1220,21 +905,9 @@ def dump_UsagesItem(model: UsagesItem) -> dict[str, Any]:
 
 
 def parse_CompoundCrs(value: Any) -> CompoundCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "components" in value
-        and ("type" not in value or (value["type"] == "CompoundCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_CompoundCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "components" in value
-        and ("type" not in value or (value["type"] == "CompoundCRS"))
-    ):
-        return parse_CompoundCrsOption2(value)
-    return cast("CompoundCrs", value)
+    return parse_CompoundCrsOption2(value)
 
 
 def dump_CompoundCrs(model: CompoundCrs) -> Any:
@@ -1350,25 +1023,9 @@ def dump_CompoundCrsOption2(model: CompoundCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedEngineeringCrs(value: Any) -> DerivedEngineeringCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedEngineeringCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DerivedEngineeringCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedEngineeringCRS"))
-    ):
-        return parse_DerivedEngineeringCrsOption2(value)
-    return cast("DerivedEngineeringCrs", value)
+    return parse_DerivedEngineeringCrsOption2(value)
 
 
 def dump_DerivedEngineeringCrs(model: DerivedEngineeringCrs) -> Any:
@@ -1437,21 +1094,9 @@ def dump_DerivedEngineeringCrsOption1(model: DerivedEngineeringCrsOption1) -> di
 
 
 def parse_EngineeringCrs(value: Any) -> EngineeringCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "EngineeringCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_EngineeringCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "EngineeringCRS"))
-    ):
-        return parse_EngineeringCrsOption2(value)
-    return cast("EngineeringCrs", value)
+    return parse_EngineeringCrsOption2(value)
 
 
 def dump_EngineeringCrs(model: EngineeringCrs) -> Any:
@@ -1521,19 +1166,9 @@ def dump_EngineeringCrsOption1(model: EngineeringCrsOption1) -> dict[str, Any]:
 
 
 def parse_EngineeringDatum(value: Any) -> EngineeringDatum:
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "EngineeringDatum"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_EngineeringDatumOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "EngineeringDatum"))
-    ):
-        return parse_EngineeringDatumOption2(value)
-    return cast("EngineeringDatum", value)
+    return parse_EngineeringDatumOption2(value)
 
 
 def dump_EngineeringDatum(model: EngineeringDatum) -> Any:
@@ -1759,9 +1394,9 @@ def dump_Meridian(model: Meridian) -> dict[str, Any]:
 
 
 def parse_ValueInDegreeOrValueAndUnit(value: Any) -> ValueInDegreeOrValueAndUnit:
-    if _is_object(value) and "value" in value and "unit" in value:
-        return parse_ValueAndUnit(value)
-    return cast("ValueInDegreeOrValueAndUnit", value)
+    if _is_number(value):
+        return cast("ValueInDegreeOrValueAndUnit", value)
+    return parse_ValueAndUnit(value)
 
 
 def dump_ValueInDegreeOrValueAndUnit(model: ValueInDegreeOrValueAndUnit) -> Any:
@@ -1934,29 +1569,9 @@ def dump_DerivedEngineeringCrsOption2(model: DerivedEngineeringCrsOption2) -> di
 
 
 def parse_DerivedGeodeticCrs(value: Any) -> DerivedGeodeticCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and (
-            "type" not in value or (value["type"] in ("DerivedGeodeticCRS", "DerivedGeographicCRS"))
-        )
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DerivedGeodeticCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and (
-            "type" not in value or (value["type"] in ("DerivedGeodeticCRS", "DerivedGeographicCRS"))
-        )
-    ):
-        return parse_DerivedGeodeticCrsOption2(value)
-    return cast("DerivedGeodeticCrs", value)
+    return parse_DerivedGeodeticCrsOption2(value)
 
 
 def dump_DerivedGeodeticCrs(model: DerivedGeodeticCrs) -> Any:
@@ -2025,21 +1640,9 @@ def dump_DerivedGeodeticCrsOption1(model: DerivedGeodeticCrsOption1) -> dict[str
 
 
 def parse_GeodeticCrs(value: Any) -> GeodeticCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] in ("GeodeticCRS", "GeographicCRS")))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_GeodeticCrsOption1Option1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] in ("GeodeticCRS", "GeographicCRS")))
-    ):
-        return parse_GeodeticCrsOption2Option1(value)
-    return cast("GeodeticCrs", value)
+    return parse_GeodeticCrsOption2Option1(value)
 
 
 def dump_GeodeticCrs(model: GeodeticCrs) -> Any:
@@ -2121,21 +1724,9 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
 
 
 def parse_GeodeticReferenceFrame(value: Any) -> GeodeticReferenceFrame:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and ("type" not in value or (value["type"] == "GeodeticReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_GeodeticReferenceFrameOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and ("type" not in value or (value["type"] == "GeodeticReferenceFrame"))
-    ):
-        return parse_GeodeticReferenceFrameOption2(value)
-    return cast("GeodeticReferenceFrame", value)
+    return parse_GeodeticReferenceFrameOption2(value)
 
 
 def dump_GeodeticReferenceFrame(model: GeodeticReferenceFrame) -> Any:
@@ -2211,30 +1802,11 @@ def dump_GeodeticReferenceFrameOption1(model: GeodeticReferenceFrameOption1) -> 
 
 
 def parse_Ellipsoid(value: Any) -> Ellipsoid:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "semi_major_axis" in value
-        and "semi_minor_axis" in value
-        and ("type" not in value or (value["type"] == "Ellipsoid"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/0"):
         return parse_EllipsoidEllipsoid(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "semi_major_axis" in value
-        and "inverse_flattening" in value
-        and ("type" not in value or (value["type"] == "Ellipsoid"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/1"):
         return parse_EllipsoidEllipsoid2(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "radius" in value
-        and ("type" not in value or (value["type"] == "Ellipsoid"))
-    ):
-        return parse_EllipsoidEllipsoid3(value)
-    return cast("Ellipsoid", value)
+    return parse_EllipsoidEllipsoid3(value)
 
 
 def dump_Ellipsoid(model: Ellipsoid) -> Any:
@@ -2278,9 +1850,9 @@ def dump_EllipsoidEllipsoid(model: EllipsoidEllipsoid) -> dict[str, Any]:
 
 
 def parse_ValueInMetreOrValueAndUnit(value: Any) -> ValueInMetreOrValueAndUnit:
-    if _is_object(value) and "value" in value and "unit" in value:
-        return parse_ValueAndUnit(value)
-    return cast("ValueInMetreOrValueAndUnit", value)
+    if _is_number(value):
+        return cast("ValueInMetreOrValueAndUnit", value)
+    return parse_ValueAndUnit(value)
 
 
 def dump_ValueInMetreOrValueAndUnit(model: ValueInMetreOrValueAndUnit) -> Any:
@@ -2447,23 +2019,9 @@ def dump_GeodeticReferenceFrameOption2(model: GeodeticReferenceFrameOption2) -> 
 
 
 def parse_DynamicGeodeticReferenceFrame(value: Any) -> DynamicGeodeticReferenceFrame:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicGeodeticReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DynamicGeodeticReferenceFrameOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicGeodeticReferenceFrame"))
-    ):
-        return parse_DynamicGeodeticReferenceFrameOption2(value)
-    return cast("DynamicGeodeticReferenceFrame", value)
+    return parse_DynamicGeodeticReferenceFrameOption2(value)
 
 
 def dump_DynamicGeodeticReferenceFrame(model: DynamicGeodeticReferenceFrame) -> Any:
@@ -2747,25 +2305,9 @@ def dump_DerivedGeodeticCrsOption2(model: DerivedGeodeticCrsOption2) -> dict[str
 
 
 def parse_DerivedParametricCrs(value: Any) -> DerivedParametricCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedParametricCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DerivedParametricCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedParametricCRS"))
-    ):
-        return parse_DerivedParametricCrsOption2(value)
-    return cast("DerivedParametricCrs", value)
+    return parse_DerivedParametricCrsOption2(value)
 
 
 def dump_DerivedParametricCrs(model: DerivedParametricCrs) -> Any:
@@ -2834,21 +2376,9 @@ def dump_DerivedParametricCrsOption1(model: DerivedParametricCrsOption1) -> dict
 
 
 def parse_ParametricCrs(value: Any) -> ParametricCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "ParametricCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_ParametricCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "ParametricCRS"))
-    ):
-        return parse_ParametricCrsOption2(value)
-    return cast("ParametricCrs", value)
+    return parse_ParametricCrsOption2(value)
 
 
 def dump_ParametricCrs(model: ParametricCrs) -> Any:
@@ -2918,19 +2448,9 @@ def dump_ParametricCrsOption1(model: ParametricCrsOption1) -> dict[str, Any]:
 
 
 def parse_ParametricDatum(value: Any) -> ParametricDatum:
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "ParametricDatum"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_ParametricDatumOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "ParametricDatum"))
-    ):
-        return parse_ParametricDatumOption2(value)
-    return cast("ParametricDatum", value)
+    return parse_ParametricDatumOption2(value)
 
 
 def dump_ParametricDatum(model: ParametricDatum) -> Any:
@@ -3159,25 +2679,9 @@ def dump_DerivedParametricCrsOption2(model: DerivedParametricCrsOption2) -> dict
 
 
 def parse_DerivedProjectedCrs(value: Any) -> DerivedProjectedCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedProjectedCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DerivedProjectedCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedProjectedCRS"))
-    ):
-        return parse_DerivedProjectedCrsOption2(value)
-    return cast("DerivedProjectedCrs", value)
+    return parse_DerivedProjectedCrsOption2(value)
 
 
 def dump_DerivedProjectedCrs(model: DerivedProjectedCrs) -> Any:
@@ -3246,25 +2750,9 @@ def dump_DerivedProjectedCrsOption1(model: DerivedProjectedCrsOption1) -> dict[s
 
 
 def parse_ProjectedCrs(value: Any) -> ProjectedCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "ProjectedCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_ProjectedCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "ProjectedCRS"))
-    ):
-        return parse_ProjectedCrsOption2(value)
-    return cast("ProjectedCrs", value)
+    return parse_ProjectedCrsOption2(value)
 
 
 def dump_ProjectedCrs(model: ProjectedCrs) -> Any:
@@ -3443,25 +2931,9 @@ def dump_DerivedProjectedCrsOption2(model: DerivedProjectedCrsOption2) -> dict[s
 
 
 def parse_DerivedTemporalCrs(value: Any) -> DerivedTemporalCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedTemporalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DerivedTemporalCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedTemporalCRS"))
-    ):
-        return parse_DerivedTemporalCrsOption2(value)
-    return cast("DerivedTemporalCrs", value)
+    return parse_DerivedTemporalCrsOption2(value)
 
 
 def dump_DerivedTemporalCrs(model: DerivedTemporalCrs) -> Any:
@@ -3530,21 +3002,9 @@ def dump_DerivedTemporalCrsOption1(model: DerivedTemporalCrsOption1) -> dict[str
 
 
 def parse_TemporalCrs(value: Any) -> TemporalCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "TemporalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_TemporalCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "TemporalCRS"))
-    ):
-        return parse_TemporalCrsOption2(value)
-    return cast("TemporalCrs", value)
+    return parse_TemporalCrsOption2(value)
 
 
 def dump_TemporalCrs(model: TemporalCrs) -> Any:
@@ -3614,21 +3074,9 @@ def dump_TemporalCrsOption1(model: TemporalCrsOption1) -> dict[str, Any]:
 
 
 def parse_TemporalDatum(value: Any) -> TemporalDatum:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "calendar" in value
-        and ("type" not in value or (value["type"] == "TemporalDatum"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_TemporalDatumOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "calendar" in value
-        and ("type" not in value or (value["type"] == "TemporalDatum"))
-    ):
-        return parse_TemporalDatumOption2(value)
-    return cast("TemporalDatum", value)
+    return parse_TemporalDatumOption2(value)
 
 
 def dump_TemporalDatum(model: TemporalDatum) -> Any:
@@ -3861,25 +3309,9 @@ def dump_DerivedTemporalCrsOption2(model: DerivedTemporalCrsOption2) -> dict[str
 
 
 def parse_DerivedVerticalCrs(value: Any) -> DerivedVerticalCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedVerticalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DerivedVerticalCrsOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "base_crs" in value
-        and "conversion" in value
-        and "coordinate_system" in value
-        and ("type" not in value or (value["type"] == "DerivedVerticalCRS"))
-    ):
-        return parse_DerivedVerticalCrsOption2(value)
-    return cast("DerivedVerticalCrs", value)
+    return parse_DerivedVerticalCrsOption2(value)
 
 
 def dump_DerivedVerticalCrs(model: DerivedVerticalCrs) -> Any:
@@ -3948,21 +3380,9 @@ def dump_DerivedVerticalCrsOption1(model: DerivedVerticalCrsOption1) -> dict[str
 
 
 def parse_VerticalCrs(value: Any) -> VerticalCrs:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "VerticalCRS"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_VerticalCrsOption1Option1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "datum" in value
-        and ("type" not in value or (value["type"] == "VerticalCRS"))
-    ):
-        return parse_VerticalCrsOption2Option1(value)
-    return cast("VerticalCrs", value)
+    return parse_VerticalCrsOption2Option1(value)
 
 
 def dump_VerticalCrs(model: VerticalCrs) -> Any:
@@ -4054,19 +3474,9 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
 
 
 def parse_VerticalReferenceFrame(value: Any) -> VerticalReferenceFrame:
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "VerticalReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_VerticalReferenceFrameOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "VerticalReferenceFrame"))
-    ):
-        return parse_VerticalReferenceFrameOption2(value)
-    return cast("VerticalReferenceFrame", value)
+    return parse_VerticalReferenceFrameOption2(value)
 
 
 def dump_VerticalReferenceFrame(model: VerticalReferenceFrame) -> Any:
@@ -4190,21 +3600,9 @@ def dump_VerticalReferenceFrameOption2(model: VerticalReferenceFrameOption2) -> 
 
 
 def parse_DynamicVerticalReferenceFrame(value: Any) -> DynamicVerticalReferenceFrame:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicVerticalReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_DynamicVerticalReferenceFrameOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicVerticalReferenceFrame"))
-    ):
-        return parse_DynamicVerticalReferenceFrameOption2(value)
-    return cast("DynamicVerticalReferenceFrame", value)
+    return parse_DynamicVerticalReferenceFrameOption2(value)
 
 
 def dump_DynamicVerticalReferenceFrame(model: DynamicVerticalReferenceFrame) -> Any:
@@ -4493,54 +3891,19 @@ def dump_DerivedVerticalCrsOption2(model: DerivedVerticalCrsOption2) -> dict[str
 
 
 def parse_Datum(value: Any) -> Datum:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and ("type" not in value or (value["type"] == "GeodeticReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/0"):
         return parse_GeodeticReferenceFrame(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "VerticalReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/1"):
         return parse_VerticalReferenceFrame(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicGeodeticReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/2"):
         return parse_DynamicGeodeticReferenceFrame(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicVerticalReferenceFrame"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/3"):
         return parse_DynamicVerticalReferenceFrame(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "calendar" in value
-        and ("type" not in value or (value["type"] == "TemporalDatum"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/4"):
         return parse_TemporalDatum(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "ParametricDatum"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/5"):
         return parse_ParametricDatum(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "EngineeringDatum"))
-    ):
-        return parse_EngineeringDatum(value)
-    return cast("Datum", value)
+    return parse_EngineeringDatum(value)
 
 
 def dump_Datum(model: Datum) -> Any:
@@ -4565,33 +3928,11 @@ def dump_Datum(model: Datum) -> Any:
 
 
 def parse_SingleOperation(value: Any) -> SingleOperation:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "method" in value
-        and ("type" not in value or (value["type"] == "Conversion"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/0"):
         return parse_Conversion(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "target_crs" in value
-        and "method" in value
-        and "parameters" in value
-        and ("type" not in value or (value["type"] == "Transformation"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/1"):
         return parse_Transformation(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "method" in value
-        and "parameters" in value
-        and ("type" not in value or (value["type"] == "PointMotionOperation"))
-    ):
-        return parse_PointMotionOperation(value)
-    return cast("SingleOperation", value)
+    return parse_PointMotionOperation(value)
 
 
 def dump_SingleOperation(model: SingleOperation) -> Any:
@@ -4604,27 +3945,9 @@ def dump_SingleOperation(model: SingleOperation) -> Any:
 
 
 def parse_Transformation(value: Any) -> Transformation:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "target_crs" in value
-        and "method" in value
-        and "parameters" in value
-        and ("type" not in value or (value["type"] == "Transformation"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_TransformationOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "target_crs" in value
-        and "method" in value
-        and "parameters" in value
-        and ("type" not in value or (value["type"] == "Transformation"))
-    ):
-        return parse_TransformationOption2(value)
-    return cast("Transformation", value)
+    return parse_TransformationOption2(value)
 
 
 def dump_Transformation(model: Transformation) -> Any:
@@ -4768,25 +4091,9 @@ def dump_TransformationOption2(model: TransformationOption2) -> dict[str, Any]:
 
 
 def parse_PointMotionOperation(value: Any) -> PointMotionOperation:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "method" in value
-        and "parameters" in value
-        and ("type" not in value or (value["type"] == "PointMotionOperation"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_PointMotionOperationOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "method" in value
-        and "parameters" in value
-        and ("type" not in value or (value["type"] == "PointMotionOperation"))
-    ):
-        return parse_PointMotionOperationOption2(value)
-    return cast("PointMotionOperation", value)
+    return parse_PointMotionOperationOption2(value)
 
 
 def dump_PointMotionOperation(model: PointMotionOperation) -> Any:
@@ -4916,25 +4223,9 @@ def dump_PointMotionOperationOption2(model: PointMotionOperationOption2) -> dict
 
 
 def parse_ConcatenatedOperation(value: Any) -> ConcatenatedOperation:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "target_crs" in value
-        and "steps" in value
-        and ("type" not in value or (value["type"] == "ConcatenatedOperation"))
-    ):
+    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
         return parse_ConcatenatedOperationOption1(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "source_crs" in value
-        and "target_crs" in value
-        and "steps" in value
-        and ("type" not in value or (value["type"] == "ConcatenatedOperation"))
-    ):
-        return parse_ConcatenatedOperationOption2(value)
-    return cast("ConcatenatedOperation", value)
+    return parse_ConcatenatedOperationOption2(value)
 
 
 def dump_ConcatenatedOperation(model: ConcatenatedOperation) -> Any:
@@ -5164,72 +4455,35 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
     value: Any,
 ) -> GeodeticReferenceFrame | DynamicGeodeticReferenceFrame:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and ("type" not in value or (value["type"] == "GeodeticReferenceFrame"))
+    if _holds(
+        value,
+        "/$defs/zomgen:projjson.schema.json/definitions/geodetic_crs/properties/datum/oneOf/0",
     ):
         return parse_GeodeticReferenceFrame(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "ellipsoid" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicGeodeticReferenceFrame"))
-    ):
-        return parse_DynamicGeodeticReferenceFrame(value)
-    return cast("GeodeticReferenceFrame | DynamicGeodeticReferenceFrame", value)
+    return parse_DynamicGeodeticReferenceFrame(value)
 
 
 def _parse_VerticalReferenceFrame_or_DynamicVertica_etc(
     value: Any,
 ) -> VerticalReferenceFrame | DynamicVerticalReferenceFrame:
-    if (
-        _is_object(value)
-        and "name" in value
-        and ("type" not in value or (value["type"] == "VerticalReferenceFrame"))
+    if _holds(
+        value,
+        "/$defs/zomgen:projjson.schema.json/definitions/vertical_crs/properties/datum/oneOf/0",
     ):
         return parse_VerticalReferenceFrame(value)
-    if (
-        _is_object(value)
-        and "name" in value
-        and "frame_reference_epoch" in value
-        and ("type" not in value or (value["type"] == "DynamicVerticalReferenceFrame"))
-    ):
-        return parse_DynamicVerticalReferenceFrame(value)
-    return cast("VerticalReferenceFrame | DynamicVerticalReferenceFrame", value)
+    return parse_DynamicVerticalReferenceFrame(value)
 
 
 def _parse_GeoZarrDataset_or_GeoArray(value: Any) -> GeoZarrDataset | GeoArray:
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "group"
-        and "attributes" in value
-        and "members" in value
-    ):
+    if _is_object(value) and value.get("node_type") == "group":
         return parse_GeoZarrDataset(value)
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "array"
-        and "attributes" in value
-        and "shape" in value
-        and "data_type" in value
-        and "chunk_grid" in value
-        and "chunk_key_encoding" in value
-        and "fill_value" in value
-        and "codecs" in value
-    ):
-        return parse_GeoArray(value)
-    return cast("GeoZarrDataset | GeoArray", value)
+    return parse_GeoArray(value)
 
 
 def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
-    if _is_object(value) and "name" in value:
-        return parse_NamedConfig(value)
-    return cast("str | NamedConfig", value)
+    if isinstance(value, str):
+        return cast("str | NamedConfig", value)
+    return parse_NamedConfig(value)
 
 
 def _dump_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
@@ -5282,5 +4536,19 @@ def _json(value: JsonValue) -> Any:
     return [_json(item) for item in value]
 
 
+def _holds(value: Any, *pointers: str) -> bool:
+    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
+    but the schema itself tells an option of a union from a later one."""
+    from . import schema
+    from ._runtime.subschemas import holds
+
+    return holds(value, schema(), pointers)
+
+
 def _is_object(value: Any) -> bool:
     return isinstance(value, dict)
+
+
+def _is_number(value: Any) -> bool:
+    """JSON Schema's number: never a boolean."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -5,9 +5,9 @@ model -> its document), so that `dump(parse(doc)) == doc` for every valid docume
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
 other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
-`extensions`. A union takes the first option the value fits by shape, in the schema's order:
-documents are checked before they are parsed, so that is the option the schema meant wherever
-the options can be told apart by shape.
+`extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
+documents are checked before they are parsed, and each option is told from the later ones by
+the constants, JSON types and keys that only it has, or else by the schema's own subschema.
 """
 
 from __future__ import annotations
@@ -831,23 +831,9 @@ def dump_LabelsAttributesOme(model: LabelsAttributesOme) -> dict[str, Any]:
 
 
 def parse_LabelsMember(value: Any) -> LabelsMember:
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "group"
-        and "attributes" in value
-        and "members" in value
-    ):
+    if _holds(value, "/$defs/zomgen:ome-ngff-05-image.json/$defs/LabelsMember/anyOf/0"):
         return parse_LabelImage(value)
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "group"
-        and "attributes" in value
-        and "members" in value
-    ):
-        return parse_LabelsFolder(value)
-    return cast("LabelsMember", value)
+    return parse_LabelsFolder(value)
 
 
 def dump_LabelsMember(model: LabelsMember) -> Any:
@@ -1079,34 +1065,15 @@ def _parse_OmeZarr05Bf2rawMembers(value: Any) -> OmeZarr05Bf2rawMembers:
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "group"
-        and "attributes" in value
-        and "members" in value
-    ):
+    if _is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "array"
-        and "attributes" in value
-        and "shape" in value
-        and "data_type" in value
-        and "chunk_grid" in value
-        and "chunk_key_encoding" in value
-        and "fill_value" in value
-        and "codecs" in value
-    ):
-        return parse_ArraySpec(value)
-    return cast("AnyNode", value)
+    return parse_ArraySpec(value)
 
 
 def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
-    if _is_object(value) and "name" in value:
-        return parse_NamedConfig(value)
-    return cast("str | NamedConfig", value)
+    if isinstance(value, str):
+        return cast("str | NamedConfig", value)
+    return parse_NamedConfig(value)
 
 
 def _parse_CoordinateTransformationsItemScale_or_Co_etc(
@@ -1125,16 +1092,9 @@ def _parse_CoordinateTransformationsItemScale_or_Co_etc(
 
 
 def _parse_AxesItemOption1_or_AxesItemOption2(value: Any) -> AxesItemOption1 | AxesItemOption2:
-    if (
-        _is_object(value)
-        and "name" in value
-        and "type" in value
-        and value["type"] in ("channel", "time", "space")
-    ):
+    if _holds(value, "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
         return parse_AxesItemOption1(value)
-    if _is_object(value) and "name" in value:
-        return parse_AxesItemOption2(value)
-    return cast("AxesItemOption1 | AxesItemOption2", value)
+    return parse_AxesItemOption2(value)
 
 
 def _parse_OmeZarr05ImageMembers(value: Any) -> OmeZarr05ImageMembers:
@@ -1213,6 +1173,15 @@ def _json(value: JsonValue) -> Any:
     if isinstance(value, Mapping):
         return {key: _json(item) for key, item in value.items()}
     return [_json(item) for item in value]
+
+
+def _holds(value: Any, *pointers: str) -> bool:
+    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
+    but the schema itself tells an option of a union from a later one."""
+    from . import schema
+    from ._runtime.subschemas import holds
+
+    return holds(value, schema(), pointers)
 
 
 def _is_object(value: Any) -> bool:

@@ -5,9 +5,9 @@ model -> its document), so that `dump(parse(doc)) == doc` for every valid docume
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
 other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
-`extensions`. A union takes the first option the value fits by shape, in the schema's order:
-documents are checked before they are parsed, so that is the option the schema meant wherever
-the options can be told apart by shape.
+`extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
+documents are checked before they are parsed, and each option is told from the later ones by
+the constants, JSON types and keys that only it has, or else by the schema's own subschema.
 """
 
 from __future__ import annotations

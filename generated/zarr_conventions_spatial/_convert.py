@@ -5,9 +5,9 @@ model -> its document), so that `dump(parse(doc)) == doc` for every valid docume
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
 other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
-`extensions`. A union takes the first option the value fits by shape, in the schema's order:
-documents are checked before they are parsed, so that is the option the schema meant wherever
-the options can be told apart by shape.
+`extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
+documents are checked before they are parsed, and each option is told from the later ones by
+the constants, JSON types and keys that only it has, or else by the schema's own subschema.
 """
 
 from __future__ import annotations
@@ -389,61 +389,21 @@ def dump_SpatialCoordinateConventionSpatial(
 def _parse_GroupSpec_or_SpatialCoordinateConventionSpatial(
     value: Any,
 ) -> GroupSpec[JsonObject, Mapping[str, AnyNode]] | SpatialCoordinateConventionSpatial:
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "group"
-        and "attributes" in value
-        and "members" in value
-    ):
+    if _is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "array"
-        and "attributes" in value
-        and "shape" in value
-        and "data_type" in value
-        and "chunk_grid" in value
-        and "chunk_key_encoding" in value
-        and "fill_value" in value
-        and "codecs" in value
-    ):
-        return parse_SpatialCoordinateConventionSpatial(value)
-    return cast(
-        "GroupSpec[JsonObject, Mapping[str, AnyNode]] | SpatialCoordinateConventionSpatial", value
-    )
+    return parse_SpatialCoordinateConventionSpatial(value)
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "group"
-        and "attributes" in value
-        and "members" in value
-    ):
+    if _is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
-    if (
-        _is_object(value)
-        and value.get("zarr_format") == 3
-        and value.get("node_type") == "array"
-        and "attributes" in value
-        and "shape" in value
-        and "data_type" in value
-        and "chunk_grid" in value
-        and "chunk_key_encoding" in value
-        and "fill_value" in value
-        and "codecs" in value
-    ):
-        return parse_ArraySpec(value)
-    return cast("AnyNode", value)
+    return parse_ArraySpec(value)
 
 
 def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
-    if _is_object(value) and "name" in value:
-        return parse_NamedConfig(value)
-    return cast("str | NamedConfig", value)
+    if isinstance(value, str):
+        return cast("str | NamedConfig", value)
+    return parse_NamedConfig(value)
 
 
 def _dump_GroupSpec_or_SpatialCoordinateConventionSpatial(

@@ -328,6 +328,37 @@ def test_ome_zarr_py_stores_are_valid(tmp_path: Path, version: str) -> None:
 
 
 @pytest.mark.parametrize("version", list(VERSIONS))
+def test_a_label_image_below_an_intermediate_group(tmp_path: Path, version: str) -> None:
+    """`labels` lists `sub/cells`: `sub` is a group without metadata (the schema's
+    `LabelsFolder`), `cells` a label image. Both options of `LabelsMember` are groups of the
+    same version; only the schema's `maxProperties: 0` tells them apart, and `load` must build
+    each as its own class."""
+    store = tmp_path / "image.zarr"
+    _write(store, version)
+    (store / "labels" / "sub").mkdir()
+    shutil.move(store / "labels" / "cells", store / "labels" / "sub" / "cells")
+    if version == "0.4":
+        (store / "labels" / "sub" / ".zgroup").write_text('{"zarr_format": 2}', "utf-8")
+    else:
+        folder = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+        (store / "labels" / "sub" / "zarr.json").write_text(json.dumps(folder), "utf-8")
+    listing_file = _attributes_file(store / "labels", version)
+    listing = json.loads(listing_file.read_text("utf-8"))
+    (listing if version == "0.4" else listing["attributes"]["ome"])["labels"] = ["sub/cells"]
+    listing_file.write_text(json.dumps(listing), "utf-8")
+
+    package = _package(version)
+    assert package.validate(store) == []
+    image = package.load(store)
+    folder_model = image.members["labels"].members["sub"]
+    assert type(folder_model) is package.models.LabelsFolder
+    assert type(folder_model.members["cells"]) is package.models.LabelImage
+    assert sorted(folder_model.members["cells"].members) == ["s0", "s1", "s2"]
+    document = package.dump(image)
+    assert package.dump(package.parse(document)) == document
+
+
+@pytest.mark.parametrize("version", list(VERSIONS))
 @pytest.mark.parametrize(("name", "breakage", "expected"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_ome_zarr_py_stores_broken_on_purpose(
     tmp_path: Path,

@@ -18,12 +18,14 @@ an `$id` beside `$ref`), see `Expander` in atoms.py.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from referencing._core import Resolver
 
+from zomgen import ir
 from zomgen.errors import CompileError
 from zomgen.schema.atoms import Expander
 from zomgen.schema.check import ensure_checked, pattern_problem
@@ -123,6 +125,16 @@ class Bundler:
             merged.update(sorted(self.defs.items()))
             result["$defs"] = merged
         return result
+
+    def places(self) -> dict[str, str]:
+        """Where each schema of the input was copied to in the bundle (after `bundle`): its
+        place as the IR writes it (`SchemaSet.pointer_text`) -> its JSON pointer here."""
+        found: dict[str, str] = {}
+        for key, at in self.placed.items():
+            where = self.schema_set.locations.get(key)
+            if where is not None:
+                found[self.schema_set.text_of(*where)] = at
+        return found
 
     def _place(self, ref: _Ref) -> str:
         placed = self.placed.get(id(ref.target))
@@ -268,3 +280,26 @@ def _def_pointer(key: str) -> str:
 
 def bundle(schema_set: SchemaSet) -> dict[str, object]:
     return Bundler(schema_set).bundle()
+
+
+def bundle_with_places(schema_set: SchemaSet) -> tuple[dict[str, object], dict[str, str]]:
+    """The bundled schema, and where each input schema is in it (`Bundler.places`)."""
+    bundler = Bundler(schema_set)
+    return bundler.bundle(), bundler.places()
+
+
+def locate_options(hierarchy: ir.Hierarchy, places: dict[str, str]) -> ir.Hierarchy:
+    """`hierarchy` with each union option's own subschemas (`UnionOf.option_schemas`) given as
+    JSON pointers into the bundled schema, which the run time has; an option with a subschema
+    the bundle dropped (beside a draft-07 `$ref`) has none."""
+
+    def located(t: ir.TypeRef) -> ir.TypeRef:
+        if not isinstance(t, ir.UnionOf) or not t.option_schemas:
+            return t
+        schemas = tuple(
+            tuple(places[s] for s in own) if all(s in places for s in own) else ()
+            for own in t.option_schemas
+        )
+        return dataclasses.replace(t, option_schemas=schemas)
+
+    return ir.map_types(hierarchy, located)

@@ -406,6 +406,17 @@ class SchemaSet:
             self.indexed = len(self.documents)
         return self.locations.get(id(schema))
 
+    def pointer_text(self, schema: object) -> str:
+        """Where `schema` is, as the IR writes it: `label#pointer` ("" for the input file, else
+        its path relative to the input's folder, its `$id` or its path in its -I folder: never
+        a path of the building machine), or "#" for a schema no document holds."""
+        found = self.locate(schema)
+        return "#" if found is None else self.text_of(*found)
+
+    def text_of(self, doc: SchemaDocument, pointer: str) -> str:
+        label = "" if doc is self.root else doc.label or doc.path.as_posix()
+        return f"{label}#{pointer}"
+
     def warn(self, file: str, pointer: str, message: str) -> None:
         problem = InputProblem(file, pointer, message)
         if problem not in self.warnings:

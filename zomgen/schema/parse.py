@@ -26,7 +26,7 @@ from zomgen.errors import CompileError, InputProblem
 from zomgen.names import pascal_case
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
 from zomgen.schema.check import matches
-from zomgen.schema.load import SchemaDocument, SchemaSet, escape_pointer
+from zomgen.schema.load import SchemaSet, escape_pointer
 
 BASE_URIS = {"urn:zom:v2": 2, "urn:zom:v3": 3}
 ARRAY_METADATA = {
@@ -267,18 +267,7 @@ class Builder:
         return candidate
 
     def _pointer_text(self, schema: object) -> str:
-        found = self.schema_set.locate(schema)
-        if found is None:
-            return "#"
-        doc, pointer = found
-        return f"{self._doc_label(doc)}#{pointer}"
-
-    def _doc_label(self, doc: SchemaDocument) -> str:
-        """ "" for the input file, else its path relative to the input's folder, else its `$id`
-        or its path in its -I folder: never a path of the building machine."""
-        if doc is self.schema_set.root:
-            return ""
-        return doc.label or doc.path.as_posix()  # label: relative, or `$id` (load.py)
+        return self.schema_set.pointer_text(schema)
 
     # --- naming -------------------------------------------------------------------------
 
@@ -411,6 +400,8 @@ class Builder:
                 file, f"{pointer}/{keyword}", f"`{keyword}` must be a non-empty array"
             )
         options: list[ir.TypeRef] = []
+        # each option's own subschemas (ir.UnionOf.option_schemas); () where it has none
+        schemas: list[tuple[str, ...]] = []
         failures: list[Impossible] = []
         for i, branch in enumerate(branches):
             try:
@@ -422,16 +413,21 @@ class Builder:
             except Impossible as exc:
                 failures.append(exc)
                 continue
-            for flat in option.options if isinstance(option, ir.UnionOf) else (option,):
+            own = self._pointer_text(branch) if isinstance(branch, dict) else "#"
+            for flat, inner in _flat_options(option):
+                where = (own, *inner) if own != "#" and inner is not None else ()
                 if flat not in options:
                     options.append(flat)
+                    schemas.append(where)
+                else:  # two branches give one type: no one subschema says it
+                    schemas[options.index(flat)] = ()
         if not options:
             raise self._no_branch(atom, keyword, failures)
         if any(isinstance(o, ir.Json) for o in options):
             return ir.Json()  # one branch admits any JSON value: so does the union
         if len(options) == 1:
             return options[0]
-        return ir.UnionOf(tuple(options), self._discriminator(options))
+        return ir.UnionOf(tuple(options), self._discriminator(options), tuple(schemas))
 
     def _no_branch(self, atom: Atom, keyword: str, failures: list[Impossible]) -> Impossible:
         """Why no branch of a union holds. A branch that failed inside a key (a required key
@@ -1103,6 +1099,16 @@ class Builder:
 
 
 _NO_SCHEMA = object()  # an array keyword that is absent (not the same as `true`)
+
+
+def _flat_options(option: ir.TypeRef) -> list[tuple[ir.TypeRef, tuple[str, ...] | None]]:
+    """A branch's type as union options, each with the subschemas inside the branch that make
+    it that option (None: not known, such as the options of an `enum`)."""
+    if not isinstance(option, ir.UnionOf):
+        return [(option, ())]
+    if len(option.option_schemas) != len(option.options):
+        return [(o, None) for o in option.options]
+    return [(o, s or None) for o, s in zip(option.options, option.option_schemas, strict=True)]
 
 
 def _clause_text(clause: tuple[str, str]) -> str:

@@ -8,7 +8,7 @@ functions are made of, and `_convert.py.j2` only prints them:
 
 - `pyconvert_view`: the records and the view model, as plain data;
 - `pyconvert_context`: what they share (names imported, which types convert at all);
-- `pyconvert_fits`: the shallow checks a union picks its option by;
+- `pyconvert_fits`: the checks a union picks its option by (which ones: `discriminate`);
 - `pyconvert_records`: a record's constructor call and document, tuples and named members;
 - `pyconvert_unions`: unions and aliases;
 - here: the expression converting a value of each type, and which function is made once for
@@ -21,10 +21,11 @@ What must stay true (`dump(parse(doc)) == doc` for every valid document, JSON ty
   read-only mappings there).
 - An optional key that may be `null` is `UNSET` when absent; any other absent key is `None`.
 - Open objects keep their other keys in `extras`; v3 nodes keep theirs in `extensions`.
-- A union picks the first option the value fits, by the same shallow rules on both sides
-  (`pyconvert_fits`). Documents are checked before they are parsed, so the first fit is the
-  option the schema meant wherever the options can be told apart by shape. A union whose
-  records carry a distinct string tag (the IR's `discriminator`) is dispatched on it.
+- A union builds the option the schema means (`anyOf`: the first that holds): documents are
+  checked before they are parsed, and `discriminate` plans the tests that tell each option from
+  the later ones (constants and JSON types at any depth, node kind and version, required
+  keys), with the run time's engine on the option's own subschema where none does. A union
+  whose records carry a distinct string tag (the IR's `discriminator`) is dispatched on it.
 - Values that hold no records and no arrays are passed through as they are (identity).
 """
 
@@ -35,6 +36,7 @@ import keyword
 import re
 
 from zomgen import ir
+from zomgen.discriminate import plan
 from zomgen.targets import pyconvert_records, pyconvert_unions
 from zomgen.targets.pyconvert_context import Context
 from zomgen.targets.pyconvert_view import (
@@ -95,6 +97,8 @@ class Converters(Context):
         module.uses_number = "_is_number" in called
         module.uses_array = "_is_array" in called
         module.uses_object = "_is_object" in called
+        module.uses_at = bool(re.search(r"\b_at\(", code))
+        module.uses_engine = bool(re.search(r"\b_holds\(", code))
         if module.uses_json:
             self.use("JsonValue")
         module.imports = sorted(self.imports)
@@ -188,7 +192,7 @@ class Converters(Context):
 
     def helper(self, side: str, t: ir.TupleOf | ir.UnionOf | NamedMembers) -> str:
         """The function converting an anonymous type, built on first use."""
-        key = (side, repr(t))
+        key = (side, repr(_without_unused_schemas(self, t)))
         if key not in self._names:
             name = self._helper_name(side, t)
             self._names[key] = name
@@ -221,6 +225,16 @@ def convert_module(
     hierarchy: ir.Hierarchy, spelling: Spelling, records: dict[str, Record]
 ) -> ConvertModule:
     return Converters(hierarchy, spelling, records).build()
+
+
+def _without_unused_schemas(
+    c: Converters, t: ir.TupleOf | ir.UnionOf | NamedMembers
+) -> ir.TupleOf | ir.UnionOf | NamedMembers:
+    """`t` without the options' subschemas where no test asks the engine about them: a union
+    the IR gives with them and one the models build (`GroupSpec | ArraySpec`) are one."""
+    if isinstance(t, ir.UnionOf) and not any(test and test.engine for test in plan(c.h, t)):
+        return dataclasses.replace(t, option_schemas=())
+    return t
 
 
 def _texts(value: object) -> list[str]:

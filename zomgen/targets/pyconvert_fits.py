@@ -1,8 +1,7 @@
-"""The shallow checks a union picks its option by, as Python conditions: does a JSON value
-(`fits_document`) or a model value (`fits_model`) fit a type? The same rules on both sides, so
-`dump` picks the option `parse` made: a record fits a JSON object holding its required keys and
-its literal values (a node also its `zarr_format` and kind), a list or tuple fits a JSON array
-(a tuple in a model), a map fits a JSON object (a mapping), a JSON value fits anything.
+"""The checks a union picks its option by, as Python conditions: a JSON value meets a need
+(`fits_need`, the needs discriminate.py finds), a model value fits a type (`fits_model`: a
+record is an instance of its class, a list or tuple a tuple, a map a mapping, a JSON value
+anything), so `dump` picks the class `parse` built.
 
 A JSON value is `Any`, and stays so: `_is_array` and `_is_object` are functions rather than
 `isinstance` checks, which would narrow it to `list[Unknown]` for pyright strict.
@@ -15,51 +14,55 @@ from __future__ import annotations
 import re
 
 from zomgen import ir
+from zomgen.discriminate import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Need
 from zomgen.targets.pyconvert_context import Context
-from zomgen.targets.pyconvert_view import Record
 from zomgen.targets.pyspell import py_literal
 
 
-def fits_document(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozenset()) -> str:
-    """The condition that the JSON value `e` fits `t`."""
-    if isinstance(t, ir.Primitive):
-        return fits_primitive(t, e)
-    if isinstance(t, (ir.Json, ir.JsonObject, ir.Never)):
-        return "True"
-    if isinstance(t, ir.Literal):
-        return fits_literal(t, e)
-    if isinstance(t, (ir.ListOf, ir.TupleOf)):
-        return f"_is_array({e})"
-    if isinstance(t, ir.MapOf):
-        return f"_is_object({e})"
-    if isinstance(t, ir.UnionOf):
-        return any_of([fits_document(cx, o, e, seen) for o in t.options])
-    if isinstance(t, ir.BaseNode):
-        return _fits_record(cx.base_record(t), e)
-    if t.name in cx.aliases:
-        if t.name in seen:
-            return "False"
-        return fits_document(cx, cx.aliases[t.name].target, e, seen | {t.name})
-    return _fits_record(cx.records[t.name], e)
+def fits_need(need: Need) -> str:
+    """The condition that the JSON value `value` meets `need` (discriminate.py). A key right
+    below the value is read with `.get` (the tests before it say the value is an object);
+    a deeper one with `_at`, which gives `_ABSENT` wherever a key on the way is missing."""
+    if not need.path:
+        return _fits_kinds_values(need, "value")
+    if len(need.path) == 1:
+        key = py_literal(need.path[0])
+        if need.absent:
+            return f"{key} not in value"
+        if need.kinds is None and need.values is None:
+            return f"{key} in value"
+        test = _fits_kinds_values(need, f"value[{key}]")
+        if need.optional:
+            return f"({key} not in value or {paren(test) if ' or ' in test else test})"
+        if need.values is not None and None not in need.values:
+            return _fits_kinds_values(need, f"value.get({key})")
+        return f"{key} in value and {paren(test) if ' or ' in test else test}"
+    at = f"_at(value, {', '.join(py_literal(k) for k in need.path)})"
+    if need.absent:
+        return f"{at} is _ABSENT"
+    if need.kinds is None and need.values is None:
+        return f"{at} is not _ABSENT"
+    test = _fits_kinds_values(need, at)
+    if need.optional:
+        return f"({at} is _ABSENT or {paren(test) if ' or ' in test else test})"
+    return test
 
 
-def _fits_record(record: Record, e: str) -> str:
-    parts = [f"_is_object({e})"]
-    if record.node is not None:
-        kind, version = record.node
-        parts.append(f'{e}.get("zarr_format") == {version}')
-        if version == 3:
-            parts.append(f'{e}.get("node_type") == "{kind}"')
-        else:
-            parts.append(f'"members" {"in" if kind == "group" else "not in"} {e}')
-    for slot in record.slots:
-        key = py_literal(slot.key)
-        if slot.required:
-            parts.append(f"{key} in {e}")
-        if isinstance(slot.type, ir.Literal):
-            fits = fits_literal(slot.type, f"{e}[{key}]")
-            parts.append(fits if slot.required else f"({key} not in {e} or {paren(fits)})")
-    return " and ".join(paren(p) if " or " in p else p for p in dict.fromkeys(parts))
+def _fits_kinds_values(need: Need, e: str) -> str:
+    if need.values is not None:
+        return fits_literal(ir.Literal(need.values), e)
+    kinds = sorted(need.kinds or ())
+    return any_of([_FITS_KIND[k].format(e=e) for k in kinds]) if kinds else "True"
+
+
+_FITS_KIND = {
+    OBJECT: "_is_object({e})",
+    ARRAY: "_is_array({e})",
+    STRING: "isinstance({e}, str)",
+    NUMBER: "_is_number({e})",
+    BOOLEAN: "isinstance({e}, bool)",
+    NULL: "{e} is None",
+}
 
 
 def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozenset()) -> str:

@@ -1,6 +1,6 @@
-"""The functions of unions and aliases. `parse` takes the first option a JSON value fits, in the
-schema's order (or dispatches on a tag the options all carry), and `dump` the first option a
-model value fits by the same rules (pyconvert_fits); an alias of anything else is one
+"""The functions of unions and aliases. `parse` picks the option the schema means, by the tests
+discriminate.py plans (or dispatches on a tag the options all carry), and `dump` the option
+whose class the model value is (pyconvert_fits); an alias of anything else is one
 expression."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from zomgen import ir
-from zomgen.targets.pyconvert_fits import fits_document, fits_model
+from zomgen.discriminate import Test, plan
+from zomgen.targets.pyconvert_fits import fits_model, fits_need, paren
 from zomgen.targets.pyconvert_view import Branches, Fixed, Function, Match
 from zomgen.targets.pyspell import py_literal
 
@@ -38,15 +39,26 @@ def _parse_union(c: Converters, t: ir.UnionOf, returns: str, function: str) -> F
         return Match(function, returns, subject, cases, c.as_typed(returns, "value"))
     branches: list[tuple[str, str]] = []
     final = c.as_typed(returns, "value")  # a JSON value that is its own model
-    for option in t.options:
-        fits = fits_document(c, option, "value")
-        if fits == "True":
-            if c.needs("parse", option):
-                final = c.parse_expr(option, "value")
+    for option, test in zip(t.options, plan(c.h, t), strict=True):
+        result = c.parse_expr(option, "value") if c.needs("parse", option) else final
+        if test is None:
+            final = result
             break
-        if c.needs("parse", option):
-            branches.append((fits, c.parse_expr(option, "value")))
+        branches.append((_condition(c, test), result))
+    while branches and branches[-1][1] == final:
+        branches.pop()  # the same value whichever of these options it is
     return Branches(function, "value", "Any", returns, tuple(branches), final)
+
+
+def _condition(c: Converters, test: Test) -> str:
+    parts = [fits_need(need) for need in test.needs]
+    if test.engine:
+        parts.append(f"_holds(value, {', '.join(py_literal(p) for p in test.engine)})")
+    parts = list(dict.fromkeys(p for p in parts if p != "True"))
+    return (
+        " and ".join(paren(p) if " or " in p and not p.startswith("(") else p for p in parts)
+        or "True"
+    )
 
 
 def _tags(c: Converters, t: ir.UnionOf) -> tuple[str, tuple[tuple[str, str], ...]] | None:

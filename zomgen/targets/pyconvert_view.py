@@ -151,3 +151,5 @@ class ConvertModule:
     uses_number: bool = False
     uses_array: bool = False
     uses_object: bool = False
+    uses_at: bool = False  # `_at`, a value deep inside another
+    uses_engine: bool = False  # `_holds`, the run time's engine on an option's subschemas

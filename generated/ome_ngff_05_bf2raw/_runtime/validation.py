@@ -64,7 +64,7 @@ class _FastKeyword:
 
 
 # One jsonschema-rs keyword class per check keyword (its name is a class attribute).
-_FAST_KEYWORDS: dict[str, type[_FastKeyword]] = {
+FAST_KEYWORDS: dict[str, type[_FastKeyword]] = {
     name: type(f"_Fast_{name}", (_FastKeyword,), {"keyword": name}) for name in CHECKS
 }
 
@@ -119,7 +119,7 @@ def _fast_validator(schema: dict[str, Any]) -> Any:
         import jsonschema_rs
     except ImportError:  # optional: python-jsonschema alone gives the same answers, slower
         return None
-    keywords: dict[str, Any] = dict(_FAST_KEYWORDS) if uses_checks(schema) else {}
+    keywords: dict[str, Any] = dict(FAST_KEYWORDS) if uses_checks(schema) else {}
     try:
         return jsonschema_rs.validator_for(
             schema, validate_formats=False, offline=True, keywords=keywords or None
@@ -324,6 +324,15 @@ def is_valid(document: Any, schema: dict[str, Any]) -> bool:
     return verdict if verdict is not None else not check_document(document, schema, fast=False)
 
 
+def reference_validator(schema: dict[str, Any]) -> Any:
+    """python-jsonschema with the check keywords, for `schema` (made once per schema)."""
+    engines = _engines(schema)
+    with engines.lock:
+        if engines.reference is None:
+            engines.reference = _reference_validator(schema)
+        return engines.reference
+
+
 def check_document(
     document: dict[str, Any], schema: dict[str, Any], *, fast: bool = True
 ) -> list[Problem]:
@@ -332,9 +341,8 @@ def check_document(
     engines = _engines(schema)
     if fast and _fast_verdict(engines, document):
         return []
+    reference_validator(schema)
     with engines.lock:
-        if engines.reference is None:
-            engines.reference = _reference_validator(schema)
         if engines.locations is None:
             engines.locations = _locations(schema)
     from referencing.exceptions import Unresolvable

@@ -1,0 +1,93 @@
+"""Whether a value satisfies one subschema of a convention schema: how the converters pick the
+option of a union that no constant, JSON type or required key tells apart from a later one
+(an OME-NGFF label image and an intermediate labels group are both groups; only the schema's
+`maxProperties: 0` on the group's attributes says which is which).
+
+jsonschema-rs compiles every subschema of the bundled schema once (`validator_map_for`), each
+resolving its `$ref`s inside the whole schema; python-jsonschema, the reference, answers where
+jsonschema-rs is missing or cannot compile the schema (a pattern it cannot read).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from .checks import uses_checks
+from .pointers import resolve_local_ref
+
+_Verdict = Callable[[Any], bool]
+
+# id(schema) -> (the schema, kept alive so the id is not reused; pointer -> its verdict)
+_compiled: dict[int, tuple[dict[str, Any], dict[str, _Verdict]]] = {}
+_lock = threading.Lock()
+
+
+def holds(value: Any, schema: dict[str, Any], pointers: Sequence[str]) -> bool:
+    """Whether `value` satisfies every subschema of `schema` at `pointers` (JSON pointers)."""
+    return all(_verdict(schema, pointer)(value) for pointer in pointers)
+
+
+def _verdict(schema: dict[str, Any], pointer: str) -> _Verdict:
+    with _lock:
+        entry = _compiled.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            fresh: dict[str, _Verdict] = {}
+            entry = (schema, fresh)
+            _compiled[id(schema)] = entry
+        verdicts = entry[1]
+        if pointer not in verdicts:
+            verdicts[pointer] = _fast(schema, pointer) or _reference(schema, pointer)
+        return verdicts[pointer]
+
+
+# schemas jsonschema-rs compiled, as maps from "#pointer" to a validator (None: it could not)
+_maps: dict[int, tuple[dict[str, Any], Any]] = {}
+
+
+def _fast(schema: dict[str, Any], pointer: str) -> _Verdict | None:
+    entry = _maps.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        entry = (schema, _validator_map(schema))
+        _maps[id(schema)] = entry
+    if entry[1] is None:
+        return None
+    validator = entry[1].get("#" + pointer)
+    if validator is None:
+        return None
+
+    def verdict(value: Any) -> bool:
+        try:
+            return bool(validator.is_valid(value))
+        except (ValueError, TypeError, OverflowError):  # a value it cannot convert
+            return _reference(schema, pointer)(value)
+
+    return verdict
+
+
+def _validator_map(schema: dict[str, Any]) -> Any:
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    from .validation import FAST_KEYWORDS
+
+    keywords: dict[str, Any] | None = dict(FAST_KEYWORDS) if uses_checks(schema) else None
+    try:
+        return jsonschema_rs.validator_map_for(
+            schema, validate_formats=False, offline=True, keywords=keywords
+        )
+    except ValueError:
+        return None
+
+
+def _reference(schema: dict[str, Any], pointer: str) -> _Verdict:
+    from .validation import reference_validator
+
+    subschema = resolve_local_ref(schema, "#" + quote(pointer, safe="/~!$&'()*+,;=:@"))
+    if subschema is None:
+        raise LookupError(f"the schema has no subschema at {pointer!r}")
+    validator = reference_validator(schema).evolve(schema=subschema)
+    return lambda value: bool(validator.is_valid(value))
