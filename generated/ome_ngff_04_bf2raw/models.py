@@ -277,7 +277,7 @@ class LabelsAttributes:
 
 @dataclass(frozen=True, kw_only=True)
 class LabelImage(GroupSpec["LabelImageAttributes", "Mapping[str, AnyNode]"]):
-    """A member of the labels group: a label image, or an intermediate group without metadata."""
+    """A label image: a multiscale image whose attributes also follow the official label.schema."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -330,4 +330,4 @@ class LabelImageAttributesImageLabelSource:
 
 @dataclass(frozen=True, kw_only=True)
 class LabelsFolder(GroupSpec["JsonObject", "Mapping[str, LabelsMember]"]):
-    """A member of the labels group: a label image, or an intermediate group without metadata."""
+    """An intermediate group between `labels` and label images: no metadata of its own."""

@@ -225,7 +225,7 @@ export type LabelsAttributes = {
 /** A member of the labels group: a label image, or an intermediate group without metadata. */
 export type LabelsMember = LabelImage | LabelsFolder;
 
-/** A member of the labels group: a label image, or an intermediate group without metadata. */
+/** A label image: a multiscale image whose attributes also follow the official label.schema. */
 export type LabelImage = {
   readonly zarr_format: 2;
   readonly attributes: LabelImageAttributes;
@@ -268,7 +268,7 @@ export type LabelImageAttributesImageLabelSource = {
   readonly image?: string;
 } & { readonly [key: string]: unknown };
 
-/** A member of the labels group: a label image, or an intermediate group without metadata. */
+/** An intermediate group between `labels` and label images: no metadata of its own. */
 export type LabelsFolder = {
   readonly zarr_format: 2;
   readonly attributes: JsonObject;

@@ -254,7 +254,7 @@ class LabelsAttributesOme:
 
 @dataclass(frozen=True, kw_only=True)
 class LabelImage(GroupSpec["LabelImageAttributes", "Mapping[str, AnyNode]"]):
-    """A member of the labels group: a label image, or an intermediate group without metadata."""
+    """A label image: a multiscale image whose attributes also follow the official label.schema."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -316,4 +316,4 @@ class ImageLabelSource:
 
 @dataclass(frozen=True, kw_only=True)
 class LabelsFolder(GroupSpec["JsonObject", "Mapping[str, LabelsMember]"]):
-    """A member of the labels group: a label image, or an intermediate group without metadata."""
+    """An intermediate group between `labels` and label images: no metadata of its own."""

@@ -1000,7 +1000,7 @@ class Labels(TypedDict):
 
 
 class LabelImage(TypedDict):
-    """A member of the labels group: a label image, or an intermediate group without metadata."""
+    """A label image: a multiscale image whose attributes also follow the official label.schema."""
 
     zarr_format: Literal[3]
     node_type: Literal["group"]
@@ -1009,7 +1009,7 @@ class LabelImage(TypedDict):
 
 
 class LabelsFolder(TypedDict):
-    """A member of the labels group: a label image, or an intermediate group without metadata."""
+    """An intermediate group between `labels` and label images: no metadata of its own."""
 
     zarr_format: Literal[3]
     node_type: Literal["group"]

@@ -16,6 +16,7 @@ Keywords no static type can express are recorded as run-time checks (§4).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable
@@ -403,6 +404,7 @@ class Builder:
         # each option's own subschemas (ir.UnionOf.option_schemas); () where it has none
         schemas: list[tuple[str, ...]] = []
         failures: list[Impossible] = []
+        inherited = self._description(conj)  # the union's prose, which goes on its alias
         for i, branch in enumerate(branches):
             try:
                 extra = self.x.expand(branch, atom.resolver)
@@ -413,6 +415,7 @@ class Builder:
             except Impossible as exc:
                 failures.append(exc)
                 continue
+            self._keep_own_description(option, inherited, self._description(Conj(extra)))
             own = self._pointer_text(branch) if isinstance(branch, dict) else "#"
             for flat, inner in _flat_options(option):
                 where = (own, *inner) if own != "#" and inner is not None else ()
@@ -428,6 +431,17 @@ class Builder:
         if len(options) == 1:
             return options[0]
         return ir.UnionOf(tuple(options), self._discriminator(options), tuple(schemas))
+
+    def _keep_own_description(
+        self, option: ir.TypeRef, inherited: str | None, own: str | None
+    ) -> None:
+        """An option named for its branch describes the branch, not the union around it (a
+        label image is not "a member of the labels group: a label image, or ...")."""
+        if not isinstance(option, ir.Ref):
+            return
+        named = self.types.get(option.name)
+        if named is not None and own and inherited and named.description == inherited != own:
+            self.types[option.name] = dataclasses.replace(named, description=own)
 
     def _no_branch(self, atom: Atom, keyword: str, failures: list[Impossible]) -> Impossible:
         """Why no branch of a union holds. A branch that failed inside a key (a required key
