@@ -25,6 +25,7 @@ from typing import Any
 
 from zomgen import ir
 from zomgen.cases import emit, expect, report
+from zomgen.cases.coverage import OptionCase, coverage, option_cases
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.raw import escape
@@ -80,7 +81,9 @@ def _derive(
             continue
         pinned.append((mutation, _nearest(refusals, _pointer(mutation.path), mutation.kind)))
     model = module.parse(valid)
-    derived.case_files = _case_files(derived, hierarchy, valid, model, pinned)
+    assert generated.hierarchy is not None
+    options = option_cases(generated.hierarchy, module, bundled, lambda d: _check(module, d))
+    derived.case_files = _case_files(derived, hierarchy, valid, model, pinned, options, module)
     derived.case_files.update(shared_files())
     for name, text in derived.case_files.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
@@ -117,14 +120,13 @@ def _forget(package: str) -> dict[str, ModuleType]:
 
 
 def _check(module: ModuleType, document: Any) -> list[Refusal]:
-    try:
-        module.parse(document)
-    except module.ZomError as exc:
-        return [
-            Refusal(absolute(p.node_path, p.pointer), p.keyword, p.schema_path, p.message)
-            for p in exc.problems
-        ]
-    return []
+    """What the package's run time refuses in `document` (checked, not converted: a converter
+    that fails on a valid document is a finding of coverage.py, not a refusal)."""
+    validation = importlib.import_module(f"{module.__name__}._runtime.validation")
+    return [
+        Refusal(absolute(p.node_path, p.pointer), p.keyword, p.schema_path, p.message)
+        for p in validation.check_document(document, module.schema())
+    ]
 
 
 def _valid(module: ModuleType, h: ir.Hierarchy, bundled: Any, schema: Path) -> tuple[Any, str]:
@@ -185,11 +187,25 @@ def _case_files(
     valid: Any,
     model: Any,
     pinned: list[tuple[Mutation, Refusal]],
+    options: list[OptionCase],
+    module: ModuleType,
 ) -> dict[str, str]:
     package, root = derived.package, h.root
     doc_lines = [f"valid: documents.{root} = {emit.python_literal(valid)}"]
     ts_lines = [f"export const valid: {root} = {emit.typescript_literal(valid)};"]
     model_lines = [f"valid_model: models.{root} = {emit.model_source(model, 'models')}"]
+    # Each option of each union that coverage.py built: a valid document and its model, which
+    # every checker must accept (no case names them: any error on them fails the runner).
+    for number, option in enumerate((o for o in options if o.document is not None), start=1):
+        if option.failure is not None:
+            continue  # the run time failed it: reported, not typed
+        document = option.document
+        doc_lines.append(f"option_{number}: documents.{root} = {emit.python_literal(document)}")
+        ts_lines.append(
+            f"export const option_{number}: {root} = {emit.typescript_literal(document)};"
+        )
+        built = emit.model_source(module.parse(document), "models")
+        model_lines.append(f"option_{number}_model: models.{root} = {built}")
     doc_imports = f"from {package} import documents"
     frozen_imports = f"from {package}_cases.models_cases import valid_model"
     doc_head = emit.header_lines(emit.python_file(doc_imports, []))
@@ -252,6 +268,7 @@ def _case_files(
         "notes": derived.notes,
     }
     derived.report = report.build(suite, [(c.pointer, c.keyword) for c in h.runtime_checks])
+    derived.report["options"] = coverage(options)
     files = {
         "__init__.py": "",
         "documents_cases.py": emit.python_file(doc_imports, doc_lines),

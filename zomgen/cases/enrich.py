@@ -22,13 +22,24 @@ from zomgen.cases.synth import Synthesiser, Unsatisfiable
 ROUNDS = 4  # nesting levels of optional objects filled in (each round goes one deeper)
 
 
-def enriched(valid: Any, h: ir.Hierarchy, accepts: Callable[[Any], bool]) -> Any:
-    """`valid` with every optional key added that the run time accepts."""
-    synthesiser = Synthesiser(h)
+def enriched(
+    valid: Any,
+    h: ir.Hierarchy,
+    accepts: Callable[[Any], bool],
+    synthesiser: Synthesiser | None = None,
+    first: Callable[[ir.Field], bool] | None = None,
+) -> Any:
+    """`valid` with every optional key added that the run time accepts (their values built
+    by `synthesiser`, by default one that chooses no union's option; the fields `first`
+    picks are tried before the others, as where only one of several keys may be present)."""
+    synthesiser = synthesiser or Synthesiser(h)
     tried: set[walk.Path] = set()
     for _ in range(ROUNDS):
         added = False
-        for place in walk.places(valid, h):
+        found = walk.places(valid, h)
+        if first is not None:
+            found.sort(key=lambda p: not (isinstance(p, walk.FieldPlace) and first(p.field)))
+        for place in found:
             if not isinstance(place, walk.FieldPlace) or place.path in tried:
                 continue
             tried.add(place.path)
@@ -38,7 +49,7 @@ def enriched(valid: Any, h: ir.Hierarchy, accepts: Callable[[Any], bool]) -> Any
             if isinstance(place.field.type, ir.Never):
                 continue
             try:
-                value = synthesiser.value(place.field.type, "#")
+                value = synthesiser.value_at(place.path, place.field.type)
             except Unsatisfiable:
                 continue
             candidate = edited(valid, place.path, value)

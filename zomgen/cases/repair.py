@@ -18,6 +18,7 @@ from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
 
 ROUNDS = 50  # one value is repaired per round
+MAX_SIZE = 4_000  # characters of a hierarchy being repaired, at the most
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,12 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
             if candidates:
                 tried.add((key, repr(candidates[0])))
                 doc = candidates[0]
+                if len(repr(doc)) > MAX_SIZE:
+                    # a repair that nests the value it repairs (a CRS whose source is a CRS):
+                    # describing the problems of such a tree costs exponential time
+                    raise Unsatisfiable(
+                        "", f"the repaired hierarchy grew past {MAX_SIZE} characters"
+                    )
                 break
         else:
             first = refusals[0]

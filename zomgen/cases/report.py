@@ -123,7 +123,30 @@ def text(report: dict[str, Any]) -> str:
     if report["not_cases"]:
         lines += ["", "mutations the run time accepts (not cases):"]
         lines += [f"  {note}" for note in report["not_cases"]]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _options(report)) + "\n"
+
+
+def _options(report: dict[str, Any]) -> list[str]:
+    """The union options built (coverage.py), each one not built with why, each failure."""
+    options = report.get("options")
+    if not options or not options["options"]:
+        return []  # a convention without unions
+    lines = [
+        "",
+        (
+            f"union options built: {options['built']} of {options['options']} (each parsed as "
+            "its class, dumped back unchanged, and typed by every checker)"
+        ),
+    ]
+    lines += [
+        f"- not built: {o['union']} option {o['option']} ({o['type']}): {o['reason']}"
+        for o in options["not_built"]
+    ]
+    lines += [
+        f"- FAILED: {o['union']} option {o['option']} ({o['type']}): {o['failure']}"
+        for o in options["failures"]
+    ]
+    return lines
 
 
 def _md(value: str) -> str:
@@ -157,6 +180,9 @@ def markdown(report: dict[str, Any]) -> str:
     if report["not_cases"]:
         lines += ["", "## Mutations the run time accepts (not cases)", ""]
         lines += [f"- {_md(note)}" for note in report["not_cases"]]
+    options = _options(report)
+    if options:
+        lines += ["", "## Union options", *options]
     return "\n".join(lines) + "\n"
 
 

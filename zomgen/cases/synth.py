@@ -42,6 +42,7 @@ V2_ARRAY: dict[str, Any] = {
 # members no name or pattern describes.
 NAME_CANDIDATES = ("0", "a", "m", "x", "A", "0.0", "a0", "s0", "member", "_", "-", "0-0", "a:a")
 OTHER_NAMES = ("extra", "other", "m1", "zz")
+BUDGET = 2_000  # values built for one hierarchy at the most
 
 
 class Unsatisfiable(Exception):
@@ -136,17 +137,52 @@ SMALLEST: dict[ir.PrimitiveName, Any] = {
 }
 
 
-class Synthesiser:
-    """Builds the valid hierarchy from a compiled convention."""
+Path = tuple[str | int, ...]
 
-    def __init__(self, hierarchy: ir.Hierarchy) -> None:
+
+class Synthesiser:
+    """Builds the valid hierarchy from a compiled convention.
+
+    How coverage.py makes a hierarchy for each option of each union: `choose` fixes the option
+    a union takes (by `union_key`; else the first that can be built), `prefer` the option it
+    tries first, `pairs` gives the list holding a chosen union two items, the second with the
+    chosen option. `chosen` lists where each union was built and the option it took
+    (`value_at` says where a value goes)."""
+
+    def __init__(
+        self,
+        hierarchy: ir.Hierarchy,
+        *,
+        choose: dict[str, int] | None = None,
+        prefer: dict[str, int] | None = None,
+        pairs: bool = False,
+    ) -> None:
         self.hierarchy = hierarchy
+        self.choose = choose or {}
+        self.prefer = prefer or {}
+        self.pairs = pairs
+        self.chosen: list[tuple[Path, ir.UnionOf, int]] = []
         self._stack: list[str] = []
+        self._path: list[str | int] = []  # where in the document the value being built goes
+        # Values one hierarchy may take to build: a union whose options all recurse (PROJJSON's
+        # CRS inside CRS) is otherwise searched option by option at every level.
+        self._budget = BUDGET
 
     def root(self) -> Any:
         return self.value(ir.Ref(self.hierarchy.root), "#")
 
+    def value_at(self, path: Path, ref: ir.TypeRef) -> Any:
+        """The value of `ref` for the place `path` of the document."""
+        saved, self._path = self._path, list(path)
+        try:
+            return self.value(ref, "#")
+        finally:
+            self._path = saved
+
     def value(self, ref: ir.TypeRef, where: str) -> Any:
+        self._budget -= 1
+        if self._budget < 0:
+            raise Unsatisfiable(where, f"no value found within {BUDGET} steps")
         if isinstance(ref, ir.Primitive):
             return SMALLEST[ref.name]
         if isinstance(ref, ir.Literal):
@@ -162,12 +198,16 @@ class Synthesiser:
             # per dimension, and the item's own constraints get cases too.
             if self.recursive(ref.item):
                 return []
+            chosen = len(self.chosen)
             try:
-                return [self.value(ref.item, where)]
+                if self.pairs and self._is_chosen(ref.item):
+                    return self._pair(ref.item, where)
+                return [self._at(0, ref.item, where)]
             except Unsatisfiable:
+                del self.chosen[chosen:]  # nothing was built there
                 return []
         if isinstance(ref, ir.TupleOf):
-            return [self.value(item, where) for item in ref.items]
+            return [self._at(i, item, where) for i, item in enumerate(ref.items)]
         if isinstance(ref, ir.BaseNode):
             return base_node(ref.kind, ref.zarr_format)
         if isinstance(ref, ir.UnionOf):
@@ -182,14 +222,55 @@ class Synthesiser:
             return all(self.recursive(option) for option in ref.options)
         return False
 
+    def _at(self, step: str | int, ref: ir.TypeRef, where: str) -> Any:
+        """The value of `ref` built one step (key, index or member name) further down."""
+        self._path.append(step)
+        try:
+            return self.value(ref, where)
+        finally:
+            self._path.pop()
+
+    def _is_chosen(self, ref: ir.TypeRef) -> bool:
+        """Whether `ref` is a union whose option is chosen (or an alias of one)."""
+        if isinstance(ref, ir.Ref):
+            named = self.hierarchy.type_named(ref.name)
+            ref = named.target if isinstance(named, ir.AliasType) else ref
+        return isinstance(ref, ir.UnionOf) and union_key(ref) in self.choose
+
+    def _pair(self, item: ir.TypeRef, where: str) -> list[Any]:
+        """Two items: the first as if no union's option were chosen, the second with the
+        chosen options (a list whose first item must be one option, `scale` before
+        `translation`)."""
+        choose, self.choose = self.choose, {}
+        try:
+            first = self._at(0, item, where)
+        finally:
+            self.choose = choose
+        return [first, self._at(1, item, where)]
+
     def _union(self, ref: ir.UnionOf, where: str) -> Any:
+        key = union_key(ref)
+        chosen = self.choose.get(key)
+        if chosen is not None:
+            return self._option(ref, chosen, where)
         problem: Unsatisfiable | None = None
-        for option in sorted(ref.options, key=self.recursive):
+        order = sorted(range(len(ref.options)), key=lambda i: self.recursive(ref.options[i]))
+        if key in self.prefer:
+            order.insert(0, order.pop(order.index(self.prefer[key])))
+        for index in order:
+            made = len(self.chosen)
             try:
-                return self.value(option, where)
+                return self._option(ref, index, where)
             except Unsatisfiable as exc:
+                del self.chosen[made:]  # nothing was built there
                 problem = problem or exc
         raise problem or Unsatisfiable(where, "a union with no option")
+
+    def _option(self, ref: ir.UnionOf, index: int, where: str) -> Any:
+        made = len(self.chosen)
+        value = self.value(ref.options[index], where)
+        self.chosen.insert(made, (tuple(self._path), ref, index))  # outer unions first
+        return value
 
     def _named(self, name: str) -> Any:
         named = self.hierarchy.type_named(name)
@@ -207,33 +288,42 @@ class Synthesiser:
 
     def _object(self, named: ir.ObjectType) -> dict[str, Any]:
         return {
-            f.key: self.value(f.type, named.pointer)
+            f.key: self._at(f.key, f.type, named.pointer)
             for f in named.fields
             if f.required or f.key in INHERITED
         }
 
+    def _optional(self, out: dict[str, Any], key: str, ref: ir.TypeRef, where: str) -> None:
+        """`out[key]`, where a value can be built (the object is valid without it)."""
+        chosen = len(self.chosen)
+        try:
+            out[key] = self._at(key, ref, where)
+        except Unsatisfiable:
+            del self.chosen[chosen:]
+
     def _node(self, node: ir.NodeType) -> dict[str, Any]:
         doc = base_node(node.node_kind, node.zarr_format)
-        doc["attributes"] = self.value(node.attributes, node.pointer)
+        doc["attributes"] = self._at("attributes", node.attributes, node.pointer)
         for meta in node.metadata:
             if meta.required or meta.key in doc:
-                doc[meta.key] = self.value(meta.type, node.pointer)
+                doc[meta.key] = self._at(meta.key, meta.type, node.pointer)
         if node.node_kind == "array":
             _fit_dimensions(doc, {m.key for m in node.metadata})
         if node.members is not None:
-            doc["members"] = self._members(node.members, node.pointer)
+            self._path.append("members")
+            try:
+                doc["members"] = self._members(node.members, node.pointer)
+            finally:
+                self._path.pop()
         return doc
 
     def _members(self, members: ir.Members, where: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for named in members.named:
             if named.required:
-                out[named.key] = self.value(named.type, where)
+                out[named.key] = self._at(named.key, named.type, where)
             elif not self.recursive(named.type):
-                try:
-                    out[named.key] = self.value(named.type, where)
-                except Unsatisfiable:
-                    pass  # an optional member: the hierarchy is valid without it
+                self._optional(out, named.key, named.type, where)
         extra: list[tuple[str | None, ir.TypeRef]] = [
             (pattern_name(p, [*out, *(n.key for n in members.named)]), t)
             for p, t in members.patterns
@@ -245,11 +335,13 @@ class Synthesiser:
         for name, ref in extra:
             if name is None or self.recursive(ref):
                 continue
-            try:
-                out[name] = self.value(ref, where)
-            except Unsatisfiable:
-                pass
+            self._optional(out, name, ref, where)
         return out
+
+
+def union_key(union: ir.UnionOf) -> str:
+    """What tells one union of a hierarchy from another (the same union met twice is one)."""
+    return repr(union)
 
 
 def _fit_dimensions(doc: dict[str, Any], narrowed: set[str]) -> None:

@@ -2,6 +2,8 @@
 import type { Hostile } from "../hostile_descriptions/types.js";
 
 export const valid: Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
+export const option_1: Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
+export const option_2: Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "array", "attributes": {}, "shape": [1], "data_type": "uint8", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1]}}, "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": [{"name": "bytes"}]}}};
 export const case_1: Hostile = {"zarr_format": 4, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
 export const case_2: Hostile = {"zarr_format": 3, "node_type": "groupx", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
 export const case_3: Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}, "zomgen_unknown": "x"};

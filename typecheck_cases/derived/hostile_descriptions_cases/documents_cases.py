@@ -4,6 +4,8 @@ from __future__ import annotations
 from hostile_descriptions import documents
 
 valid: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+option_1: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
+option_2: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {"extra": {"zarr_format": 3, "node_type": "array", "attributes": {}, "shape": [1], "data_type": "uint8", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1]}}, "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": [{"name": "bytes"}]}}}
 case_1: documents.Hostile = {"zarr_format": 4, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
 case_2: documents.Hostile = {"zarr_format": 3, "node_type": "groupx", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}}
 case_3: documents.Hostile = {"zarr_format": 3, "node_type": "group", "attributes": {"note": "", "kind": "a\"b"}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}, "zomgen_unknown": "x"}

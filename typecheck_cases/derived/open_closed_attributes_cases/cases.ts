@@ -2,6 +2,8 @@
 import type { Mixed } from "../open_closed_attributes/types.js";
 
 export const valid: Mixed = {"zarr_format": 3, "node_type": "group", "attributes": {"closed": {"a": 0}, "open": {"b": ""}, "typed_map": {}, "anything": null}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
+export const option_1: Mixed = {"zarr_format": 3, "node_type": "group", "attributes": {"closed": {"a": 0}}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
+export const option_2: Mixed = {"zarr_format": 3, "node_type": "group", "attributes": {"closed": {"a": 0}}, "members": {"extra": {"zarr_format": 3, "node_type": "array", "attributes": {}, "shape": [1], "data_type": "uint8", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1]}}, "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": [{"name": "bytes"}]}}};
 export const case_1: Mixed = {"zarr_format": 4, "node_type": "group", "attributes": {"closed": {"a": 0}, "open": {"b": ""}, "typed_map": {}, "anything": null}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
 export const case_2: Mixed = {"zarr_format": 3, "node_type": "groupx", "attributes": {"closed": {"a": 0}, "open": {"b": ""}, "typed_map": {}, "anything": null}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}};
 export const case_3: Mixed = {"zarr_format": 3, "node_type": "group", "attributes": {"closed": {"a": 0}, "open": {"b": ""}, "typed_map": {}, "anything": null}, "members": {"extra": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}}, "zomgen_unknown": "x"};

@@ -4,3 +4,4 @@ from __future__ import annotations
 from recursive_group import models
 
 valid_model: models.Tree = models.Tree(zarr_format=2, attributes=models.Note(note="", children=(models.Note(note="", children=(models.Note(note="", children=(models.Note(note="", children=(models.Note(note=None, children=None, extras={}),), extras={}),), extras={}),), extras={}),), extras={}), members={"extra": models.ArraySpec[models.JsonObject](zarr_format=2, attributes={}, shape=(1,), chunks=(1,), dtype="|u1", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None)})
+option_1_model: models.Tree = models.Tree(zarr_format=2, attributes=models.Note(note=None, children=None, extras={}), members={"extra": models.ArraySpec[models.JsonObject](zarr_format=2, attributes={}, shape=(1,), chunks=(1,), dtype="|u1", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None)})

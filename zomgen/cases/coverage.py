@@ -1,0 +1,358 @@
+"""Every option of every union, built: for each, a valid hierarchy in which that union takes that
+option, parsed by the package, and the object found where the union's value is checked to be
+an instance of that option's class; `dump` gives the hierarchy back unchanged.
+
+The smallest valid hierarchy takes the first option of every union, so this is the only place
+the later options are ever built. Each (union, option) is tried with the smallest hierarchy,
+then with the optional keys the run time accepts added one at a time (enrich.py: a union
+inside an optional key), then with lists of two items, the first as usual (a list whose first item must be another option); the run time repairs
+what the IR cannot say (repair.py). The value built is the option the schema means only if its
+own subschema holds for it and, for `anyOf`, no earlier option's does (the run time's engine
+answers, on the bundled schema); otherwise the option is reported as not built, with why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from zomgen import ir
+from zomgen.cases import walk
+from zomgen.cases.enrich import enriched
+from zomgen.cases.mutate import get
+from zomgen.cases.repair import Check, repaired
+from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
+from zomgen.runtime.subschemas import holds
+from zomgen.targets.pyconvert_view import Record
+from zomgen.targets.python import PythonTarget
+
+
+@dataclass(frozen=True)
+class OptionCase:
+    """One option of one union: `document`, a valid hierarchy whose value at `path` is that
+    option (None where none could be built, `reason` says why); `failure`, what the package
+    did wrong with it (None: it built the option's class and dumped the document back)."""
+
+    union: str  # where the union is: the named type holding it, and the key
+    index: int
+    option: str
+    document: Any | None
+    path: walk.Path = ()
+    reason: str = ""
+    failure: str | None = None
+
+
+def option_cases(
+    hierarchy: ir.Hierarchy, module: ModuleType, bundled: Any, check: Check
+) -> list[OptionCase]:
+    """A case for every option of every union of `hierarchy` (located: its options'
+    subschemas are pointers into `bundled`), built and checked with the package `module`."""
+    target = PythonTarget(hierarchy)
+    target.package()
+    judge = _Judge(hierarchy, module, bundled, check, target.records, target.sp.base_name)
+    examples = judge.from_examples()
+    return [
+        examples.get((union_key(union), i)) or judge.case(where, union, i)
+        for where, union in judge.unions
+        for i in range(len(union.options))
+    ]
+
+
+def unions(hierarchy: ir.Hierarchy) -> list[tuple[str, ir.UnionOf]]:
+    """Each distinct union of the hierarchy, with the first place it stands."""
+    found: dict[str, tuple[str, ir.UnionOf]] = {}
+    for named in hierarchy.types:
+        for where, t in _expressions(named):
+            for union in _unions_in(t):
+                found.setdefault(union_key(union), (where, union))
+    return list(found.values())
+
+
+def _expressions(named: ir.NamedType) -> Iterator[tuple[str, ir.TypeRef]]:
+    if isinstance(named, ir.AliasType):
+        yield named.name, named.target
+    elif isinstance(named, ir.ObjectType):
+        yield from ((f"{named.name}.{f.key}", f.type) for f in named.fields)
+        if named.extra is not None:
+            yield f"{named.name} (other keys)", named.extra
+    else:
+        yield f"{named.name}.attributes", named.attributes
+        yield from ((f"{named.name}.{f.key}", f.type) for f in named.metadata)
+        if named.members is not None:
+            members = named.members
+            yield from ((f"{named.name}/{f.key}", f.type) for f in members.named)
+            yield from ((f"{named.name}/{p}", t) for p, t in members.patterns)
+            if members.other is not None:
+                yield f"{named.name} (other members)", members.other
+
+
+def _parts(h: ir.Hierarchy, t: ir.TypeRef, built: bool) -> list[ir.TypeRef]:
+    """The types one level inside `t`, through a named type's fields and members too (`built`:
+    only required keys and the members the synthesiser always builds)."""
+    if isinstance(t, ir.UnionOf):
+        return list(t.options)
+    if isinstance(t, ir.ListOf):
+        return [t.item]
+    if isinstance(t, ir.MapOf):
+        return [t.value]
+    if isinstance(t, ir.TupleOf):
+        return [*t.items, *([t.rest] if t.rest is not None else [])]
+    if not isinstance(t, ir.Ref):
+        return []
+    named = h.type_named(t.name)
+    if isinstance(named, ir.AliasType):
+        return [named.target]
+    if isinstance(named, ir.ObjectType):
+        return [f.type for f in named.fields if f.required or not built]
+    parts = [named.attributes, *(f.type for f in named.metadata if f.required or not built)]
+    if named.members is not None:
+        members = named.members
+        parts += [f.type for f in members.named]
+        parts += [m for _p, m in members.patterns]
+        parts += [members.other] if members.other is not None else []
+    return parts
+
+
+def _unions_in(t: ir.TypeRef) -> Iterator[ir.UnionOf]:
+    if isinstance(t, ir.UnionOf):
+        yield t
+        for option in t.options:
+            yield from _unions_in(option)
+    elif isinstance(t, ir.ListOf):
+        yield from _unions_in(t.item)
+    elif isinstance(t, ir.MapOf):
+        yield from _unions_in(t.value)
+    elif isinstance(t, ir.TupleOf):
+        for part in (*t.items, *([t.rest] if t.rest is not None else [])):
+            yield from _unions_in(part)
+
+
+# How each option is tried, until one builds it: (every optional key, lists of two items).
+_TRIES = ((False, False), (True, False), (False, True), (True, True))
+
+
+class _Judge:
+    def __init__(
+        self,
+        hierarchy: ir.Hierarchy,
+        module: ModuleType,
+        bundled: Any,
+        check: Check,
+        records: dict[str, Record],
+        base_name: Callable[[ir.NodeKind, int], str],
+    ) -> None:
+        self.h = hierarchy
+        self.module = module
+        self.bundled = bundled
+        self.check = check
+        self.records = records
+        self.base_name = base_name
+        self.unions = unions(hierarchy)
+        self._reach: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def case(self, where: str, union: ir.UnionOf, index: int) -> OptionCase:
+        option = union.options[index]
+        made = OptionCase(where, index, self._label(option), None)
+        reasons: list[str] = []
+        choose = {union_key(union): index}
+        prefer = self._routes(union)
+        for optional, pairs in _TRIES:
+            synthesiser = Synthesiser(self.h, choose=choose, prefer=prefer, pairs=pairs)
+            try:
+                document = repaired(synthesiser.root(), self.bundled, self.check)
+            except Unsatisfiable as exc:
+                where = f" ({exc.pointer})" if exc.pointer else ""
+                reasons.append(f"no valid hierarchy with it: {exc.message}{where}")
+                continue
+            if optional:
+                target = union_key(union)
+
+                def first(f: ir.Field, target: str = target) -> bool:
+                    return target in self._reached(f.type) or repr(f.type) == target
+
+                document = enriched(document, self.h, self._accepts, synthesiser, first)
+            built = synthesiser.chosen
+            for path in dict.fromkeys(p for p, u, i in built if u == union and i == index):
+                # the union, and every union around it, took the option built
+                around = [(p, u, i) for p, u, i in built if path[: len(p)] == p]
+                why = self._not_built_as(document, around)
+                if why is None:
+                    found = dataclasses.replace(made, document=document, path=path)
+                    return self._checked(found, option)
+                reasons.append(why)
+        reasons.append("no valid hierarchy built holds the union")
+        return dataclasses.replace(made, reason=reasons[0])
+
+    def from_examples(self) -> dict[tuple[str, int], OptionCase]:
+        """The options the schema's own `examples` (valid ones) take, where they hold unions."""
+        examples = self.bundled.get("examples") if isinstance(self.bundled, dict) else None
+        found: dict[tuple[str, int], OptionCase] = {}
+        for document in examples if isinstance(examples, list) else []:
+            if self.check(document):
+                continue
+            for place in walk.places(document, self.h):
+                for path, union in place.ctx.unions:
+                    value = get(document, path)
+                    for index in range(len(union.options)):
+                        if self._not_this_option(union, index, value) is None:
+                            key = (union_key(union), index)
+                            where = next(w for w, u in self.unions if union_key(u) == key[0])
+                            label = self._label(union.options[index])
+                            case = OptionCase(where, index, label, document, path)
+                            if key not in found:
+                                found[key] = self._checked(case, union.options[index])
+                            break
+        return found
+
+    def _checked(self, case: OptionCase, option: ir.TypeRef) -> OptionCase:
+        return dataclasses.replace(case, failure=self._failure(case, option))
+
+    def _routes(self, union: ir.UnionOf) -> dict[str, int]:
+        """For every other union, the first option through which `union` can be reached (the
+        union `Crs` is inside an option of `ProjjsonSchema` that is not its first)."""
+        target = union_key(union)
+        routes: dict[str, int] = {}
+        for _where, other in self.unions:
+            key = union_key(other)
+            if key == target:
+                continue
+            # an option that holds the union in a key the smallest value has, else any
+            for built in (True, False):
+                reaching = [
+                    i for i, o in enumerate(other.options) if target in self._reached(o, built)
+                ]
+                if reaching:
+                    routes[key] = reaching[0]
+                    break
+        return routes
+
+    def _reached(self, t: ir.TypeRef, built: bool = False) -> frozenset[str]:
+        """The unions a value of `t` may hold at any depth (`built`: in the keys and members
+        the synthesiser builds without being asked: required keys, named members, one member
+        per pattern and one other member)."""
+        key = (repr(t), built)
+        if key not in self._reach:
+            self._reach[key] = frozenset()  # while inside itself
+            found: set[str] = set()
+            for inner in _parts(self.h, t, built):
+                if isinstance(inner, ir.UnionOf):
+                    found.add(union_key(inner))
+                found |= self._reached(inner, built)
+            self._reach[key] = frozenset(found)
+        return self._reach[key]
+
+    def _accepts(self, document: Any) -> bool:
+        return not self.check(document)
+
+    def _not_built_as(
+        self, document: Any, decisions: list[tuple[walk.Path, ir.UnionOf, int]]
+    ) -> str | None:
+        """Why the values at these places are not the options built there (None: they are)."""
+        for path, union, index in decisions:
+            try:
+                value = get(document, path)
+            except (KeyError, IndexError, TypeError):
+                return "built for an optional key the run time refused"
+            why = self._not_this_option(union, index, value)
+            if why is not None:
+                return why if union == decisions[-1][1] else f"a union around it: {why}"
+        return None
+
+    def _not_this_option(self, union: ir.UnionOf, index: int, value: Any) -> str | None:
+        """Why the value built is not the option's (None: it is)."""
+        if not self._holds(union, index, value):
+            return "the value built for it does not satisfy its subschema (repaired into another)"
+        for earlier in range(index):
+            if self._holds(union, earlier, value):
+                label = self._label(union.options[earlier])
+                return f"option {earlier + 1} ({label}) holds for every value built for it"
+        return None
+
+    def _holds(self, union: ir.UnionOf, index: int, value: Any) -> bool:
+        schemas = union.option_schemas[index] if union.option_schemas else ()
+        if schemas:
+            return holds(value, self.bundled, schemas)
+        return walk.admits(value, union.options[index], self.h)
+
+    def _failure(self, case: OptionCase, option: ir.TypeRef) -> str | None:
+        try:
+            model = self.module.parse(case.document)
+        except (LookupError, AttributeError, TypeError, ValueError, self.module.ZomError) as exc:
+            return f"parse raised {type(exc).__name__}: {exc}"  # the finding
+        built = _model_at(model, case.path, self.records)
+        if not self._is_option(built, option):
+            return f"parse built {type(built).__name__} at {_pointer(case.path)}, not {case.option}"
+        if self.module.dump(model) != case.document:
+            return "dump(parse(document)) differs from the document"
+        return None
+
+    def _is_option(self, built: Any, option: ir.TypeRef) -> bool:
+        if isinstance(option, ir.BaseNode):
+            return type(built).__name__ == self.base_name(option.kind, option.zarr_format)
+        if isinstance(option, ir.Ref):
+            named = self.h.type_named(option.name)
+            if isinstance(named, ir.AliasType):
+                return self._is_option(built, named.target)
+            return type(built).__name__ == option.name
+        if isinstance(option, ir.UnionOf):
+            return any(self._is_option(built, o) for o in option.options)
+        if isinstance(option, (ir.ListOf, ir.TupleOf)):
+            return isinstance(built, tuple)
+        if isinstance(option, (ir.MapOf, ir.JsonObject)):
+            return isinstance(built, Mapping)
+        return not dataclasses.is_dataclass(built)  # a JSON value is its own model
+
+    def _label(self, option: ir.TypeRef) -> str:
+        if isinstance(option, ir.Ref):
+            return option.name
+        if isinstance(option, ir.BaseNode):
+            return self.base_name(option.kind, option.zarr_format)
+        if isinstance(option, ir.Primitive):
+            return option.name
+        if isinstance(option, ir.Literal):
+            return " | ".join(repr(v) for v in option.values)
+        return option.form
+
+
+def _model_at(model: Any, path: walk.Path, records: dict[str, Record]) -> Any:
+    """The part of a parsed model that stands for the document's value at `path`."""
+    for step in path:
+        if isinstance(model, tuple) and isinstance(step, int):
+            model = model[step]  # pyright: ignore[reportUnknownVariableType]
+            continue
+        if isinstance(model, Mapping):
+            model = model[step]  # pyright: ignore[reportUnknownVariableType]
+            continue
+        record = records[type(model).__name__]
+        slot = next((s for s in record.slots if s.key == step), None)
+        if slot is not None:
+            model = getattr(model, slot.attr)
+        else:  # another key: an open object's `extras`, a v3 node's `extensions`
+            model = getattr(model, record.extras[0] if record.extras else "extensions")[step]
+    return model
+
+
+def _pointer(path: walk.Path) -> str:
+    return "".join(f"/{step}" for step in path) or "/"
+
+
+def coverage(cases: list[OptionCase]) -> dict[str, Any]:
+    """The report's summary: options built of options in the schema, each one not built with
+    where and why, each failure."""
+    return {
+        "options": len(cases),
+        "built": sum(1 for c in cases if c.document is not None),
+        "not_built": [
+            {"union": c.union, "option": c.index + 1, "type": c.option, "reason": c.reason}
+            for c in cases
+            if c.document is None
+        ],
+        "failures": [
+            {"union": c.union, "option": c.index + 1, "type": c.option, "failure": c.failure}
+            for c in cases
+            if c.failure is not None
+        ],
+    }
