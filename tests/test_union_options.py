@@ -11,13 +11,12 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import ROOT
 
 from zomgen.cases.coverage import coverage, option_cases
-from zomgen.cases.repair import Refusal, absolute
+from zomgen.cases.derive import refusals
 from zomgen.compile import Options, generate_package
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -51,16 +50,6 @@ BUILT: dict[str, tuple[int, int]] = {
 }
 
 
-def _refusals(module: Any, document: Any) -> list[Refusal]:
-    """What the package's run time refuses in `document` (checked only: converting it is
-    what the test asserts on)."""
-    check = importlib.import_module(f"{module.__name__}._runtime.validation").check_document
-    return [
-        Refusal(absolute(p.node_path, p.pointer), p.keyword, p.schema_path, p.message)
-        for p in check(document, module.schema())
-    ]
-
-
 @pytest.mark.parametrize("schema,out", conventions(), ids=[o.name for _s, o in conventions()])
 def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None:
     generated = generate_package(Options(schema, package=out.name))
@@ -71,7 +60,7 @@ def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None
     finally:
         sys.path.remove(str(out.parent))
     bundled = json.loads(generated.files["schema.json"])
-    cases = option_cases(generated.hierarchy, module, bundled, lambda d: _refusals(module, d))
+    cases = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
     summary = coverage(cases)
     assert summary["failures"] == []
     assert all(n["reason"] for n in summary["not_built"])

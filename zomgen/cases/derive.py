@@ -75,14 +75,14 @@ def _derive(
     derived = Derived(package, hierarchy.root, source, warnings=generated.warnings)
     pinned: list[tuple[Mutation, Refusal]] = []
     for mutation in mutations(valid, hierarchy):
-        refusals = _check(module, mutation.document)
-        if not refusals:
+        refused = refusals(module, mutation.document)
+        if not refused:
             derived.notes.append(f"{_pointer(mutation.path)}: {mutation.what}: valid, not a case")
             continue
-        pinned.append((mutation, _nearest(refusals, _pointer(mutation.path), mutation.kind)))
+        pinned.append((mutation, _nearest(refused, _pointer(mutation.path), mutation.kind)))
     model = module.parse(valid)
     assert generated.hierarchy is not None
-    options = option_cases(generated.hierarchy, module, bundled, lambda d: _check(module, d))
+    options = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
     derived.case_files = _case_files(derived, hierarchy, valid, model, pinned, options, module)
     derived.case_files.update(shared_files())
     for name, text in derived.case_files.items():
@@ -119,7 +119,7 @@ def _forget(package: str) -> dict[str, ModuleType]:
     return {name: sys.modules.pop(name) for name in names}
 
 
-def _check(module: ModuleType, document: Any) -> list[Refusal]:
+def refusals(module: ModuleType, document: Any) -> list[Refusal]:
     """What the package's run time refuses in `document` (checked, not converted: a converter
     that fails on a valid document is a finding of coverage.py, not a refusal)."""
     validation = importlib.import_module(f"{module.__name__}._runtime.validation")
@@ -132,14 +132,14 @@ def _check(module: ModuleType, document: Any) -> list[Refusal]:
 def _valid(module: ModuleType, h: ir.Hierarchy, bundled: Any, schema: Path) -> tuple[Any, str]:
     examples = bundled.get("examples") if isinstance(bundled, dict) else None
     for example in examples if isinstance(examples, list) else []:
-        if not _check(module, example):
+        if not refusals(module, example):
             return example, "examples"
     try:
-        start = repaired(Synthesiser(h).root(), bundled, lambda doc: _check(module, doc))
+        start = repaired(Synthesiser(h).root(), bundled, lambda doc: refusals(module, doc))
     except Unsatisfiable as exc:
         message = f"no valid hierarchy can be synthesised: {exc.message}"
         raise CompileError.one(str(schema), exc.pointer, message) from None
-    return enriched(start, h, lambda doc: not _check(module, doc)), "synthesised"
+    return enriched(start, h, lambda doc: not refusals(module, doc)), "synthesised"
 
 
 def _pointer(path: tuple[str | int, ...]) -> str:
