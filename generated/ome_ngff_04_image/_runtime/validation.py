@@ -539,8 +539,7 @@ def _wrong_version(problem: Problem) -> bool:
 def _wrong_version_only(problems: list[Problem]) -> list[Problem]:
     """A node of the other Zarr version (a v2 store checked with a v3 convention) fails its
     `zarr_format`, then every key of the version it is not, and so does every node below it:
-    only the first says anything. For such a node keep the problems of zarr_format and
-    node_type, and nothing below it."""
+    only the first says anything. Keep that problem alone for such a node, nothing below it."""
     wrong = {p.node_path for p in problems if _wrong_version(p)}
     if not wrong:
         return problems
@@ -548,7 +547,7 @@ def _wrong_version_only(problems: list[Problem]) -> list[Problem]:
         p
         for p in problems
         if not any(_below(p.node_path, w) for w in wrong)
-        and (p.node_path not in wrong or p.pointer in _KIND_POINTERS)
+        and (p.node_path not in wrong or _wrong_version(p))
     ]
 
 

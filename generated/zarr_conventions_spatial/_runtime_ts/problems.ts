@@ -93,15 +93,13 @@ function below(nodePath: string, ancestor: string): boolean {
 
 /** A node of the other Zarr version (a v2 store checked with a v3 convention) fails its
  * `zarr_format`, then every key of the version it is not, and so does every node below it: only
- * the first says anything. For such a node keep the problems of zarr_format and node_type, and
- * nothing below it. */
+ * the first says anything. Keep that problem alone for such a node, nothing below it. */
 export function wrongVersionOnly(problems: readonly Problem[]): Problem[] {
   const wrong = new Set(problems.filter(wrongVersion).map((p) => p.node_path));
   if (wrong.size === 0) return [...problems];
   return problems.filter(
     (p) =>
-      ![...wrong].some((w) => below(p.node_path, w)) &&
-      (!wrong.has(p.node_path) || KIND_POINTERS.includes(p.pointer)),
+      ![...wrong].some((w) => below(p.node_path, w)) && (!wrong.has(p.node_path) || wrongVersion(p)),
   );
 }
 
