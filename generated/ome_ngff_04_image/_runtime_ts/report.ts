@@ -2,8 +2,7 @@
  * Ajv's errors -> Problems, the way the Python loader reports them (zomgen/runtime/validation.py):
  * every error split into node path + pointer, a failed `anyOf` / `oneOf` replaced by the errors
  * of the branch that came closest (the deepest cause), wrong-kind nodes reduced to their
- * node_type, a node of the other Zarr version to its zarr_format (nothing below it), duplicates
- * dropped, problems in tree order.
+ * node_type, duplicates dropped, problems in tree order.
  *
  * With `allErrors`, Ajv lists a failed combinator's branch errors, flat, just before the
  * combinator's own error, and does not say which branch raised which. So each branch is
@@ -15,7 +14,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { PROTO_ALIAS, SCHEMA_ID, type Engines, unescapeKey } from "./engine.js";
 import { escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
-import { type Problem, dedupe, treeOrder, wrongKindOnly, wrongVersionOnly } from "./problems.js";
+import { type Problem, dedupe, treeOrder, wrongKindOnly } from "./problems.js";
 
 /** Messages longer than this are shortened. */
 const MAX_MESSAGE = 300;
@@ -50,7 +49,7 @@ class Reporter {
   problems(errors: readonly ErrorObject[]): Problem[] {
     const causes = mergeUnexpected(this.walk(errors, "").causes);
     const found = dedupe(causes.map((c) => this.problem(c)));
-    return wrongVersionOnly(wrongKindOnly(found)).sort(treeOrder);
+    return wrongKindOnly(found).sort(treeOrder);
   }
 
   private walk(errors: readonly ErrorObject[], prefix: string): Walk {

@@ -350,7 +350,7 @@ def check_document(
     def detail() -> list[Problem]:
         errors = list(engines.reference.iter_errors(document))
         found = _dedupe(p for e in errors for c in _causes(e) for p in [_problem(c, engines)])
-        return sorted(_wrong_version_only(_wrong_kind_only(found)), key=_tree_order)
+        return sorted(_wrong_kind_only(found), key=_tree_order)
 
     try:
         try:
@@ -530,30 +530,6 @@ def _wrong_kind_only(problems: list[Problem]) -> list[Problem]:
     if not wrong:
         return problems
     return [p for p in problems if p.node_path not in wrong or p.pointer in _KIND_POINTERS]
-
-
-def _wrong_version(problem: Problem) -> bool:
-    return problem.pointer == "/zarr_format" and problem.keyword in ("const", "enum")
-
-
-def _wrong_version_only(problems: list[Problem]) -> list[Problem]:
-    """A node of the other Zarr version (a v2 store checked with a v3 convention) fails its
-    `zarr_format`, then every key of the version it is not, and so does every node below it:
-    only the first says anything. Keep that problem alone for such a node, nothing below it."""
-    wrong = {p.node_path for p in problems if _wrong_version(p)}
-    if not wrong:
-        return problems
-    return [
-        p
-        for p in problems
-        if not any(_below(p.node_path, w) for w in wrong)
-        and (p.node_path not in wrong or _wrong_version(p))
-    ]
-
-
-def _below(node_path: str, ancestor: str) -> bool:
-    """Whether the node at `node_path` is strictly below the one at `ancestor`."""
-    return node_path != ancestor and node_path.startswith(ancestor.rstrip("/") + "/")
 
 
 def _dedupe(problems: Iterable[Problem]) -> list[Problem]:

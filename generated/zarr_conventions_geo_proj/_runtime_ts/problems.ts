@@ -82,27 +82,6 @@ export function wrongKindOnly(problems: readonly Problem[]): Problem[] {
   return problems.filter((p) => !wrong.has(p.node_path) || KIND_POINTERS.includes(p.pointer));
 }
 
-function wrongVersion(p: Problem): boolean {
-  return p.pointer === "/zarr_format" && (p.keyword === "const" || p.keyword === "enum");
-}
-
-/** Whether the node at `nodePath` is strictly below the one at `ancestor`. */
-function below(nodePath: string, ancestor: string): boolean {
-  return nodePath !== ancestor && nodePath.startsWith(ancestor.replace(/\/$/, "") + "/");
-}
-
-/** A node of the other Zarr version (a v2 store checked with a v3 convention) fails its
- * `zarr_format`, then every key of the version it is not, and so does every node below it: only
- * the first says anything. Keep that problem alone for such a node, nothing below it. */
-export function wrongVersionOnly(problems: readonly Problem[]): Problem[] {
-  const wrong = new Set(problems.filter(wrongVersion).map((p) => p.node_path));
-  if (wrong.size === 0) return [...problems];
-  return problems.filter(
-    (p) =>
-      ![...wrong].some((w) => below(p.node_path, w)) && (!wrong.has(p.node_path) || wrongVersion(p)),
-  );
-}
-
 /** One problem per (node, pointer, keyword, message): the same fault reached through two schemas
  * (a convention and the base it extends) is reported once. */
 export function dedupe(problems: readonly Problem[]): Problem[] {
