@@ -109,6 +109,27 @@ def write_store(folder: Path, version: int, n: int, consolidated: bool) -> None:
         zarr.consolidate_metadata(str(folder))
 
 
+def with_one_fault(folder: Path, version: int, n: int) -> Path:
+    """A copy of the store at `folder` whose middle array lost its dimension names (the one
+    thing the xarray convention asks of a variable): one fault among N arrays."""
+    broken = folder.with_name(folder.name + "-one-fault")
+    if not broken.exists():
+        shutil.copytree(folder, broken)
+        middle = broken / f"v{n // 2}"
+        file, key = (
+            (middle / "zarr.json", "dimension_names")
+            if version == 3
+            else (
+                middle / ".zattrs",
+                "_ARRAY_DIMENSIONS",
+            )
+        )
+        metadata = json.loads(file.read_text("utf-8"))
+        del metadata[key]
+        file.write_text(json.dumps(metadata), "utf-8")
+    return broken
+
+
 def zip_store(folder: Path, target: Path) -> None:
     with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
         for path in sorted(folder.rglob("*")):
@@ -294,6 +315,9 @@ def measure(
     row.times["load"] = median_time(lambda: pkg.load(store), repeat)
     row.peak_mb = peak_mb(lambda: pkg.load(store))
     if row.kind == "local" and not row.consolidated:
+        # One fault: describing it must cost about what finding it does (issue 20).
+        broken = str(with_one_fault(Path(store), row.version, row.n))
+        row.times["validate one fault"] = median_time(lambda: pkg.validate(broken), repeat)
         model = pkg.load(store)
         dumped = pkg.dump(model)
         # The same document as `json.loads` gives it, each object made beside its neighbours.
@@ -331,6 +355,7 @@ def measure(
 
 TOOLS = (
     "validate",
+    "validate one fault",
     "load",
     "parse",
     "parse dumped",

@@ -126,9 +126,11 @@ MODEL_TWINS: dict[tuple[str, str], tuple[str, str] | type[TypeError]] = {
         "/",
         "/attributes/transform/type",
     ),
+    # a scale labelled "translation": the tag says what was meant, so the problem is the
+    # translation option's (its `translation` key is missing), at the transform itself
     ("tagged_union_cases/neg_wrong_tag_literal.py", "mislabelled_model"): (
         "/",
-        "/attributes/transform/type",
+        "/attributes/transform",
     ),
     ("xarray_v2_cases/neg_group_where_array_must_be.py", "group_member_model"): ("/g", ""),
     ("xarray_v2_cases/neg_missing_required_attribute.py", "no_dimensions_model"): TypeError,

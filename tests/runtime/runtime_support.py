@@ -168,3 +168,88 @@ def ome_image_store(tmp_path: Path) -> Path:
     for path in store.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)  # the corpus is read-only
     return store
+
+
+# ---------------------------------------------------------------- options told apart by a tag
+
+
+def _encoded_group(attributes: dict[str, Any], members: dict[str, Any]) -> dict[str, Any]:
+    return {**V3_GROUP, "attributes": attributes, "members": members}
+
+
+def _sparse(kind: str, *, without: str = "") -> dict[str, Any]:
+    parts = {name: v3_array([3]) for name in ("data", "indices", "indptr") if name != without}
+    attributes = {"encoding-type": kind, "encoding-version": "0.1.0", "shape": [3, 3]}
+    return _encoded_group(attributes, parts)
+
+
+def _encoded_array(kind: str, version: str = "0.2.0") -> dict[str, Any]:
+    return v3_array([3], attributes={"encoding-type": kind, "encoding-version": version})
+
+
+def _categorical(ordered: Any = False, *, without: str = "") -> dict[str, Any]:
+    parts = {name: v3_array([3]) for name in ("codes", "categories") if name != without}
+    attributes = {"encoding-type": "categorical", "encoding-version": "0.2.0", "ordered": ordered}
+    return _encoded_group(attributes, parts)
+
+
+def encoded_cases() -> list[tuple[str, dict[str, Any], list[tuple[str, str, str]]]]:
+    """(label, document, its problems as (node, pointer, keyword)) under
+    conventions/encoded-elements.json, whose members are an anyOf of seven options, six told
+    apart by `attributes.encoding-type` and one (a plain folder) by its empty attributes: each
+    fault is reported from the option the tag selects."""
+
+    def store(**members: Any) -> dict[str, Any]:
+        return _encoded_group({}, members)
+
+    nullable = _encoded_group(
+        {"encoding-type": "nullable-integer", "encoding-version": "0.1.0"},
+        {"values": v3_array([3]), "mask": v3_array([3])},
+    )
+    valid = store(
+        X=_sparse("csr_matrix"),
+        Y=_sparse("csc_matrix"),
+        c=_categorical(),
+        d=_encoded_array("array"),
+        folder=_encoded_group({}, {"n": nullable}),
+    )
+    return [
+        ("every option, valid", valid, []),
+        (
+            "csr without indptr",
+            store(X=_sparse("csr_matrix", without="indptr")),
+            [("/X", "/members", "required")],
+        ),
+        (
+            "csc without data",
+            store(Y=_sparse("csc_matrix", without="data")),
+            [("/Y", "/members", "required")],
+        ),
+        (
+            "categorical without codes",
+            store(c=_categorical(without="codes")),
+            [("/c", "/members", "required")],
+        ),
+        (
+            "categorical whose ordered is a string",
+            store(c=_categorical("no")),
+            [("/c", "/attributes/ordered", "type")],
+        ),
+        (
+            "dense array of a wrong encoding-version",
+            store(d=_encoded_array("array", "9")),
+            [("/d", "/attributes/encoding-version", "const")],
+        ),
+        (
+            "a folder with attributes",
+            store(f=_encoded_group({"x": 1}, {})),
+            [("/f", "/attributes", "maxProperties")],
+        ),
+        (
+            "csr in a folder without data",
+            store(f=_encoded_group({}, {"X": _sparse("csr_matrix", without="data")})),
+            [("/f/X", "/members", "required")],
+        ),
+        # no option has this tag: nothing is ruled out, and no option comes closest
+        ("an unknown encoding-type", store(X=_sparse("coo_matrix")), [("/X", "", "anyOf")]),
+    ]

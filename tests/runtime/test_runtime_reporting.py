@@ -15,6 +15,7 @@ from runtime_support import (
     V3_GROUP,
     base,
     convention,
+    encoded_cases,
     ome_image_store,
     v2_array,
     v3_array,
@@ -199,3 +200,91 @@ def test_a_combinator_of_false_branches_is_one_problem_at_its_value() -> None:
     }
     problems = check_document(_group(x=1, y=2), schema)
     assert _where(problems) == [("/", "/attributes/x", "anyOf"), ("/", "/attributes/y", "oneOf")]
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [pytest.param(doc, where, id=label) for label, doc, where in encoded_cases()],
+)
+def test_problems_come_from_the_option_the_tag_selects(
+    document: dict[str, Any], expected: list[tuple[str, str, str]]
+) -> None:
+    # A CSR matrix missing `indptr` is reported as such, not as "attributes must be empty"
+    # (the folder option) nor as a wrong encoding-type (the CSC option).
+    assert _where(check_document(document, convention("encoded-elements"))) == expected
+
+
+def test_a_value_meant_for_no_option_gets_one_part_per_option() -> None:
+    # encoding-type "coo_matrix": no option has that tag, so none is meant; the options its
+    # other constants leave (the two sparse matrices and the nullable integer, whose
+    # encoding-version is the value's) each say what they lack, in one line
+    label, document, _where_expected = encoded_cases()[-1]
+    assert label == "an unknown encoding-type"
+    (problem,) = check_document(document, convention("encoded-elements"))
+    assert problem.message.startswith("{...} (an object with 4 keys) matches none of the anyOf")
+    parts = problem.message.split("; ")[1:]
+    assert parts == [
+        "option 0: /attributes/encoding-type: 'csr_matrix' was expected",
+        "option 1: /attributes/encoding-type: 'csc_matrix' was expected",
+        "option 3: /attributes/encoding-type: 'nullable-integer' was expected",
+    ]
+    assert "\n" not in str(problem)
+
+
+def _big_encoded_store() -> dict[str, Any]:
+    """200 valid elements of every kind, and three faults among them (pruned.py's walk)."""
+    valid = encoded_cases()[0][1]["members"]
+    members = {f"{name}{i}": value for i in range(40) for name, value in valid.items()}
+    members["X7"] = encoded_cases()[1][1]["members"]["X"]  # a CSR matrix without indptr
+    members["c30"] = encoded_cases()[4][1]["members"]["c"]  # ordered: "no"
+    members["X39"] = encoded_cases()[-1][1]["members"]["X"]  # encoding-type "coo_matrix"
+    return {**V3_GROUP, "members": members}
+
+
+def test_the_pruned_walk_reports_what_the_whole_walk_reports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from zomgen.runtime import pruned, validation
+
+    document, schema = _big_encoded_store(), convention("encoded-elements")
+    asked: list[str] = []
+    verdict = pruned.fast_verdict
+
+    def counted(root: dict[str, Any], pointer: str, value: Any) -> bool | None:
+        asked.append(pointer)
+        return verdict(root, pointer, value)
+
+    monkeypatch.setattr(pruned, "fast_verdict", counted)
+    found = check_document(document, schema)
+    assert len(asked) > 200  # it did prune: every valid element was judged by jsonschema-rs
+    monkeypatch.setattr(validation, "worth_pruning", lambda document: False)
+    assert found == check_document(document, schema)
+    assert _where(found) == [
+        ("/X39", "", "anyOf"),
+        ("/X7", "/members", "required"),
+        ("/c30", "/attributes/ordered", "type"),
+    ]
+
+
+def test_a_pruned_walk_that_finds_nothing_walks_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # jsonschema-rs saying "holds" of everything (engines that disagree) hides no problem
+    from zomgen.runtime import pruned
+
+    monkeypatch.setattr(pruned, "fast_verdict", lambda root, pointer, value: True)
+    found = check_document(_big_encoded_store(), convention("encoded-elements"))
+    assert ("/X7", "/members", "required") in _where(found)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_store_of_the_other_zarr_version_is_one_problem(version: int) -> None:
+    # 200 arrays of the other version: each would fail every key of the version it is not;
+    # the root's zarr_format says it all
+    if version == 2:
+        node: dict[str, Any] = v3_array([2], dimension_names=["x"])
+        root: dict[str, Any] = {**V3_GROUP}
+    else:
+        node = v2_array([2], attributes={"_ARRAY_DIMENSIONS": ["x"]})
+        root = {"zarr_format": 2, "attributes": {}}
+    document = {**root, "members": {f"v{i}": node for i in range(200)}}
+    problems = check_document(document, convention(f"xarray-v{version}"))
+    assert _where(problems) == [("/", "/zarr_format", "const")]

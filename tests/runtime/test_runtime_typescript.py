@@ -43,6 +43,7 @@ from runtime_support import (
     base,
     bundled,
     convention,
+    encoded_cases,
     ome_image_store,
     xarray_dataset,
 )
@@ -124,12 +125,19 @@ def _combinator_cases() -> list[Case]:
     ]
 
 
+def _encoded_cases() -> list[Case]:
+    return [
+        (label, lambda: convention("encoded-elements"), doc) for label, doc, _ in encoded_cases()
+    ]
+
+
 FAMILIES: dict[str, Callable[[], list[Case]]] = {
     "stores": _store_cases,
     "conformance": _conformance_cases,
     "ome-ngff": _ome_cases,
     "zarr-conventions": _convention_cases,
     "check combinators": _combinator_cases,
+    "options told apart by a tag": _encoded_cases,
 }
 # At least this many documents per family, so that a corpus that moved is noticed.
 MINIMUM = {
@@ -138,6 +146,7 @@ MINIMUM = {
     "ome-ngff": 400,
     "zarr-conventions": 20,
     "check combinators": 10,
+    "options told apart by a tag": 9,
 }
 
 
@@ -173,6 +182,20 @@ def test_corpus_verdicts_and_problems_agree(
     assert {py[0] for _label, py, _ts in rows} == {True, False}
     differ = [(label, py, ts) for label, py, ts in rows if py != ts]
     assert not differ, f"{len(differ)} of {len(rows)} differ, first: {differ[:3]}"
+
+
+def test_a_value_meant_for_no_option_gets_one_part_per_option(tmp_path: Path) -> None:
+    # as in Python (test_runtime_reporting.py): each option's deepest cause, in Ajv's words
+    out = compiled_runtime(tmp_path)
+    _label, document, _where = encoded_cases()[-1]
+    job = {"schema": json.dumps(convention("encoded-elements")), "documents": [document]}
+    ((result,),) = run_node(out / "harness" / "verdicts.mjs", [job])
+    (problem,) = result["problems"]
+    assert problem["message"].split("; ")[1:] == [
+        'option 0: /attributes/encoding-type: must be equal to constant "csr_matrix"',
+        'option 1: /attributes/encoding-type: must be equal to constant "csc_matrix"',
+        'option 3: /attributes/encoding-type: must be equal to constant "nullable-integer"',
+    ]
 
 
 # ---------------------------------------------------------------- real stores, generated packages
@@ -289,6 +312,10 @@ def _real_documents(tmp_path: Path) -> list[tuple[str, str, dict[str, Any]]]:
             xarray_dataset().to_zarr(store, zarr_format=zarr_format, consolidated=consolidated)
             label = f"xarray to_zarr v{zarr_format} consolidated={consolidated}"
             found.append((f"xarray_v{zarr_format}", label, _read(store, consolidated)))
+            if not consolidated:
+                # the store of the other Zarr version: one problem, at the root's zarr_format
+                other = f"xarray_v{5 - zarr_format}"
+                found.append((other, f"{label}, checked as v{5 - zarr_format}", _read(store)))
         store = tmp_path / f"plain{zarr_format}.zarr"
         _zarr_hierarchy(store, zarr_format)
         found.append((f"xarray_v{zarr_format}", f"zarr-python v{zarr_format}", _read(store)))
@@ -304,6 +331,11 @@ def _real_documents(tmp_path: Path) -> list[tuple[str, str, dict[str, Any]]]:
 
 def test_real_stores_through_generated_packages(packages: Path, tmp_path: Path) -> None:
     rows = _real_documents(tmp_path)
+    for package, label, document in rows:
+        if label.endswith(("checked as v2", "checked as v3")):
+            schema = json.loads((packages / package / "schema.json").read_text("utf-8"))
+            where = [row[:3] for row in _python(document, schema)[1]]
+            assert where == [("/", "/zarr_format", "const")], label
     by_package: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for package, label, document in rows:
         by_package.setdefault(package, []).append((label, document))

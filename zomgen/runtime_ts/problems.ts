@@ -82,6 +82,21 @@ export function wrongKindOnly(problems: readonly Problem[]): Problem[] {
   return problems.filter((p) => !wrong.has(p.node_path) || KIND_POINTERS.includes(p.pointer));
 }
 
+/** A store of the other Zarr version (a v2 store checked with a v3 convention) fails at its
+ * root's `zarr_format`, then at every key of the version it is not, on every node: only the first
+ * says anything. Then the root's zarr_format and node_type problems are all there is to report.
+ * A single node of the other version inside a store keeps its details. */
+export function wrongVersionOnly(problems: readonly Problem[]): Problem[] {
+  if (!wrongVersionAtRoot(problems)) return [...problems];
+  return problems.filter((p) => p.node_path === "/" && KIND_POINTERS.includes(p.pointer));
+}
+
+export function wrongVersionAtRoot(problems: readonly Problem[]): boolean {
+  return problems.some(
+    (p) => p.node_path === "/" && p.pointer === "/zarr_format" && (p.keyword === "const" || p.keyword === "enum"),
+  );
+}
+
 /** One problem per (node, pointer, keyword, message): the same fault reached through two schemas
  * (a convention and the base it extends) is reported once. */
 export function dedupe(problems: readonly Problem[]): Problem[] {

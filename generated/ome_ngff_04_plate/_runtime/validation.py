@@ -23,6 +23,7 @@ instead of as "the whole subtree matches no branch".
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import re
@@ -35,8 +36,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from .checks import CHECKS, Check, uses_checks
+from .meant import ruled_out
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
+from .pruned import pruning, skip_satisfied, worth_pruning
 from .values import is_array, is_object
 
 # Compiled validators are kept for this many schemas. The key is id(schema) and the entry keeps
@@ -46,6 +49,8 @@ _COMBINATORS = ("anyOf", "oneOf")
 # Messages longer than this are shortened: jsonschema quotes the whole failing instance, which
 # for a group is its whole subtree.
 _MAX_MESSAGE = 300
+# Each option's line in the problem of a value that matches no option and was meant for none.
+_OPTION_LINE = 120
 
 
 class _FastKeyword:
@@ -152,12 +157,14 @@ def _reference_validator(schema: dict[str, Any]) -> Any:
         return run
 
     base: Any = validators.validator_for(schema, default=validators.Draft202012Validator)
+    keywords = {
+        **base.VALIDATORS,
+        **_pattern_keywords(base.VALIDATORS, ValidationError),
+        **{name: keyword(name) for name in CHECKS},
+    }
+    # every keyword skips a subschema jsonschema-rs says the value satisfies (pruned.py)
     extended: Any = validators.extend(
-        base,
-        {
-            **_pattern_keywords(base.VALIDATORS, ValidationError),
-            **{name: keyword(name) for name in CHECKS},
-        },
+        base, {name: skip_satisfied(run) for name, run in keywords.items()}
     )
     return extended(schema)
 
@@ -347,10 +354,26 @@ def check_document(
             engines.locations = _locations(schema)
     from referencing.exceptions import Unresolvable
 
+    def describe(value: dict[str, Any]) -> list[Problem]:
+        errors: list[Any] = []
+        if worth_pruning(value):
+            with pruning(engines.schema, engines.locations or {}):
+                errors = list(engines.reference.iter_errors(value))
+        if not errors:  # small, or the engines disagree on a subschema: walk it all
+            errors = list(engines.reference.iter_errors(value))
+        causes = (c for e in errors for c in _causes(e, engines.schema))
+        found = _dedupe(_problem(c, engines) for c in causes)
+        return sorted(_wrong_version_only(_wrong_kind_only(found)), key=_tree_order)
+
     def detail() -> list[Problem]:
-        errors = list(engines.reference.iter_errors(document))
-        found = _dedupe(p for e in errors for c in _causes(e) for p in [_problem(c, engines)])
-        return sorted(_wrong_kind_only(found), key=_tree_order)
+        # A store of the other Zarr version is reported at its root alone (_wrong_version_only),
+        # so its root is described first, without members: every node below would fail too.
+        alone = _root_alone(document)
+        if alone is not None:
+            first = describe(alone)
+            if _wrong_version_at_root(first):
+                return first
+        return describe(document)
 
     try:
         try:
@@ -412,12 +435,13 @@ def _deeply(work: Callable[[], _T]) -> _T:
     return results[0]
 
 
-def _causes(error: Any) -> list[Any]:
-    """The error itself, or for a failed `anyOf` / `oneOf` the causes in the branch that came
-    closest: the fewest signs of being meant for another kind of value (a wrong JSON type,
-    missing required keys or unexpected ones at the value itself, a wrong tag such as
-    `node_type`), then the deepest into the instance, then the fewest errors. When two branches
-    tie, the combinator's own error is the honest answer."""
+def _causes(error: Any, root: dict[str, Any]) -> list[Any]:
+    """The error itself, or for a failed `anyOf` / `oneOf` the causes in the option the value
+    meant: the only one its constants do not rule out (meant.py), else, among those not ruled
+    out, the branch that came closest: the fewest signs of being meant for another kind of value
+    (a wrong JSON type, missing required keys or unexpected ones at the value itself, a wrong
+    tag such as `node_type`), then the deepest into the instance, then the fewest errors. When
+    two branches tie, the combinator's own error is the honest answer."""
     if error.validator not in _COMBINATORS or not error.context:
         return [error]
     base = len(error.absolute_path)
@@ -426,16 +450,44 @@ def _causes(error: Any) -> list[Any]:
         # A `false` branch's error carries no schema path: it is a branch of its own.
         path = sub.relative_schema_path
         branches.setdefault(path[0] if path else ("false", len(branches)), []).append(sub)
-    scored: list[tuple[tuple[int, int, int], list[Any]]] = []
-    for subs in branches.values():
-        resolved = [c for s in subs for c in _causes(s)]
+    options = error.validator_value
+    if is_array(options):
+        out = ruled_out(options, error.instance, root)
+        meant = {k: v for k, v in branches.items() if k not in out}
+        branches = meant or branches
+    scored: list[tuple[tuple[int, int, int], Any, list[Any]]] = []
+    for key, subs in branches.items():
+        resolved = [c for s in subs for c in _causes(s, root)]
         mismatch = sum(_other_kind(s, base) for s in subs)
         depth = max(len(c.absolute_path) for c in resolved)
-        scored.append(((-mismatch, depth, -len(resolved)), resolved))
-    scored.sort(key=lambda item: item[0], reverse=True)
-    if len(scored) > 1 and scored[0][0] == scored[1][0]:
-        return [error]
-    return scored[0][1]
+        scored.append(((-mismatch, depth, -len(resolved)), key, resolved))
+    if len(scored) == 1:
+        return scored[0][2]
+    ranked = sorted(scored, key=lambda item: item[0], reverse=True)
+    if ranked[0][0] == ranked[1][0]:
+        return [_one_line_per_option(error, [(key, causes) for _s, key, causes in scored])]
+    return ranked[0][2]
+
+
+def _one_line_per_option(error: Any, options: list[tuple[Any, list[Any]]]) -> Any:
+    """The combinator's own error, its message giving for each option (one short part each,
+    as a problem stays one line) that option's deepest cause: no option is nearer than
+    another, so the reader chooses."""
+    base = len(error.absolute_path)
+    lines: list[str] = []
+    for key, causes in options:
+        deepest = max(causes, key=lambda c: len(c.absolute_path))
+        where = to_pointer(list(deepest.absolute_path)[base:]) or "itself"
+        text = _short(str(deepest.message), _OPTION_LINE)
+        label = f"option {key}" if isinstance(key, int) else "a `false` option"
+        lines.append(f"{label}: {where}: {text}")
+    described = copy.copy(error)
+    described.message = (
+        f"{_summary(error.instance)} matches none of the {error.validator} options; "
+        + "; ".join(lines)
+    )
+    described.zomgen_one_line_per_option = True  # each line short already: not cut at 300
+    return described
 
 
 # Failures that say "this branch describes another kind of value", at the combinator's value.
@@ -472,7 +524,7 @@ def _problem(error: Any, engines: _Engines) -> Problem:
 
 def _message(error: Any) -> str:
     message = str(error.message)
-    if len(message) <= _MAX_MESSAGE:
+    if len(message) <= _MAX_MESSAGE or getattr(error, "zomgen_one_line_per_option", False):
         return message
     shown = repr(error.instance)
     if message.startswith(shown):
@@ -480,6 +532,10 @@ def _message(error: Any) -> str:
     if len(message) > _MAX_MESSAGE:
         message = message[: _MAX_MESSAGE - 3] + "..."
     return message
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _summary(value: Any) -> str:
@@ -530,6 +586,30 @@ def _wrong_kind_only(problems: list[Problem]) -> list[Problem]:
     if not wrong:
         return problems
     return [p for p in problems if p.node_path not in wrong or p.pointer in _KIND_POINTERS]
+
+
+def _wrong_version_at_root(problems: list[Problem]) -> bool:
+    return any(
+        p.node_path == "/" and p.pointer == "/zarr_format" and p.keyword in ("const", "enum")
+        for p in problems
+    )
+
+
+def _wrong_version_only(problems: list[Problem]) -> list[Problem]:
+    """A store of the other Zarr version (a v2 store checked with a v3 convention) fails at
+    its root's `zarr_format`, then at every key of the version it is not, on every node: only
+    the first says anything. Then the root's zarr_format and node_type problems are all there
+    is to report. A single node of the other version inside a store keeps its details."""
+    if not _wrong_version_at_root(problems):
+        return problems
+    return [p for p in problems if p.node_path == "/" and p.pointer in _KIND_POINTERS]
+
+
+def _root_alone(document: Any) -> dict[str, Any] | None:
+    """The root node without its members (None if it has none to leave out)."""
+    if not is_object(document) or not is_object(document.get("members")):
+        return None
+    return {**document, "members": {}} if document["members"] else None
 
 
 def _dedupe(problems: Iterable[Problem]) -> list[Problem]:

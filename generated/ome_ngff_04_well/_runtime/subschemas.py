@@ -11,6 +11,7 @@ jsonschema-rs is missing or cannot compile the schema (a pattern it cannot read)
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote
@@ -20,8 +21,11 @@ from .pointers import resolve_local_ref
 
 _Verdict = Callable[[Any], bool]
 
+# Schemas whose compiled subschemas are kept (the most recently used): a package has one, a
+# process that checks documents against many fresh schema objects must not keep them all.
+_CACHE_SIZE = 16
 # id(schema) -> (the schema, kept alive so the id is not reused; pointer -> its verdict)
-_compiled: dict[int, tuple[dict[str, Any], dict[str, _Verdict]]] = {}
+_compiled: OrderedDict[int, tuple[dict[str, Any], dict[str, _Verdict]]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -37,24 +41,52 @@ def _verdict(schema: dict[str, Any], pointer: str) -> _Verdict:
             fresh: dict[str, _Verdict] = {}
             entry = (schema, fresh)
             _compiled[id(schema)] = entry
+            _trim(_compiled)
+        _compiled.move_to_end(id(schema))
         verdicts = entry[1]
         if pointer not in verdicts:
             verdicts[pointer] = _fast(schema, pointer) or _reference(schema, pointer)
         return verdicts[pointer]
 
 
+def fast_verdict(schema: dict[str, Any], pointer: str, value: Any) -> bool | None:
+    """jsonschema-rs's verdict on `value` under the subschema at `pointer`, or None when it has
+    none (not installed, the schema or that subschema not compiled, a value it cannot convert).
+    Never falls back to python-jsonschema: pruned.py calls this from inside that engine."""
+    compiled = _map_of(schema)
+    validator = None if compiled is None else compiled.get("#" + pointer)
+    if validator is None:
+        return None
+    try:
+        return bool(validator.is_valid(value))
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
 # schemas jsonschema-rs compiled, as maps from "#pointer" to a validator (None: it could not)
-_maps: dict[int, tuple[dict[str, Any], Any]] = {}
+_maps: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
+_maps_lock = threading.Lock()
+
+
+def _map_of(schema: dict[str, Any]) -> Any:
+    with _maps_lock:
+        entry = _maps.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            entry = (schema, _validator_map(schema))
+            _maps[id(schema)] = entry
+            _trim(_maps)
+        _maps.move_to_end(id(schema))
+        return entry[1]
+
+
+def _trim(cache: OrderedDict[int, Any]) -> None:
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
 
 
 def _fast(schema: dict[str, Any], pointer: str) -> _Verdict | None:
-    entry = _maps.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        entry = (schema, _validator_map(schema))
-        _maps[id(schema)] = entry
-    if entry[1] is None:
-        return None
-    validator = entry[1].get("#" + pointer)
+    compiled = _map_of(schema)
+    validator = None if compiled is None else compiled.get("#" + pointer)
     if validator is None:
         return None
 

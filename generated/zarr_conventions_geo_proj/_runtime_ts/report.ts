@@ -1,8 +1,9 @@
 /**
  * Ajv's errors -> Problems, the way the Python loader reports them (zomgen/runtime/validation.py):
  * every error split into node path + pointer, a failed `anyOf` / `oneOf` replaced by the errors
- * of the branch that came closest (the deepest cause), wrong-kind nodes reduced to their
- * node_type, duplicates dropped, problems in tree order.
+ * of the option the value meant (meant.ts) or else came closest, wrong-kind nodes reduced to
+ * their node_type, a store of the other Zarr version to its root's zarr_format, duplicates
+ * dropped, problems in tree order.
  *
  * With `allErrors`, Ajv lists a failed combinator's branch errors, flat, just before the
  * combinator's own error, and does not say which branch raised which. So each branch is
@@ -14,10 +15,20 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { PROTO_ALIAS, SCHEMA_ID, type Engines, unescapeKey } from "./engine.js";
 import { escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
-import { type Problem, dedupe, treeOrder, wrongKindOnly } from "./problems.js";
+import { type Resolve, resolver, ruledOut } from "./meant.js";
+import {
+  type Problem,
+  dedupe,
+  treeOrder,
+  wrongKindOnly,
+  wrongVersionAtRoot,
+  wrongVersionOnly,
+} from "./problems.js";
 
 /** Messages longer than this are shortened. */
 const MAX_MESSAGE = 300;
+/** Each option's part in the problem of a value that matches no option and was meant for none. */
+const OPTION_LINE = 120;
 const COMBINATORS: readonly string[] = ["anyOf", "oneOf"];
 const WRAPPERS: readonly string[] = ["if", "propertyNames"];
 /** Failures that say "this branch describes another kind of value", at the combinator's value. */
@@ -41,15 +52,17 @@ interface Walk {
 class Reporter {
   private readonly fragments = new Map<string, ValidateFunction | null>();
   private readonly engines: Engines;
+  private readonly resolve: Resolve;
 
   constructor(engines: Engines) {
     this.engines = engines;
+    this.resolve = resolver(engines.locations);
   }
 
   problems(errors: readonly ErrorObject[]): Problem[] {
     const causes = mergeUnexpected(this.walk(errors, "").causes);
     const found = dedupe(causes.map((c) => this.problem(c)));
-    return wrongKindOnly(found).sort(treeOrder);
+    return wrongVersionOnly(wrongKindOnly(found)).sort(treeOrder);
   }
 
   private walk(errors: readonly ErrorObject[], prefix: string): Walk {
@@ -80,15 +93,18 @@ class Reporter {
     return { entries: entries.reverse(), causes: causes.reverse().flat() };
   }
 
-  /** The causes in the branch that came closest: the fewest signs of being meant for another
-   * kind of value, then the deepest into the instance, then the fewest errors. When two
-   * branches tie, the combinator's own error is the honest answer. */
+  /** The causes in the option the value meant: the only one its constants do not rule out
+   * (meant.ts), else, among those not ruled out, the branch that came closest: the fewest signs
+   * of being meant for another kind of value, then the deepest into the instance, then the
+   * fewest errors. When two branches tie, the combinator's own error is the honest answer, its
+   * message giving each option's deepest cause (optionLines). */
   private combinator(cause: Cause): { causes: Cause[]; consumed: number } {
     const { error, path } = cause;
     const branches = isArray(error.schema) ? error.schema : [];
     const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
+    const out = ruledOut(branches, error.data, this.resolve);
     let consumed = 0;
-    const scored: { score: [number, number, number]; causes: Cause[] }[] = [];
+    const scored: { score: [number, number, number]; causes: Cause[]; option: number }[] = [];
     for (let j = 0; j < branches.length; j++) {
       const pointer = `${holder ?? ""}/${error.keyword}/${j}`;
       const branchErrors = this.branchErrors(pointer, branches[j], error.data);
@@ -98,16 +114,20 @@ class Reporter {
       const base = depth(path);
       const mismatch = walk.entries.reduce((n, e) => n + otherKind(e, base), 0);
       const deepest = Math.max(0, ...walk.causes.map((c) => depth(c.path)));
-      scored.push({ score: [-mismatch, deepest, -walk.causes.length], causes: walk.causes });
+      scored.push({ score: [-mismatch, deepest, -walk.causes.length], causes: walk.causes, option: j });
     }
     const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
     if (holder === undefined || (passing !== undefined && passing !== null) || scored.length === 0) {
       return { causes: [cause], consumed };
     }
-    scored.sort((a, b) => compareScores(b.score, a.score));
-    const [best, second] = scored;
-    if (best === undefined || (second !== undefined && compareScores(best.score, second.score) === 0)) {
-      return { causes: [cause], consumed };
+    const meant = scored.filter((s) => !out.has(s.option));
+    const candidates = meant.length > 0 ? meant : scored;
+    const ranked = [...candidates].sort((a, b) => compareScores(b.score, a.score));
+    const [best, second] = ranked;
+    if (best === undefined) return { causes: [cause], consumed };
+    if (second !== undefined && compareScores(best.score, second.score) === 0) {
+      const message = `${summary(error.data)} matches none of the ${error.keyword} options; ${optionLines(candidates, path)}`;
+      return { causes: [{ error: { ...error, message, params: { ...error.params, oneLinePerOption: true } }, path }], consumed };
     }
     return { causes: best.causes, consumed };
   }
@@ -205,6 +225,30 @@ function mergeUnexpected(causes: readonly Cause[]): Cause[] {
   return merged;
 }
 
+/** Each option's deepest cause, one short part per option, as validation.py words it. */
+function optionLines(options: readonly { causes: Cause[]; option: number }[], base: string): string {
+  return options
+    .map(({ causes, option }) => {
+      const first = causes[0];
+      if (first === undefined) return `option ${option}: fails`;
+      const deepest = causes.reduce((a, b) => (depth(b.path) > depth(a.path) ? b : a), first);
+      const where = deepest.path.slice(base.length) || "itself";
+      return `option ${option}: ${where}: ${short(message(deepest.error), OPTION_LINE)}`;
+    })
+    .join("; ");
+}
+
+function short(text: string, limit: number): string {
+  return text.length <= limit ? text : text.slice(0, limit - 3) + "...";
+}
+
+/** A value in a few words: objects and lists by their size. */
+function summary(value: unknown): string {
+  if (isArray(value)) return `[...] (a list of ${value.length} items)`;
+  if (isObject(value)) return `{...} (an object with ${Object.keys(value).length} keys)`;
+  return short(repr(value), 60);
+}
+
 function depth(path: string): number {
   return path === "" ? 0 : path.split("/").length - 1;
 }
@@ -237,7 +281,8 @@ function message(error: ErrorObject): string {
   else if (error.keyword === "enum") text = `${base} ${JSON.stringify(params["allowedValues"])}`;
   else text = base;
   text = text.replaceAll(PROTO_ALIAS, "__proto__");
-  return text.length <= MAX_MESSAGE ? text : text.slice(0, MAX_MESSAGE - 3) + "...";
+  if ((params["oneLinePerOption"] as unknown) === true) return text; // each part short already
+  return short(text, MAX_MESSAGE);
 }
 
 function unexpected(names: unknown): string {
@@ -248,5 +293,21 @@ function unexpected(names: unknown): string {
 export function report(engines: Engines, document: unknown): Problem[] {
   const validate = engines.detailed.getSchema(SCHEMA_ID);
   if (validate === undefined || validate(document) === true) return [];
+  // A store of the other Zarr version is reported at its root alone (wrongVersionOnly), so its
+  // root is described first, without members, as validation.py does.
+  const alone = rootAlone(document);
+  if (alone !== null && validate(alone) !== true) {
+    const first = new Reporter(engines).problems([...(validate.errors ?? [])]);
+    if (wrongVersionAtRoot(first)) return first;
+  }
+  validate(document);
   return new Reporter(engines).problems([...(validate.errors ?? [])]);
+}
+
+/** The root node without its members (null if it has none to leave out). */
+function rootAlone(document: unknown): unknown {
+  if (!isObject(document)) return null;
+  const members = document["members"];
+  if (!isObject(members) || Object.keys(members).length === 0) return null;
+  return { ...document, members: {} };
 }
