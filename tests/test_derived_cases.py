@@ -323,3 +323,7 @@ def test_the_default_comparison_fails_on_acceptance_and_notes_other_codes(
     failed = runner(copy, "--checkers", "pyright", "--no-runtime")
     assert failed.returncode == 1
     assert "pyright: accepts xarray_v3_cases/documents_cases.py:1 " in failed.stdout
+    # the mistake's own line, now no case's: named by its text, with pyright's own words
+    unexpected = next(x for x in failed.stdout.splitlines() if "pyright: unexpected " in x)
+    assert "[reportAssignmentType] not a case line: '" in unexpected, failed.stdout
+    assert "    the checker says [reportAssignmentType]: " in failed.stdout

@@ -42,10 +42,15 @@ TY_RULES = (
 )
 # tsc's "did you mean" form of TS2322 counts as TS2322.
 TSC_ALIASES = {"TS2820": "TS2322"}
-MYPY_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+): error: .*  \[(?P<code>[a-z-]+)\]$")
-TSC_LINE = re.compile(r"^(?P<file>[^(\s][^(]*)\((?P<line>\d+),\d+\): error (?P<code>TS\d+): ")
+MYPY_LINE = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+): error: (?P<message>.*)  \[(?P<code>[a-z-]+)\]$"
+)
+TSC_LINE = re.compile(
+    r"^(?P<file>[^(\s][^(]*)\((?P<line>\d+),\d+\): error (?P<code>TS\d+): (?P<message>.*)$"
+)
 
 Finding = tuple[str, int, str]  # (file relative to this folder, line, code)
+Said = dict[Finding, str]  # each finding -> the checker's own message
 
 
 def load_cases() -> list[dict[str, Any]]:
@@ -96,19 +101,22 @@ def _rel(path: str) -> str:
     return (p.resolve().relative_to(HERE) if p.is_absolute() else p).as_posix()
 
 
-def run_checker(checker: str, files: list[str], tsc: str | None) -> set[Finding] | str:
-    """The checker's findings, or why it could not run."""
+def run_checker(checker: str, files: list[str], tsc: str | None) -> Said | str:
+    """The checker's findings with its own message for each, or why it could not run."""
     if checker == "mypy":
         if importlib.util.find_spec("mypy") is None:
             return "not installed"
         result = _run([sys.executable, "-m", "mypy", "--config-file", "mypy.ini", *files])
-        return {(_rel(m["file"]), int(m["line"]), m["code"]) for m in _matches(MYPY_LINE, result)}
+        return {
+            (_rel(m["file"]), int(m["line"]), m["code"]): m["message"]
+            for m in _matches(MYPY_LINE, result)
+        }
     if checker == "tsc":
         if tsc is None:
             return "not installed"
         result = _run([tsc, "-p", "tsconfig.json", "--pretty", "false"])
         return {
-            (_rel(m["file"]), int(m["line"]), TSC_ALIASES.get(m["code"], m["code"]))
+            (_rel(m["file"]), int(m["line"]), TSC_ALIASES.get(m["code"], m["code"])): m["message"]
             for m in _matches(TSC_LINE, result)
         }
     tool = _tool(checker)
@@ -118,7 +126,7 @@ def run_checker(checker: str, files: list[str], tsc: str | None) -> set[Finding]
         result = _run([tool, "--outputjson", "-p", ".", "--pythonpath", sys.executable])
         report = json.loads(result.stdout or "{}")
         return {
-            (_rel(d["file"]), d["range"]["start"]["line"] + 1, d.get("rule", ""))
+            (_rel(d["file"]), d["range"]["start"]["line"] + 1, d.get("rule", "")): d["message"]
             for d in report.get("generalDiagnostics", [])
             if d["severity"] == "error"
         }
@@ -127,12 +135,19 @@ def run_checker(checker: str, files: list[str], tsc: str | None) -> set[Finding]
         command += ["--output-format", "json", "--summary=none", "--search-path", "."]
         result = _run([*command, *PYREFLY_ARGS, *files])
         report = json.loads(result.stdout or '{"errors": []}')
-        return {(_rel(e["path"]), e["line"], e["name"]) for e in report["errors"]}
+        return {
+            (_rel(e["path"]), e["line"], e["name"]): e.get("concise_description", "")
+            for e in report["errors"]
+        }
     command = [tool, "check", "--python", sys.executable, "--output-format", "gitlab"]
     command += ["--no-progress", "-c", TY_RULES, "--extra-search-path", ".", *files]
     result = _run(command)
     return {
-        (_rel(d["location"]["path"]), d["location"]["positions"]["begin"]["line"], d["check_name"])
+        (
+            _rel(d["location"]["path"]),
+            d["location"]["positions"]["begin"]["line"],
+            d["check_name"],
+        ): d.get("description", "")
         for d in json.loads(result.stdout or "[]")
     }
 
@@ -148,8 +163,9 @@ def _matches(pattern: re.Pattern[str], result: subprocess.CompletedProcess[str])
 FOLLOW_ON = {"pyright": frozenset(("reportUnknownVariableType", "reportUnknownArgumentType"))}
 
 
-def compare(checker: str, got: set[Finding], suites: list[dict[str, Any]]) -> list[str]:
+def compare(checker: str, said: Said, suites: list[dict[str, Any]]) -> list[str]:
     want, loose = expected(suites, checker)
+    got = set(said)
     failing = {(f[0], f[1]) for f in want}
     follow_on = FOLLOW_ON.get(checker, frozenset())
     got = {
@@ -159,12 +175,12 @@ def compare(checker: str, got: set[Finding], suites: list[dict[str, Any]]) -> li
     }
     names = _names(suites, "typescript" if checker == "tsc" else "python")
     missing = [f"{checker}: missing {_show(f, names)}" for f in sorted(want - got)]
-    extra = [f"{checker}: unexpected {_show(f, names)}" for f in sorted(got - want)]
+    extra = [f"{checker}: unexpected {_show(f, names, said)}" for f in sorted(got - want)]
     return missing + extra
 
 
 def compare_lines(
-    checker: str, got: set[Finding], suites: list[dict[str, Any]]
+    checker: str, said: Said, suites: list[dict[str, Any]]
 ) -> tuple[list[str], list[str]]:
     """The default comparison, line by line: (failures, notes). A failure is a case line the
     checker must reject and does not, or a finding on a line that is no mistake (the valid
@@ -177,7 +193,7 @@ def compare_lines(
     for file, line, code in want:
         expected_at.setdefault((file, line), set()).add(code)
     got_at: dict[tuple[str, int], set[str]] = {}
-    for file, line, code in got:
+    for file, line, code in said:
         if (file, line) not in loose:
             got_at.setdefault((file, line), set()).add(code)
     failures: list[str] = []
@@ -189,14 +205,17 @@ def compare_lines(
             failures.append(f"{checker}: accepts {label}")
         elif found != codes:
             notes.append(f"{checker}: rejects with [{','.join(sorted(found))}] {label}")
+            notes.extend(_saying(where, found, said))
     for where, codes in sorted(got_at.items()):
         if where in expected_at:
             continue
         label = _show((*where, ",".join(sorted(codes))), names)
         if where in names:
             notes.append(f"{checker}: also rejects {label}, called run-time only")
+            notes.extend(_saying(where, codes, said))
         else:
             failures.append(f"{checker}: unexpected {label}")
+            failures.extend(_saying(where, codes, said))
     return failures, notes
 
 
@@ -210,12 +229,36 @@ def _names(suites: list[dict[str, Any]], language: str) -> dict[tuple[str, int],
     return names
 
 
-def _show(finding: Finding, names: dict[tuple[str, int], str]) -> str:
-    label = names.get((finding[0], finding[1]), "not a case line")
-    return f"{finding[0]}:{finding[1]} [{finding[2]}] {label}"
+def _show(finding: Finding, names: dict[tuple[str, int], str], said: Said | None = None) -> str:
+    """`file:line [code]`, the case on that line (or the line's own text when it holds none),
+    and the checker's own message when there is one."""
+    label = names.get((finding[0], finding[1])) or f"not a case line: {_source(*finding[:2])}"
+    shown = f"{finding[0]}:{finding[1]} [{finding[2]}] {label}"
+    if said and said.get(finding):
+        shown += f"\n    the checker says: {said[finding]}"
+    return shown
 
 
-def report_claims(suites: list[dict[str, Any]], checker: str, got: set[Finding]) -> list[str]:
+def _saying(where: tuple[str, int], codes: set[str], said: Said) -> list[str]:
+    """The checker's own message for each of its codes on that line, indented."""
+    return [
+        f"    the checker says [{code}]: {said[(*where, code)]}"
+        for code in sorted(codes)
+        if said.get((*where, code))
+    ]
+
+
+def _source(file: str, line: int) -> str:
+    """The text of `file` (relative to this folder) at `line`, shortened: what a finding on a
+    line that holds no case is about."""
+    try:
+        text = (HERE / file).read_text("utf-8").splitlines()[line - 1].strip()
+    except (OSError, IndexError, UnicodeDecodeError):
+        return "(line not found)"
+    return repr(text if len(text) <= 100 else text[:97] + "...")
+
+
+def report_claims(suites: list[dict[str, Any]], checker: str, got: Said) -> list[str]:
     """Every case of a constraint the agreement report (`report.json`) calls static for
     `checker` must be reported by it on its line: a checker that accepts one is a failure."""
     language = "typescript" if checker == "tsc" else "python"
