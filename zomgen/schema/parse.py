@@ -147,6 +147,10 @@ class Builder:
         self.base_nodes: dict[int, tuple[ir.NodeKind, int]] = {}
         self.base_names: dict[int, str] = {}
         self.base_atoms: set[int] = set()
+        # Base definitions that refer to themselves (v2's DType and StructuredDType): named
+        # like a convention's own when a convention refines them, else they would be inlined
+        # without end.
+        self.base_recursive: set[int] = set()
         self._def_keys: dict[int, frozenset[int] | None] = {}
         self.warned: set[int] = set()  # schema objects already warned about
         self.constants: dict[str, ir.TypeRef] = {}  # canonical JSON of a const -> its type
@@ -161,6 +165,9 @@ class Builder:
                         self.base_nodes[id(defs[name])] = (kind, version)  # type: ignore[assignment]
                 if isinstance(defs.get("NamedConfig"), dict):
                     self.base_names[id(defs["NamedConfig"])] = "NamedConfig"
+                # the node kinds' own recursion (a group's members are nodes) is AnyNode's
+                values = {n: v for n, v in defs.items() if n not in ("GroupSpec", "ArraySpec")}
+                self.base_recursive.update(id(defs[n]) for n in _recursive_defs(values))
             self._mark_base(doc.contents)
 
     def _mark_base(self, node: object) -> None:
@@ -278,8 +285,10 @@ class Builder:
         """The named schema this conjunction is exactly, if any (outermost first)."""
         for atom in conj.atoms:
             found = self.schema_set.locate(atom.schema)
-            if found is None or id(atom.schema) in self.base_atoms:
-                continue  # base schemas name only GroupSpec, ArraySpec and NamedConfig
+            if found is None or (
+                id(atom.schema) in self.base_atoms and id(atom.schema) not in self.base_recursive
+            ):
+                continue  # base schemas name GroupSpec, ArraySpec, NamedConfig, recursive defs
             doc, pointer = found
             if pointer == "":
                 name = self._document_name(doc.contents, doc.path.stem)
@@ -291,9 +300,9 @@ class Builder:
             own = self._key_of_schema(atom)
             # Constraints the base schemas add (`attributes` is an object...) hold everywhere,
             # so they do not make a named type a different one.
-            if (
-                own is not None
-                and self._without_base(own) == self._without_base(key) != frozenset()
+            if own is not None and (
+                self._without_base(own) == self._without_base(key) != frozenset()
+                or (id(atom.schema) in self.base_recursive and own == key)
             ):
                 return name, atom.schema, own
         return None
@@ -1205,3 +1214,34 @@ def _json_type(value: object) -> str:
     if isinstance(value, list):
         return "array"
     return "object"
+
+
+def _recursive_defs(defs: dict[str, object]) -> set[str]:
+    """The entries of a `$defs` that reach themselves through local `#/$defs/...` references."""
+    refers: dict[str, set[str]] = {}
+    for name, schema in defs.items():
+        found: set[str] = set()
+        stack: list[object] = [schema]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                    found.add(ref.removeprefix("#/$defs/"))
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        refers[name] = found & defs.keys()
+    recursive: set[str] = set()
+    for start, direct in refers.items():
+        seen: set[str] = set()
+        frontier = list(direct)
+        while frontier:
+            name = frontier.pop()
+            if name == start:
+                recursive.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                frontier.extend(refers.get(name, ()))
+    return recursive
