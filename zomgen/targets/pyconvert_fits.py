@@ -73,9 +73,7 @@ def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozen
         return "True"
     if isinstance(t, ir.Literal):
         return fits_literal(t, e)
-    if isinstance(t, ir.TupleOf):
-        return fits_model_tuple(cx, t, e, seen)
-    if isinstance(t, ir.ListOf):
+    if isinstance(t, (ir.ListOf, ir.TupleOf)):
         return f"isinstance({e}, tuple)"
     if isinstance(t, ir.MapOf):
         return f"isinstance({e}, Mapping)"
@@ -88,33 +86,6 @@ def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozen
             return "False"
         return fits_model(cx, cx.aliases[t.name].target, e, seen | {t.name})
     return f"isinstance({e}, {cx.use(t.name)})"
-
-
-def fits_model_tuple(
-    cx: Context, t: ir.TupleOf, e: str, seen: frozenset[str], nested: bool = False
-) -> str:
-    """The model value `e` fits the tuple type `t`: a tuple of its length, whose positions fit
-    theirs. Tuples of other lengths are other options (a 2x2, 3x3 or 4x4 matrix). Inside a
-    position, a tuple is told by its length alone, which keeps the condition short."""
-    required, most = t.required_length, len(t.items)
-    if t.rest is not None:
-        length = f"len({e}) >= {required}"
-    elif required == most:
-        length = f"len({e}) == {most}"
-    else:
-        length = f"{required} <= len({e}) <= {most}"
-    parts = [f"isinstance({e}, tuple)", length]
-    if nested:
-        return " and ".join(parts)
-    for i, item in enumerate(t.items[:required]):
-        at = f"{e}[{i}]"
-        if isinstance(item, ir.TupleOf):
-            fits = fits_model_tuple(cx, item, at, seen, nested=True)
-        else:
-            fits = fits_model(cx, item, at, seen)
-        if fits != "True":
-            parts.append(fits if " or " not in fits else f"({fits})")
-    return " and ".join(parts)
 
 
 def fits_primitive(t: ir.Primitive, e: str) -> str:

@@ -109,13 +109,11 @@ def _dump_union(c: Converters, t: ir.UnionOf, param_type: str, function: str) ->
         None in classes
         or len(set(classes)) < len(classes)
         or (last is not None and (bool(containers) or len(records) < len(after)))
-        # a tuple is told by its length and positions, which the checkers know already
-        or any(_is_tuple(c, o) for o in needed)
     )
     e = "value" if untyped else "model"
     branches: list[tuple[str, str]] = []
     for option in needed:
-        fits = fits_model(c, option, e)
+        fits = fits_model(c, option, "model")
         if fits not in (b[0] for b in branches):
             branches.append((fits, c.dump_expr(option, e)))
     final: str | None = "model"
@@ -124,12 +122,6 @@ def _dump_union(c: Converters, t: ir.UnionOf, param_type: str, function: str) ->
     elif len(needed) == len(t.options) and branches:
         final = branches.pop()[1]  # nothing else is left
     return Branches(function, "model", param_type, "Any", tuple(branches), final, untyped)
-
-
-def _is_tuple(c: Converters, t: ir.TypeRef) -> bool:
-    if isinstance(t, ir.Ref) and t.name in c.aliases:
-        return isinstance(c.aliases[t.name].target, ir.TupleOf)
-    return isinstance(t, ir.TupleOf)
 
 
 def _model_class(c: Converters, t: ir.TypeRef) -> str | None:
