@@ -373,7 +373,7 @@ def parse_ProjjsonSchema(value: Any) -> ProjjsonSchema:
 def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
     if isinstance(
-        value,
+        model,
         (
             BoundCrsOption1,
             BoundCrsOption2,
@@ -407,7 +407,7 @@ def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
     ):
         return dump_Crs(value)
     if isinstance(
-        value,
+        model,
         (
             GeodeticReferenceFrameOption1,
             GeodeticReferenceFrameOption2,
@@ -426,12 +426,12 @@ def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
         ),
     ):
         return dump_Datum(value)
-    if isinstance(value, (EllipsoidEllipsoid, EllipsoidEllipsoid2, EllipsoidEllipsoid3)):
+    if isinstance(model, (EllipsoidEllipsoid, EllipsoidEllipsoid2, EllipsoidEllipsoid3)):
         return dump_Ellipsoid(value)
-    if isinstance(value, PrimeMeridian):
+    if isinstance(model, PrimeMeridian):
         return dump_PrimeMeridian(value)
     if isinstance(
-        value,
+        model,
         (
             Conversion,
             TransformationOption1,
@@ -441,7 +441,7 @@ def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
         ),
     ):
         return dump_SingleOperation(value)
-    if isinstance(value, (ConcatenatedOperationOption1, ConcatenatedOperationOption2)):
+    if isinstance(model, (ConcatenatedOperationOption1, ConcatenatedOperationOption2)):
         return dump_ConcatenatedOperation(value)
     return dump_CoordinateMetadata(value)
 
@@ -478,31 +478,31 @@ def parse_Crs(value: Any) -> Crs:
 
 def dump_Crs(model: Crs) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
-    if isinstance(value, (BoundCrsOption1, BoundCrsOption2)):
+    if isinstance(model, (BoundCrsOption1, BoundCrsOption2)):
         return dump_BoundCrs(value)
-    if isinstance(value, (CompoundCrsOption1, CompoundCrsOption2)):
+    if isinstance(model, (CompoundCrsOption1, CompoundCrsOption2)):
         return dump_CompoundCrs(value)
-    if isinstance(value, (DerivedEngineeringCrsOption1, DerivedEngineeringCrsOption2)):
+    if isinstance(model, (DerivedEngineeringCrsOption1, DerivedEngineeringCrsOption2)):
         return dump_DerivedEngineeringCrs(value)
-    if isinstance(value, (DerivedGeodeticCrsOption1, DerivedGeodeticCrsOption2)):
+    if isinstance(model, (DerivedGeodeticCrsOption1, DerivedGeodeticCrsOption2)):
         return dump_DerivedGeodeticCrs(value)
-    if isinstance(value, (DerivedParametricCrsOption1, DerivedParametricCrsOption2)):
+    if isinstance(model, (DerivedParametricCrsOption1, DerivedParametricCrsOption2)):
         return dump_DerivedParametricCrs(value)
-    if isinstance(value, (DerivedProjectedCrsOption1, DerivedProjectedCrsOption2)):
+    if isinstance(model, (DerivedProjectedCrsOption1, DerivedProjectedCrsOption2)):
         return dump_DerivedProjectedCrs(value)
-    if isinstance(value, (DerivedTemporalCrsOption1, DerivedTemporalCrsOption2)):
+    if isinstance(model, (DerivedTemporalCrsOption1, DerivedTemporalCrsOption2)):
         return dump_DerivedTemporalCrs(value)
-    if isinstance(value, (DerivedVerticalCrsOption1, DerivedVerticalCrsOption2)):
+    if isinstance(model, (DerivedVerticalCrsOption1, DerivedVerticalCrsOption2)):
         return dump_DerivedVerticalCrs(value)
-    if isinstance(value, (EngineeringCrsOption1, EngineeringCrsOption2)):
+    if isinstance(model, (EngineeringCrsOption1, EngineeringCrsOption2)):
         return dump_EngineeringCrs(value)
-    if isinstance(value, (GeodeticCrsOption1Option1, GeodeticCrsOption2Option1)):
+    if isinstance(model, (GeodeticCrsOption1Option1, GeodeticCrsOption2Option1)):
         return dump_GeodeticCrs(value)
-    if isinstance(value, (ParametricCrsOption1, ParametricCrsOption2)):
+    if isinstance(model, (ParametricCrsOption1, ParametricCrsOption2)):
         return dump_ParametricCrs(value)
-    if isinstance(value, (ProjectedCrsOption1, ProjectedCrsOption2)):
+    if isinstance(model, (ProjectedCrsOption1, ProjectedCrsOption2)):
         return dump_ProjectedCrs(value)
-    if isinstance(value, (TemporalCrsOption1, TemporalCrsOption2)):
+    if isinstance(model, (TemporalCrsOption1, TemporalCrsOption2)):
         return dump_TemporalCrs(value)
     return dump_VerticalCrs(value)
 
@@ -3908,21 +3908,21 @@ def parse_Datum(value: Any) -> Datum:
 
 def dump_Datum(model: Datum) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
-    if isinstance(value, (GeodeticReferenceFrameOption1, GeodeticReferenceFrameOption2)):
+    if isinstance(model, (GeodeticReferenceFrameOption1, GeodeticReferenceFrameOption2)):
         return dump_GeodeticReferenceFrame(value)
-    if isinstance(value, (VerticalReferenceFrameOption1, VerticalReferenceFrameOption2)):
+    if isinstance(model, (VerticalReferenceFrameOption1, VerticalReferenceFrameOption2)):
         return dump_VerticalReferenceFrame(value)
     if isinstance(
-        value, (DynamicGeodeticReferenceFrameOption1, DynamicGeodeticReferenceFrameOption2)
+        model, (DynamicGeodeticReferenceFrameOption1, DynamicGeodeticReferenceFrameOption2)
     ):
         return dump_DynamicGeodeticReferenceFrame(value)
     if isinstance(
-        value, (DynamicVerticalReferenceFrameOption1, DynamicVerticalReferenceFrameOption2)
+        model, (DynamicVerticalReferenceFrameOption1, DynamicVerticalReferenceFrameOption2)
     ):
         return dump_DynamicVerticalReferenceFrame(value)
-    if isinstance(value, (TemporalDatumOption1, TemporalDatumOption2)):
+    if isinstance(model, (TemporalDatumOption1, TemporalDatumOption2)):
         return dump_TemporalDatum(value)
-    if isinstance(value, (ParametricDatumOption1, ParametricDatumOption2)):
+    if isinstance(model, (ParametricDatumOption1, ParametricDatumOption2)):
         return dump_ParametricDatum(value)
     return dump_EngineeringDatum(value)
 
@@ -3937,9 +3937,9 @@ def parse_SingleOperation(value: Any) -> SingleOperation:
 
 def dump_SingleOperation(model: SingleOperation) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
-    if isinstance(value, Conversion):
+    if isinstance(model, Conversion):
         return dump_Conversion(value)
-    if isinstance(value, (TransformationOption1, TransformationOption2)):
+    if isinstance(model, (TransformationOption1, TransformationOption2)):
         return dump_Transformation(value)
     return dump_PointMotionOperation(value)
 
@@ -4490,7 +4490,7 @@ def _dump_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
     model: GeodeticReferenceFrame | DynamicGeodeticReferenceFrame,
 ) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
-    if isinstance(value, (GeodeticReferenceFrameOption1, GeodeticReferenceFrameOption2)):
+    if isinstance(model, (GeodeticReferenceFrameOption1, GeodeticReferenceFrameOption2)):
         return dump_GeodeticReferenceFrame(value)
     return dump_DynamicGeodeticReferenceFrame(value)
 
@@ -4499,7 +4499,7 @@ def _dump_VerticalReferenceFrame_or_DynamicVertica_etc(
     model: VerticalReferenceFrame | DynamicVerticalReferenceFrame,
 ) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
-    if isinstance(value, (VerticalReferenceFrameOption1, VerticalReferenceFrameOption2)):
+    if isinstance(model, (VerticalReferenceFrameOption1, VerticalReferenceFrameOption2)):
         return dump_VerticalReferenceFrame(value)
     return dump_DynamicVerticalReferenceFrame(value)
 
