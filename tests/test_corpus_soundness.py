@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from python_checkers import pyrefly_diagnostics, run_pyrefly, run_ty, ty_diagnostics
+from python_checkers import (
+    MYPY_AS_USERS_RUN_IT,
+    pyrefly_diagnostics,
+    run_pyrefly,
+    run_ty,
+    ty_diagnostics,
+)
 from test_bundle import corpus_cases, original_verdict
 from test_corpus_compile import (
     ALL_WRAPPERS,
@@ -184,7 +190,16 @@ def _check(folder: Path, packages: list[str]) -> dict[str, list[tuple[str, int, 
     files = [f"_examples/{name}.py" for name in packages]
     found: dict[str, list[tuple[str, int, str]]] = {}
     mypy = subprocess.run(
-        [PYTHON, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent", *files],
+        [
+            PYTHON,
+            "-m",
+            "mypy",
+            "--strict",
+            *MYPY_AS_USERS_RUN_IT,
+            "--no-incremental",
+            "--follow-imports=silent",
+            *files,
+        ],
         cwd=folder,
         capture_output=True,
         text=True,

@@ -3,8 +3,9 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys or a dict of its value types, so it accepts every valid document but
-checks less inside them, and reads other keys with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
+union and for a group's members as those or a dict of its value types; it reads other keys
+with `.get()` (README.md beside this file).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a wider view of them.
+# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
@@ -93,7 +94,7 @@ class _OMEZarrWellSchemaOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 y
     """JSON from OME-Zarr zarr.json"""
 
 
-_OMEZarrWellSchemaMypy: TypeAlias = "_OMEZarrWellSchemaKeysMypy | dict[str, Any]"
+_OMEZarrWellSchemaMypy: TypeAlias = "_OMEZarrWellSchemaKeysMypy"
 
 
 class _OMEZarrWellSchemaOmeKeys(TypedDict):
@@ -114,7 +115,7 @@ class _OMEZarrWellSchemaOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     """The versioned OME-Zarr Metadata namespace"""
 
 
-_OMEZarrWellSchemaOmeMypy: TypeAlias = "_OMEZarrWellSchemaOmeKeysMypy | dict[str, Any]"
+_OMEZarrWellSchemaOmeMypy: TypeAlias = "_OMEZarrWellSchemaOmeKeysMypy"
 
 
 class _OMEZarrWellSchemaOmeWellKeys(TypedDict):
@@ -133,7 +134,7 @@ class _OMEZarrWellSchemaOmeWellOpen(  # type: ignore[call-arg]  # mypy has no PE
     pass
 
 
-_OMEZarrWellSchemaOmeWellMypy: TypeAlias = "_OMEZarrWellSchemaOmeWellKeysMypy | dict[str, Any]"
+_OMEZarrWellSchemaOmeWellMypy: TypeAlias = "_OMEZarrWellSchemaOmeWellKeysMypy"
 
 
 class _OMEZarrWellSchemaOmeWellImagesItemKeys(TypedDict):
@@ -149,9 +150,7 @@ class _OMEZarrWellSchemaOmeWellImagesItemOpen(  # type: ignore[call-arg]  # mypy
     pass
 
 
-_OMEZarrWellSchemaOmeWellImagesItemMypy: TypeAlias = (
-    "_OMEZarrWellSchemaOmeWellImagesItemKeys | dict[str, Any]"
-)
+_OMEZarrWellSchemaOmeWellImagesItemMypy: TypeAlias = "_OMEZarrWellSchemaOmeWellImagesItemKeys"
 
 
 class _OMEZarrImageKeys(TypedDict):
@@ -170,7 +169,7 @@ class _OMEZarrImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """The zarr.json attributes key"""
 
 
-_OMEZarrImageMypy: TypeAlias = "_OMEZarrImageKeysMypy | dict[str, Any]"
+_OMEZarrImageMypy: TypeAlias = "_OMEZarrImageKeysMypy"
 
 
 class _OMEZarrImageOmeKeys(TypedDict):
@@ -195,7 +194,7 @@ class _OMEZarrImageOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """The versioned OME-Zarr Metadata namespace"""
 
 
-_OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy | dict[str, Any]"
+_OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy"
 
 
 class _MultiscalesItemKeys(TypedDict):
@@ -513,9 +512,10 @@ _ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, Any]"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys, or a dict of any keys whose values
-# have one of its types, so that it never rejects a valid document (README.md). Each name is
-# defined three times because the checkers read repeated definitions differently.
+# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
+# off), or where that would reject a valid document, as those or a dict of any keys whose
+# values have one of its types (README.md). Each name is defined three times because the
+# checkers read repeated definitions differently.
 
 
 if not MYPY:

@@ -3,18 +3,19 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys or a dict of its value types, so it accepts every valid document but
-checks less inside them, and reads other keys with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
+union and for a group's members as those or a dict of its value types; it reads other keys
+with `.get()` (README.md beside this file).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a wider view of them.
+# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
@@ -80,7 +81,7 @@ class _MultiscalesGroupAttributesOpen(  # type: ignore[call-arg]  # mypy has no 
     """Zarr attributes containing convention metadata and properties"""
 
 
-_MultiscalesGroupAttributesMypy: TypeAlias = "_MultiscalesGroupAttributesKeysMypy | dict[str, Any]"
+_MultiscalesGroupAttributesMypy: TypeAlias = "_MultiscalesGroupAttributesKeysMypy"
 
 
 class _MultiscalesPropertiesKeys(TypedDict):
@@ -103,7 +104,7 @@ class _MultiscalesPropertiesOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     """Multiscales convention properties defining the hierarchical layout and transformations"""
 
 
-_MultiscalesPropertiesMypy: TypeAlias = "_MultiscalesPropertiesKeysMypy | dict[str, Any]"
+_MultiscalesPropertiesMypy: TypeAlias = "_MultiscalesPropertiesKeysMypy"
 
 
 class _LayoutObjectKeys(TypedDict):
@@ -134,7 +135,7 @@ class _LayoutObjectOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """Layout object representing a single resolution level"""
 
 
-_LayoutObjectMypy: TypeAlias = "_LayoutObjectKeysMypy | dict[str, Any]"
+_LayoutObjectMypy: TypeAlias = "_LayoutObjectKeysMypy"
 
 
 class _LayoutObjectTransformKeys(TypedDict):
@@ -152,13 +153,14 @@ class _LayoutObjectTransformOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     should be placed at the layout entry level, outside this object."""
 
 
-_LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys | dict[str, Any]"
+_LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys, or a dict of any keys whose values
-# have one of its types, so that it never rejects a valid document (README.md). Each name is
-# defined three times because the checkers read repeated definitions differently.
+# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
+# off), or where that would reject a valid document, as those or a dict of any keys whose
+# values have one of its types (README.md). Each name is defined three times because the
+# checkers read repeated definitions differently.
 
 
 if not MYPY:

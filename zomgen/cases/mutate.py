@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen import ir
-from zomgen.cases import walk
+from zomgen.cases import mypy_unions, walk
 from zomgen.cases.synth import base_node
+from zomgen.targets.python import PythonTarget, base_fields
 
 UNKNOWN_KEY = "zomgen_unknown"
 UNKNOWN_MEMBER = "zomgen_unknown"
@@ -60,15 +61,23 @@ class Mutation:
     # True: the innermost union on the path is above the object the mutation is in, and every
     # option types the key below it alike, so TypeScript has one object type to compare with.
     union_narrowed: bool = False
+    # How mypy matches the mutated literal with the unions on its path (mypy_unions.py): ""
+    # (one option each time), "dict" or "ambiguous", and the container of the union where
+    # it stopped.
+    mypy_union: str = ""
+    mypy_union_container: str = ""
 
 
 def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
     found: list[Mutation] = []
     for place in walk.places(document, hierarchy):
         found.extend(_of(place, document, hierarchy))
+    keys = typeddict_keys(hierarchy)
     return [
         dataclasses.replace(
             m,
+            mypy_union=mypy_unions.verdict(m.document, m.path, m.ctx.unions, keys, hierarchy)[0],
+            mypy_union_container=_mypy_union_container(m, keys, hierarchy),
             hidden=_hidden(m, hierarchy),
             open_union=_open_union(m, hierarchy),
             key_admitted_by_union=_key_admitted_by_union(m, hierarchy),
@@ -120,6 +129,34 @@ def _key_type(ref: ir.TypeRef, key: str | int, h: ir.Hierarchy) -> ir.TypeRef | 
         if field.key == key:
             return field.type
     return named.extra
+
+
+def _mypy_union_container(m: Mutation, keys: mypy_unions.Keys, h: ir.Hierarchy) -> str:
+    found, index = mypy_unions.verdict(m.document, m.path, m.ctx.unions, keys, h)
+    return m.ctx.union_containers[index] if found else ""
+
+
+def typeddict_keys(h: ir.Hierarchy) -> mypy_unions.Keys:
+    """The listed and the required keys of every TypedDict of documents.py."""
+    target = PythonTarget(h)
+    package = target.package()
+    found = {
+        d.name: (
+            frozenset(f.key for f in d.fields),
+            frozenset(f.key for f in d.fields if f.required),
+        )
+        for d in package.documents + package.open_documents
+    }
+    for version in h.zarr_formats:
+        for kind in ("group", "array"):
+            own = ["zarr_format", "attributes"] + (["node_type"] if version == 3 else [])
+            own += ["members"] if kind == "group" else []
+            fields = base_fields(target.sp, kind, version)
+            found[mypy_unions.base_name(kind, version)] = (
+                frozenset([*own, *(f[0] for f in fields)]),
+                frozenset([*own, *(f[0] for f in fields if f[4])]),
+            )
+    return found
 
 
 def _open_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
@@ -219,10 +256,14 @@ def _member(place: walk.MemberPlace, doc: Any, h: ir.Hierarchy) -> Iterator[Muta
     other: ir.NodeKind = "group" if kind == "array" else "array"
     name = "wrong-kind-under-pattern" if place.via == "pattern" else f"{other}-where-{kind}"
     ctx = place.ctx
-    if isinstance(_target(place.type, h), ir.UnionOf):
+    if isinstance(union := _target(place.type, h), ir.UnionOf):
         # A member whose type is a union of nodes: the checkers only say the union fails.
         ctx = dataclasses.replace(
-            ctx, union=True, union_container=ctx.union_container or ctx.container
+            ctx,
+            union=True,
+            union_container=ctx.union_container or ctx.container,
+            unions=(*ctx.unions, (place.path, union)),
+            union_containers=(*ctx.union_containers, ctx.container),
         )
     replacement = base_node(other, int(here.get("zarr_format", 3)))
     # Same attributes: only the kind is wrong, so every checker reports the kind.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen import ir
+from zomgen.targets import mypy_view
 
 Path = tuple[str | int, ...]
 
@@ -35,6 +36,7 @@ class Context:
     # The unions on the path (outermost first): where each is, and its type. A mistake below
     # one that leaves a value another option admits is no mistake to a type checker.
     unions: tuple[tuple[Path, ir.UnionOf], ...] = ()
+    union_containers: tuple[str, ...] = ()  # the container of each of `unions`
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ def places(document: Any, hierarchy: ir.Hierarchy) -> list[Place]:
 class _Walker:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
+        self.loose_for_mypy = mypy_view.loose_names(hierarchy)
 
     def walk(self, value: Any, ref: ir.TypeRef, path: Path, ctx: Context) -> Iterator[Place]:
         if isinstance(ref, ir.Ref):
@@ -122,6 +125,7 @@ class _Walker:
                         union=True,
                         union_container=ctx.union_container or ctx.container,
                         unions=(*ctx.unions, (path, ref)),
+                        union_containers=(*ctx.union_containers, ctx.container),
                     )
                     yield from self.walk(value, option, path, inner)
                     break
@@ -147,7 +151,7 @@ class _Walker:
     def _object(self, value: Any, obj: ir.ObjectType, path: Path, ctx: Context) -> Iterator[Place]:
         if not isinstance(value, dict):
             return
-        if obj.extra is not None and obj.fields:
+        if obj.name in self.loose_for_mypy and obj.fields:
             ctx = _with(ctx, loose=True)
         yield ObjectPlace(path, obj, ctx)
         ctx = _with(ctx, container="typeddict", tuple_items=())
@@ -171,7 +175,7 @@ class _Walker:
             return
         spec = node.members
         if spec.named and (spec.other is not None or spec.patterns):
-            ctx = _with(ctx, loose=True)
+            ctx = _with(ctx, loose=True)  # always read loosely (mypy_view.loose_names)
         where = (*path, "members")
         yield MembersPlace(where, spec, ctx)
         if spec.named:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from zomgen import ir
 from zomgen.names import field_identifier
+from zomgen.targets import mypy_view
 from zomgen.targets.pyconvert import convert_module
 from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, Slot, SlotType
 from zomgen.targets.pyspell import Spelling, union
@@ -181,7 +182,7 @@ _EXTENSION = ir.UnionOf((ir.Primitive("string"), ir.Ref("NamedConfig")))
 _INTEGERS = ir.ListOf(ir.Primitive("integer"))
 
 
-def _base_fields(
+def base_fields(
     sp: Spelling, kind: ir.NodeKind, version: int
 ) -> list[tuple[str, str, str, ir.TypeRef, bool, bool]]:
     """(key, model type, document type, type converted by, required, nullable) of a base
@@ -240,37 +241,30 @@ class PythonTarget:
         self.sp = Spelling(hierarchy)
         self.records: dict[str, Record] = {}  # what _convert.py converts, by class name
         self.member_documents: list[PyTypedDict] = []
-        self.sp.open_names = self._open_names()
+        self.sp.open_names = set(mypy_view.open_names(hierarchy))
+        self.loose_for_mypy = mypy_view.loose_names(hierarchy)
 
     def _fallback(
         self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None, *, nodes: bool
     ) -> str | None:
-        """mypy's view of a TypedDict that allows other keys (typeddict.j2): its listed keys,
-        or a dict of any keys. A group's members are nodes, which mypy can tell apart, so they
-        keep their types; an object's values may be any JSON, and a union of several list or
-        object types as the context of a nested literal makes mypy reject valid values (it
+        """mypy's view of a TypedDict that allows other keys (typeddict.j2, mypy_view.py): its
+        listed keys, or (below a union option, and for a group's members) those or a dict of
+        any keys. A group's members are nodes, which mypy can tell apart, so they keep their
+        types: mypy checks each other member against them, where the listed keys alone would
+        leave them unchecked. An object's values may be any JSON, and a union of several list
+        or object types as the context of a nested literal makes mypy reject valid values (it
         infers the literal without context), so they are `Any`."""
         if extra is None:
             return None
-        types = [f.type for f in fields if not isinstance(f.type, ir.Never)] + [extra]
-        values = union([self.sp.document(t, "mypy-loose") for t in types]) if nodes else "Any"
         listed = [
             self.sp.document(f.type, "mypy") != self.sp.document(f.type, "precise") for f in fields
         ]
-        keys = "KeysMypy" if any(listed) else "Keys"
-        return f"_{name}{keys} | dict[str, {values}]"
-
-    def _open_names(self) -> set[str]:
-        """Every TypedDict that allows other keys."""
-        names: list[str] = []
-        for named in self.h.types:
-            if isinstance(named, ir.ObjectType) and named.extra is not None:
-                names.append(named.name)
-            elif isinstance(named, ir.NodeType) and named.members is not None:
-                m = named.members
-                if m.named and (m.other is not None or m.patterns):
-                    names.append(f"{named.name}Members")
-        return set(names)
+        keys = f"_{name}KeysMypy" if any(listed) else f"_{name}Keys"
+        if name not in self.loose_for_mypy and not nodes:
+            return keys
+        types = [f.type for f in fields if not isinstance(f.type, ir.Never)] + [extra]
+        values = union([self.sp.document(t, "mypy-loose") for t in types]) if nodes else "Any"
+        return f"{keys} | dict[str, {values}]"
 
     def package(self) -> PyPackage:
         models: list[PyModel] = []
@@ -348,7 +342,7 @@ class PythonTarget:
                 node=("group", version),
             )
             slots = [Slot("attributes", "attributes", ir.Json(), True)]
-            for key, _m, _d, typ, required, _n in _base_fields(self.sp, "array", version):
+            for key, _m, _d, typ, required, _n in base_fields(self.sp, "array", version):
                 slots.append(Slot(key, key, typ, required, None if required else "None"))
             array = self.sp.base_name("array", version)
             self.records[array] = Record(array, tuple(slots), node=("array", version))
@@ -435,7 +429,7 @@ class PythonTarget:
         else:
             bases = f"{base}[{_q(attrs_model)}]"
             own = []
-            for key, model_type, doc_type, converts, required, _nullable in _base_fields(
+            for key, model_type, doc_type, converts, required, _nullable in base_fields(
                 self.sp, "array", n.zarr_format
             ):
                 if key in narrowed and self._narrowable(key, metadata[key]):
@@ -541,7 +535,7 @@ class PythonTarget:
                 None,
                 ir.MapOf(other_ir),
             )
-        name = f"{n.name}Members"
+        name = mypy_view.members_name(n.name)
         model_fields: list[PyField] = []
         doc_fields: list[PyField] = []
         for f in members.named:

@@ -4,7 +4,7 @@ from xarray_v2 import documents, models
 
 from ._valid import ATTRIBUTES, DATASET, VARIABLE
 
-colour: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # type: ignore[typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
+colour: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
 colour_model = models.XarrayDataset(
     attributes={},
     members={

@@ -6,8 +6,8 @@ from xarray_v3 import documents, models
 
 from ._valid import DATASET, VARIABLE
 
-colour: documents.XarrayDataset = {**DATASET, "colour": "red"}  # type: ignore[typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[unknown-typed-dict-constructor-key]
-colour_variable: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # type: ignore[typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
+colour: documents.XarrayDataset = {**DATASET, "colour": "red"}  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[unknown-typed-dict-constructor-key]
+colour_variable: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
 colour_model = models.XarrayDataset(attributes={}, members={}, colour="red")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]  # pyrefly: ignore[unexpected-keyword]  # ty: ignore[unknown-argument]
 colour_variable_model = models.XarrayDataset(
     attributes={},

@@ -1,0 +1,76 @@
+"""How mypy reads a dict literal whose type is a union of TypedDicts.
+
+mypy (2.4.1, `checkexpr.py`) first keeps the options whose keys the literal fits (every
+required key present, no key it does not list). None left: it types the literal as a plain
+dict, and the union's container says it does not fit (`typeddict-item`, `dict-item`,
+`list-item`). One left: it checks the literal against that option, and reports what is wrong
+inside as anywhere else. Several left and none fits without an error (a disabled one counts
+too): it says the union is ambiguous (`misc`) besides the container's code.
+
+`verdict` follows a mutated document down the unions on a mutation's path, outermost first,
+the way mypy does, and says which of the three happened where.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from zomgen import ir
+from zomgen.cases.walk import Path
+
+Verdict = Literal["", "dict", "ambiguous"]
+Keys = dict[str, tuple[frozenset[str], frozenset[str]]]  # TypedDict -> (listed, required)
+
+
+def verdict(
+    document: Any,
+    path: Path,
+    unions: tuple[tuple[Path, ir.UnionOf], ...],
+    keys: Keys,
+    h: ir.Hierarchy,
+) -> tuple[Verdict, int]:
+    """("dict" or "ambiguous", index of the union on `unions`) where mypy stops matching
+    options; ("", -1) when each union on the path leaves one option (or none is of
+    TypedDicts)."""
+    for index, (where, union) in enumerate(unions):
+        if path[: len(where)] != where:
+            continue
+        value = _get(document, where)
+        if not isinstance(value, dict):
+            continue
+        options = [k for k in (_keys_of(o, keys, h) for o in union.options) if k is not None]
+        if not options:
+            continue
+        fitting = [1 for listed, required in options if required <= value.keys() <= listed]
+        if not fitting:
+            return "dict", index
+        if len(fitting) > 1:
+            return "ambiguous", index
+    return "", -1
+
+
+def _keys_of(
+    ref: ir.TypeRef, keys: Keys, h: ir.Hierarchy
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    if isinstance(ref, ir.Ref):
+        named = h.type_named(ref.name)
+        if isinstance(named, ir.AliasType):
+            return _keys_of(named.target, keys, h)
+        return keys.get(ref.name)
+    if isinstance(ref, ir.BaseNode):
+        return keys.get(base_name(ref.kind, ref.zarr_format))
+    return None
+
+
+def base_name(kind: str, zarr_format: int) -> str:
+    """The key of a base node's TypedDict in `Keys` (one no convention's type can have)."""
+    return f"<base {kind} v{zarr_format}>"
+
+
+def _get(document: Any, path: Path) -> Any:
+    for step in path:
+        try:
+            document = document[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return document
