@@ -45,16 +45,9 @@ BUILT: dict[str, tuple[int, int]] = {
 # subclasses of NamedConfig, so the field cannot be overridden with them), and `parse` builds a
 # `NamedConfig` there, as the type says. Issue 20 leaves this open: the records must become
 # NamedConfig subclasses and the node's field their union.
-#
-# And `dump` of a union of tuples of different lengths (OME-NGFF 0.6 `rotation`: 2x2 | 3x3 | 4x4
-# | 5x5) uses the first option's conversion for all of them, cutting a 3x3 matrix to two rows:
-# the options must be told apart by length in `pyconvert_fits.fits_model`, in a form pyright
-# strict reads without Unknowns (a first attempt narrowed `Any` to `tuple[Unknown, ...]`).
-_NAMED_CONFIG_FIELDS = "the model keeps the base's `str | NamedConfig` field; tuples by length"
-_ROTATION = "MultiscalesItemCoordinateTransformationsItemOption7Option2.rotation"
+_NAMED_CONFIG_FIELDS = "the model keeps the base's `str | NamedConfig` field"
 KNOWN_FAILURES: dict[str, list[tuple[str, int]]] = {
     "extensions__codec_bytes": [("Schema", 1)],
-    "ome_0_6rc0__image": [(_ROTATION, 2), (_ROTATION, 3), (_ROTATION, 4)],
     "zarr_metadata__pr347_array": [
         ("ChunkGrid", 1),
         ("ChunkGrid", 2),

@@ -96,6 +96,7 @@ class Converters(Context):
         module.uses_integer = "_is_integer" in called
         module.uses_number = "_is_number" in called
         module.uses_array = "_is_array" in called
+        module.uses_tuple = "_is_tuple_of" in called
         module.uses_object = "_is_object" in called
         module.uses_at = bool(re.search(r"\b_at\(", code))
         module.uses_engine = bool(re.search(r"\b_holds\(", code))

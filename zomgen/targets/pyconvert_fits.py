@@ -73,7 +73,9 @@ def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozen
         return "True"
     if isinstance(t, ir.Literal):
         return fits_literal(t, e)
-    if isinstance(t, (ir.ListOf, ir.TupleOf)):
+    if isinstance(t, ir.TupleOf):
+        return fits_model_tuple(cx, t, e, seen)
+    if isinstance(t, ir.ListOf):
         return f"isinstance({e}, tuple)"
     if isinstance(t, ir.MapOf):
         return f"isinstance({e}, Mapping)"
@@ -86,6 +88,28 @@ def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozen
             return "False"
         return fits_model(cx, cx.aliases[t.name].target, e, seen | {t.name})
     return f"isinstance({e}, {cx.use(t.name)})"
+
+
+def fits_model_tuple(
+    cx: Context, t: ir.TupleOf, e: str, seen: frozenset[str], nested: bool = False
+) -> str:
+    """The model value `e` fits the tuple type `t`: a tuple of its lengths (`_is_tuple_of`),
+    whose required positions fit theirs. Tuples of other lengths are other options of a union
+    (a 2x2, 3x3 or 4x4 matrix). A tuple inside a position is told by its lengths alone, which
+    keeps the condition short."""
+    longest = "None" if t.rest is not None else str(len(t.items))
+    parts = [f"_is_tuple_of({e}, {t.required_length}, {longest})"]
+    if nested:
+        return parts[0]
+    for i, item in enumerate(t.items[: t.required_length]):
+        at = f"{e}[{i}]"
+        if isinstance(item, ir.TupleOf):
+            fits = fits_model_tuple(cx, item, at, seen, nested=True)
+        else:
+            fits = fits_model(cx, item, at, seen)
+        if fits != "True":
+            parts.append(fits if " or " not in fits else f"({fits})")
+    return " and ".join(parts)
 
 
 def fits_primitive(t: ir.Primitive, e: str) -> str:

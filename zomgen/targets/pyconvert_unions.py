@@ -109,11 +109,14 @@ def _dump_union(c: Converters, t: ir.UnionOf, param_type: str, function: str) ->
         None in classes
         or len(set(classes)) < len(classes)
         or (last is not None and (bool(containers) or len(records) < len(after)))
+        # a tuple is told by its lengths and positions, which the checkers do not narrow by
+        or any(_is_tuple(c, o) for o in needed)
     )
     e = "value" if untyped else "model"
     branches: list[tuple[str, str]] = []
     for option in needed:
-        fits = fits_model(c, option, "model")
+        # a tuple's lengths and positions are read on the untyped value (checked as `Any`)
+        fits = fits_model(c, option, e if _is_tuple(c, option) else "model")
         if fits not in (b[0] for b in branches):
             branches.append((fits, c.dump_expr(option, e)))
     final: str | None = "model"
@@ -122,6 +125,14 @@ def _dump_union(c: Converters, t: ir.UnionOf, param_type: str, function: str) ->
     elif len(needed) == len(t.options) and branches:
         final = branches.pop()[1]  # nothing else is left
     return Branches(function, "model", param_type, "Any", tuple(branches), final, untyped)
+
+
+def _is_tuple(c: Converters, t: ir.TypeRef) -> bool:
+    seen: set[str] = set()
+    while isinstance(t, ir.Ref) and t.name in c.aliases and t.name not in seen:
+        seen.add(t.name)
+        t = c.aliases[t.name].target
+    return isinstance(t, ir.TupleOf)
 
 
 def _model_class(c: Converters, t: ir.TypeRef) -> str | None:

@@ -149,6 +149,7 @@ class ConvertModule:
     uses_json: bool = False
     uses_integer: bool = False
     uses_number: bool = False
+    uses_tuple: bool = False
     uses_array: bool = False
     uses_object: bool = False
     uses_at: bool = False  # `_at`, a value deep inside another
