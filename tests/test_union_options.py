@@ -1,6 +1,8 @@
 """Every option of every union in the bundled conventions, built (zomgen/cases/coverage.py): a
 valid hierarchy in which the union takes that option, which `parse` must turn into an instance
-of that option's class at that place, and `dump` back into the same document.
+of that option's class at that place, and `dump` back into the same document. Then, in those
+hierarchies and the enriched smallest one, every other `const`/`enum` value and every optional
+key left out (zomgen/cases/values.py): what the run time accepts must parse and dump back.
 
 How many options are built is pinned per convention, with the reasons of the others printed
 on a mismatch: a change that builds more (or fewer) must say so here."""
@@ -16,8 +18,10 @@ import pytest
 from conftest import ROOT
 
 from zomgen.cases.coverage import coverage, option_cases
-from zomgen.cases.derive import refusals
+from zomgen.cases.derive import refusals, valid_document
+from zomgen.cases.values import value_cases
 from zomgen.compile import Options, generate_package
+from zomgen.errors import CompileError
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from regenerate import conventions
@@ -50,6 +54,31 @@ BUILT: dict[str, tuple[int, int]] = {
 }
 
 
+# convention -> (other literal values, optional keys left out) built and round-tripped. OME's
+# one enum of several values (an axis `type`) never changes: the hierarchies built hold the
+# smallest valid axes, two space axes, and the run time refuses any other type there. The
+# xarray conventions' literals have one value each and their hierarchies no optional key.
+VALUES: dict[str, tuple[int, int]] = {
+    "cf_grid_v2": (26, 93),
+    "cf_grid_v3": (26, 93),
+    "geozarr_dataset": (252, 428),
+    "ome_ngff_04_bf2raw": (0, 1),
+    "ome_ngff_04_image": (0, 19),
+    "ome_ngff_04_plate": (0, 5),
+    "ome_ngff_04_well": (0, 3),
+    "ome_ngff_05_bf2raw": (0, 0),
+    "ome_ngff_05_image": (0, 20),
+    "ome_ngff_05_plate": (0, 0),
+    "ome_ngff_05_well": (0, 0),
+    "xarray_v2": (0, 0),
+    "xarray_v3": (0, 0),
+    "zarr_conventions_cf": (26, 95),
+    "zarr_conventions_geo_proj": (50, 17),
+    "zarr_conventions_multiscales": (0, 5),
+    "zarr_conventions_spatial": (1, 9),
+}
+
+
 @pytest.mark.parametrize("schema,out", conventions(), ids=[o.name for _s, o in conventions()])
 def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None:
     generated = generate_package(Options(schema, package=out.name))
@@ -70,3 +99,54 @@ def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None
     )
     found = (summary["built"], summary["options"])
     assert found == BUILT[out.name], f"built {found}; not built:\n{not_built}"
+
+    documents = [c.document for c in cases if c.document is not None]
+    try:
+        documents.insert(0, valid_document(module, generated.hierarchy, bundled, schema)[0])
+    except CompileError:
+        pass  # no valid hierarchy synthesised: the options built are all there is
+    values = value_cases(documents, generated.hierarchy, module, lambda d: not refusals(module, d))
+    assert [(v.pointer, v.what, v.failure) for v in values if v.failure] == []
+    counts = (
+        sum(v.what.startswith("value ") for v in values),
+        sum(v.what.startswith("without ") for v in values),
+    )
+    assert counts == VALUES[out.name]
+
+
+def test_a_value_the_package_loses_is_a_failure() -> None:
+    """value_cases fails each change that does not come back: here a `dump` that always gives
+    the unchanged hierarchy, and a `parse` that raises."""
+    schema, out = next((s, o) for s, o in conventions() if o.name == "zarr_conventions_spatial")
+    generated = generate_package(Options(schema, package=out.name))
+    assert generated.hierarchy is not None
+    sys.path.insert(0, str(out.parent))
+    try:
+        module = importlib.import_module(out.name)
+    finally:
+        sys.path.remove(str(out.parent))
+    bundled = json.loads(generated.files["schema.json"])
+    valid = valid_document(module, generated.hierarchy, bundled, schema)[0]
+
+    def accepts(document: object) -> bool:
+        return not refusals(module, document)
+
+    class Forgetful:
+        ZomError = module.ZomError
+        parse = staticmethod(module.parse)
+
+        @staticmethod
+        def dump(model: object) -> object:
+            return valid
+
+    class Raising(Forgetful):
+        @staticmethod
+        def parse(document: object) -> object:
+            raise KeyError("ordered")
+
+    forgot = value_cases([valid], generated.hierarchy, Forgetful, accepts)  # type: ignore[arg-type]
+    assert forgot and all(
+        c.failure == "dump(parse(document)) differs from the document" for c in forgot
+    )
+    raised = value_cases([valid], generated.hierarchy, Raising, accepts)  # type: ignore[arg-type]
+    assert raised and all(c.failure == "parse raised KeyError: 'ordered'" for c in raised)

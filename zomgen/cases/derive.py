@@ -71,7 +71,7 @@ def _derive(
     module: ModuleType,
 ) -> Derived:
     bundled = json.loads(generated.files["schema.json"])
-    valid, source = _valid(module, hierarchy, bundled, schema)
+    valid, source = valid_document(module, hierarchy, bundled, schema)
     derived = Derived(package, hierarchy.root, source, warnings=generated.warnings)
     pinned: list[tuple[Mutation, Refusal]] = []
     for mutation in mutations(valid, hierarchy):
@@ -129,7 +129,12 @@ def refusals(module: ModuleType, document: Any) -> list[Refusal]:
     ]
 
 
-def _valid(module: ModuleType, h: ir.Hierarchy, bundled: Any, schema: Path) -> tuple[Any, str]:
+def valid_document(
+    module: ModuleType, h: ir.Hierarchy, bundled: Any, schema: Path
+) -> tuple[Any, str]:
+    """The valid hierarchy the cases start from, and where it came from: the schema's first
+    valid example, or the smallest one synthesised, with the optional keys the run time
+    accepts."""
     examples = bundled.get("examples") if isinstance(bundled, dict) else None
     for example in examples if isinstance(examples, list) else []:
         if not refusals(module, example):
