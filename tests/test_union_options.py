@@ -13,10 +13,13 @@ import importlib
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from conftest import ROOT
 
+from zomgen import ir
 from zomgen.cases.coverage import coverage, option_cases
 from zomgen.cases.derive import refusals, valid_document
 from zomgen.cases.values import value_cases
@@ -79,8 +82,8 @@ VALUES: dict[str, tuple[int, int]] = {
 }
 
 
-@pytest.mark.parametrize("schema,out", conventions(), ids=[o.name for _s, o in conventions()])
-def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None:
+def _package(schema: Path, out: Path) -> tuple[ir.Hierarchy, ModuleType, Any]:
+    """The IR of a bundled convention, its package in generated/ and its bundled schema."""
     generated = generate_package(Options(schema, package=out.name))
     assert generated.hierarchy is not None
     sys.path.insert(0, str(out.parent))
@@ -88,8 +91,13 @@ def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None
         module = importlib.import_module(out.name)
     finally:
         sys.path.remove(str(out.parent))
-    bundled = json.loads(generated.files["schema.json"])
-    cases = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
+    return generated.hierarchy, module, json.loads(generated.files["schema.json"])
+
+
+@pytest.mark.parametrize("schema,out", conventions(), ids=[o.name for _s, o in conventions()])
+def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None:
+    hierarchy, module, bundled = _package(schema, out)
+    cases = option_cases(hierarchy, module, bundled, lambda d: refusals(module, d))
     summary = coverage(cases)
     assert summary["failures"] == []
     assert all(n["reason"] for n in summary["not_built"])
@@ -102,10 +110,10 @@ def test_every_option_built_parses_as_its_class(schema: Path, out: Path) -> None
 
     documents = [c.document for c in cases if c.document is not None]
     try:
-        documents.insert(0, valid_document(module, generated.hierarchy, bundled, schema)[0])
+        documents.insert(0, valid_document(module, hierarchy, bundled, schema)[0])
     except CompileError:
         pass  # no valid hierarchy synthesised: the options built are all there is
-    values = value_cases(documents, generated.hierarchy, module, lambda d: not refusals(module, d))
+    values = value_cases(documents, hierarchy, module, lambda d: not refusals(module, d))
     assert [(v.pointer, v.what, v.failure) for v in values if v.failure] == []
     counts = (
         sum(v.what.startswith("value ") for v in values),
@@ -118,15 +126,8 @@ def test_a_value_the_package_loses_is_a_failure() -> None:
     """value_cases fails each change that does not come back: here a `dump` that always gives
     the unchanged hierarchy, and a `parse` that raises."""
     schema, out = next((s, o) for s, o in conventions() if o.name == "zarr_conventions_spatial")
-    generated = generate_package(Options(schema, package=out.name))
-    assert generated.hierarchy is not None
-    sys.path.insert(0, str(out.parent))
-    try:
-        module = importlib.import_module(out.name)
-    finally:
-        sys.path.remove(str(out.parent))
-    bundled = json.loads(generated.files["schema.json"])
-    valid = valid_document(module, generated.hierarchy, bundled, schema)[0]
+    hierarchy, module, bundled = _package(schema, out)
+    valid = valid_document(module, hierarchy, bundled, schema)[0]
 
     def accepts(document: object) -> bool:
         return not refusals(module, document)
@@ -144,9 +145,9 @@ def test_a_value_the_package_loses_is_a_failure() -> None:
         def parse(document: object) -> object:
             raise KeyError("ordered")
 
-    forgot = value_cases([valid], generated.hierarchy, Forgetful, accepts)  # type: ignore[arg-type]
+    forgot = value_cases([valid], hierarchy, Forgetful, accepts)  # type: ignore[arg-type]
     assert forgot and all(
         c.failure == "dump(parse(document)) differs from the document" for c in forgot
     )
-    raised = value_cases([valid], generated.hierarchy, Raising, accepts)  # type: ignore[arg-type]
+    raised = value_cases([valid], hierarchy, Raising, accepts)  # type: ignore[arg-type]
     assert raised and all(c.failure == "parse raised KeyError: 'ordered'" for c in raised)
