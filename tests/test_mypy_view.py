@@ -115,3 +115,22 @@ def test_mypy_accepts_other_keys_everywhere_and_rejects_each_mistake(tmp_path: P
     )
     failing = {int(m) for m in re.findall(r"^cases\.py:(\d+): error", result.stdout, re.MULTILINE)}
     assert failing == {first + n for n in range(len(MISTAKES))}, result.stdout
+
+
+def test_the_base_extension_object_in_a_union_is_no_named_type_of_the_convention() -> None:
+    """`NamedConfig` (the base's extension object) is referred to, never defined, by a
+    convention's IR: a union holding it is read, not looked up (a fuzzed codec schema once
+    raised `KeyError: 'NamedConfig'` here)."""
+    codecs = ir.ListOf(ir.UnionOf((ir.Literal(("bytes",)), ir.Ref("NamedConfig"))))
+    node = ir.NodeType(
+        name="Arr",
+        node_kind="array",
+        zarr_format=3,
+        attributes=ir.JsonObject(),
+        members=None,
+        metadata=(ir.Field("codecs", codecs, True),),
+        description=None,
+        pointer="#",
+    )
+    h = ir.Hierarchy("arr.json", "Arr", (node,), (3,), (), None)
+    assert loose_names(h) == frozenset()

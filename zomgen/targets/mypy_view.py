@@ -40,13 +40,14 @@ def loose_names(h: ir.Hierarchy) -> frozenset[str]:
     """The open TypedDicts mypy must read loosely: those reachable from a union option. The
     members of a group with named and other members are always read loosely (their dict
     holds every member type, which is a union too: `_members_unions`)."""
+    named = {t.name: t for t in h.types}  # not `NamedConfig`, the base's extension object
     reached: set[str] = set()
     pending = [o for union in _unions(h) for o in union]
     while pending:
         for name in _names_in(pending.pop()):
-            if name not in reached:
+            if name not in reached and name in named:
                 reached.add(name)
-                pending.extend(_inside(h.type_named(name)))
+                pending.extend(_inside(named[name]))
     return frozenset((reached | {members_name(n) for n in reached}) & open_names(h))
 
 
