@@ -73,18 +73,21 @@ def mutations(document: Any, hierarchy: ir.Hierarchy) -> list[Mutation]:
     for place in walk.places(document, hierarchy):
         found.extend(_of(place, document, hierarchy))
     keys = typeddict_keys(hierarchy)
-    return [
-        dataclasses.replace(
-            m,
-            mypy_union=mypy_unions.verdict(m.document, m.path, m.ctx.unions, keys, hierarchy)[0],
-            mypy_union_container=_mypy_union_container(m, keys, hierarchy),
-            hidden=_hidden(m, hierarchy),
-            open_union=_open_union(m, hierarchy),
-            key_admitted_by_union=_key_admitted_by_union(m, hierarchy),
-            union_narrowed=_union_narrowed(m, hierarchy),
-        )
-        for m in found
-    ]
+    return [_judged(m, keys, hierarchy) for m in found]
+
+
+def _judged(m: Mutation, keys: mypy_unions.Keys, h: ir.Hierarchy) -> Mutation:
+    """`m` with what its place says about how each checker sees it."""
+    mypy_union, container = mypy_unions.verdict(m.document, m.path, m.ctx, keys, h)
+    return dataclasses.replace(
+        m,
+        mypy_union=mypy_union,
+        mypy_union_container=container,
+        hidden=_hidden(m, h),
+        open_union=_open_union(m, h),
+        key_admitted_by_union=_key_admitted_by_union(m, h),
+        union_narrowed=_union_narrowed(m, h),
+    )
 
 
 def _key_admitted_by_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
@@ -129,11 +132,6 @@ def _key_type(ref: ir.TypeRef, key: str | int, h: ir.Hierarchy) -> ir.TypeRef | 
         if field.key == key:
             return field.type
     return named.extra
-
-
-def _mypy_union_container(m: Mutation, keys: mypy_unions.Keys, h: ir.Hierarchy) -> str:
-    found, index = mypy_unions.verdict(m.document, m.path, m.ctx.unions, keys, h)
-    return m.ctx.union_containers[index] if found else ""
 
 
 def typeddict_keys(h: ir.Hierarchy) -> mypy_unions.Keys:

@@ -16,23 +16,19 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from zomgen import ir
-from zomgen.cases.walk import Path
+from zomgen.cases.walk import Context, Path
 
 Verdict = Literal["", "dict", "ambiguous"]
 Keys = dict[str, tuple[frozenset[str], frozenset[str]]]  # TypedDict -> (listed, required)
 
 
 def verdict(
-    document: Any,
-    path: Path,
-    unions: tuple[tuple[Path, ir.UnionOf], ...],
-    keys: Keys,
-    h: ir.Hierarchy,
-) -> tuple[Verdict, int]:
-    """("dict" or "ambiguous", index of the union on `unions`) where mypy stops matching
-    options; ("", -1) when each union on the path leaves one option (or none is of
-    TypedDicts)."""
-    for index, (where, union) in enumerate(unions):
+    document: Any, path: Path, ctx: Context, keys: Keys, h: ir.Hierarchy
+) -> tuple[Verdict, str]:
+    """("dict" or "ambiguous", the container of the union) where mypy stops matching options,
+    going down the unions of `ctx` on `path`; ("", "") when each leaves one option (or none is
+    of TypedDicts)."""
+    for (where, union), container in zip(ctx.unions, ctx.union_containers, strict=True):
         if path[: len(where)] != where:
             continue
         value = _get(document, where)
@@ -43,20 +39,25 @@ def verdict(
             continue
         fitting = [1 for listed, required in options if required <= value.keys() <= listed]
         if not fitting:
-            return "dict", index
+            return "dict", container
         if len(fitting) > 1:
-            return "ambiguous", index
-    return "", -1
+            return "ambiguous", container
+    return "", ""
 
 
 def _keys_of(
-    ref: ir.TypeRef, keys: Keys, h: ir.Hierarchy
+    ref: ir.TypeRef, keys: Keys, h: ir.Hierarchy, seen: frozenset[str] = frozenset()
 ) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The (listed, required) keys of the TypedDict an option is, if it is one."""
     if isinstance(ref, ir.Ref):
-        named = h.type_named(ref.name)
-        if isinstance(named, ir.AliasType):
-            return _keys_of(named.target, keys, h)
-        return keys.get(ref.name)
+        if ref.name in keys:
+            return keys[ref.name]
+        if ref.name in seen:
+            return None
+        for named in h.types:
+            if isinstance(named, ir.AliasType) and named.name == ref.name:
+                return _keys_of(named.target, keys, h, seen | {ref.name})
+        return None
     if isinstance(ref, ir.BaseNode):
         return keys.get(base_name(ref.kind, ref.zarr_format))
     return None
