@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from python_checkers import MYPY_AS_USERS_RUN_IT
 from suite_build import Suite
 from suite_cases import ROOT_TYPE, document, model_source, python_literal, typescript_literal
 
@@ -112,7 +113,7 @@ _PATTERNS = {
 def _command(checker: str, layout: Layout) -> list[str]:
     files = layout.python_files
     if checker == "mypy":
-        return [PYTHON, "-m", "mypy", "--strict", "--no-incremental", *files]
+        return [PYTHON, "-m", "mypy", "--strict", *MYPY_AS_USERS_RUN_IT, "--no-incremental", *files]
     if checker == "pyright":
         return [str(BIN / "pyright"), "--pythonpath", PYTHON, *files]
     if checker == "pyrefly":
