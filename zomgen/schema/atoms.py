@@ -25,7 +25,7 @@ from referencing.jsonschema import DRAFT7, DRAFT201909, DRAFT202012
 
 from zomgen.errors import CompileError
 from zomgen.schema.check import ensure_checked
-from zomgen.schema.load import SchemaSet
+from zomgen.schema.load import OutsideSearchFolders, SchemaSet
 
 # Keywords that carry no constraint: an atom made only of these adds nothing to a type.
 ANNOTATIONS = frozenset(
@@ -299,11 +299,18 @@ class Expander:
             resolved = resolver.lookup(ref)
         except Unresolvable as exc:
             cause: BaseException | None = exc
+            file, pointer = self.where(holder)
             while cause is not None:
+                if isinstance(cause, OutsideSearchFolders):
+                    message = (
+                        f"`$ref` {ref!r} names {cause.path}, outside the folders zomgen reads "
+                        "schemas from (the schema's folder and below, -I DIR folders, the "
+                        "bundled bases): copy the file there or pass its folder with -I DIR"
+                    )
+                    raise CompileError.one(file, f"{pointer}/$ref", message) from None
                 if isinstance(cause, CompileError):
                     raise cause from None  # the target exists but is malformed
                 cause = cause.__cause__
-            file, pointer = self.where(holder)
             remote = "://" in ref or ref.startswith("urn:")
             hint = (
                 "zomgen never fetches schemas: put the target file in the schema's folder or "

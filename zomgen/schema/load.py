@@ -430,6 +430,15 @@ def _schema_files(folder: Path, recursive: bool) -> Iterator[Path]:
             yield candidate
 
 
+class OutsideSearchFolders(CompileError):
+    """A `$ref` names a file outside every folder zomgen reads schemas from; atoms.py reports
+    it at the `$ref`'s pointer."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__([InputProblem(str(path), "", "outside the schema search folders")])
+
+
 def _load_optional(path: Path) -> object | None:
     """A neighbour file that is not a schema is simply not part of the registry."""
     try:
@@ -458,7 +467,10 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
     rejected: list[tuple[SchemaDocument, CompileError]] = []
     seen = {schema_path}
     neighbours = [(schema_path.parent, False)] + [(d.resolve(), True) for d in include_dirs]
-    neighbours.append((base_schemas_dir(), False))
+    neighbours.append((base_schemas_dir().resolve(), False))
+    # `$ref` reads files only below these (the schema's folder and below, -I, the bases): a
+    # schema from elsewhere must not copy ~/.aws/credentials into the generated package.
+    search_folders = [folder for folder, _recursive in neighbours]
     for folder, recursive in neighbours:
         if not folder.is_dir():
             raise CompileError.one(str(folder), "", "-I needs an existing folder")
@@ -502,7 +514,11 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
     def retrieve(uri: str) -> Resource[object]:
         # referencing may ask again for the same URI: answer with the same document, whose
         # objects' identity the compiler relies on.
-        found = retrieved.get(uri) or _from_disk(uri, documents) or _by_path_suffix(uri, documents)
+        found = (
+            retrieved.get(uri)
+            or _from_disk(uri, documents, search_folders)
+            or _by_path_suffix(uri, documents)
+        )
         if found is not None:
             retrieved[uri] = found
         if found is None:
@@ -546,11 +562,19 @@ def _lists_first_in_dependencies(contents: object) -> None:
             stack.extend(node.values())
 
 
-def _from_disk(uri: str, documents: list[SchemaDocument]) -> SchemaDocument | None:
-    """A relative `$ref` from a local file to another local file outside the search folders."""
+def _from_disk(
+    uri: str, documents: list[SchemaDocument], search_folders: list[Path]
+) -> SchemaDocument | None:
+    """A `$ref` from a local file to a file below a search folder that the folder scan did not
+    load (a subfolder of the schema's folder); OutsideSearchFolders for any file elsewhere.
+    The path is judged as written (`..` folded, symlinks not followed): a symlink someone put
+    in a search folder is a file of that folder (the bundled conventions share files so)."""
     if not uri.startswith("file:"):
         return None
-    path = Path(url2pathname(urlsplit(uri).path)).resolve()
+    named = Path(os.path.normpath(url2pathname(urlsplit(uri).path)))
+    if not any(named.is_relative_to(folder) for folder in search_folders):
+        raise OutsideSearchFolders(named)
+    path = named.resolve()
     for doc in documents:
         if doc.path == path:  # known under another name (a symlink, `..` segments)
             return doc
