@@ -212,7 +212,18 @@ def _validate(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _printable_streams() -> None:
+    """A folder name that is not UTF-8 reaches Python as lone surrogates: print them as
+    `\\udcff` (valid UTF-8, and a JSON escape inside `--format json`) instead of raising
+    UnicodeEncodeError half way through a report."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _printable_streams()
     args = _parser().parse_args(argv)
     handlers = {"build": _build, "cases": _cases, "ir": _ir, "validate": _validate}
     try:

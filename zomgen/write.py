@@ -160,7 +160,14 @@ def write_package(files: dict[str, str], out_dir: Path) -> list[str]:
     recorded = set(_recorded(out_dir))
     for name in sorted(files):
         path = out_dir / name
-        if path.is_dir():
+        link = _symlink_on_the_way(out_dir, name)
+        if link is not None:
+            message = (
+                "is a symlink; zomgen writes only inside the package folder, never through one"
+            )
+            if InputProblem(str(link), "", message) not in problems:  # once per link
+                problems.append(InputProblem(str(link), "", message))
+        elif path.is_dir():
             problems.append(InputProblem(str(path), "", "is a folder; zomgen will not replace it"))
         elif path.is_file():
             old = _read(path)
@@ -182,6 +189,18 @@ def write_package(files: dict[str, str], out_dir: Path) -> list[str]:
         return []
     _swap_in(files, changed, gone, out_dir)
     return changed + gone
+
+
+def _symlink_on_the_way(out_dir: Path, name: str) -> Path | None:
+    """The folder of `name` below `out_dir` that is a symlink (`_runtime` linked to a user's
+    own copy), or None. The swap keeps links as links, so a file written below one would land
+    in the link's target."""
+    folder = out_dir
+    for part in name.split("/")[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            return folder
+    return None
 
 
 def _swap_in(files: dict[str, str], changed: list[str], gone: list[str], out_dir: Path) -> None:

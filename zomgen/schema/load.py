@@ -567,14 +567,15 @@ def _from_disk(
 ) -> SchemaDocument | None:
     """A `$ref` from a local file to a file below a search folder that the folder scan did not
     load (a subfolder of the schema's folder); OutsideSearchFolders for any file elsewhere.
-    The path is judged as written (`..` folded, symlinks not followed): a symlink someone put
-    in a search folder is a file of that folder (the bundled conventions share files so)."""
+    The path counts as inside when it is, as written (`..` folded: a symlink someone put in a
+    search folder is a file of that folder, as the bundled conventions share files) or once
+    symlinks are resolved (a link to a folder given with -I)."""
     if not uri.startswith("file:"):
         return None
     named = Path(os.path.normpath(url2pathname(urlsplit(uri).path)))
-    if not any(named.is_relative_to(folder) for folder in search_folders):
-        raise OutsideSearchFolders(named)
     path = named.resolve()
+    if not any(p.is_relative_to(f) for p in (named, path) for f in search_folders):
+        raise OutsideSearchFolders(named)
     for doc in documents:
         if doc.path == path:  # known under another name (a symlink, `..` segments)
             return doc

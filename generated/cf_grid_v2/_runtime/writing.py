@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import urllib.parse
 import urllib.request
 from collections.abc import Coroutine, MutableMapping
 from typing import Any, TypeGuard
 
+from .confinement import LocalRoot
 from .opening import as_text, split_path
 from .pointers import node_path
 from .problems import Problem, StoreError
@@ -82,13 +84,19 @@ def _flatten(document: Any) -> tuple[list[tuple[tuple[str, ...], dict[str, bytes
             items: list[tuple[object, Any]] = list(members.items())
             for key, member in reversed(items):
                 name = str(key)
-                reason = forbidden_name(name)
+                reason = forbidden_name(name) or _unwritable(name)
                 if reason is not None or name in METADATA_NAMES:
                     why = reason or "it is a metadata file name"
                     problems.append(_problem(node_path((*names, name)), why))
                     continue
                 stack.append(((*names, name), member))
     return nodes, problems
+
+
+def _unwritable(name: str) -> str | None:
+    if "\x00" in name:
+        return "a name cannot hold a NUL character (no file system holds it)"
+    return None
 
 
 def _prefix(names: tuple[str, ...] | list[str]) -> str:
@@ -99,11 +107,16 @@ class _Target:
     """A writable store: a zarr Store (driven on zarr's event loop) or a plain mapping."""
 
     def __init__(
-        self, store: Any, close: bool, mapping: MutableMapping[str, Any] | None = None
+        self,
+        store: Any,
+        close: bool,
+        mapping: MutableMapping[str, Any] | None = None,
+        local: LocalRoot | None = None,
     ) -> None:
         self.store = store
         self.mapping = mapping
         self.close_after = close
+        self.local = local  # a folder on local disk: checked for symlinks and name lengths
 
     def _run(self, make: list[Coroutine[Any, Any, Any]]) -> list[Any]:
         from zarr.core.sync import sync
@@ -184,23 +197,66 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
     if text is not None:
         store = text
         scheme = urllib.parse.urlsplit(store).scheme.lower() if "://" in store else ""
+        if "\x00" in store:
+            raise _unusable(f"{store!r}: a path cannot hold a NUL character")
         try:
             if scheme == "file":
                 local = urllib.request.url2pathname(urllib.parse.urlsplit(store).path)
-                return _Target(zarr.storage.LocalStore(local), False), []
+                return _local_target(zarr.storage.LocalStore(local)), []
             if scheme:
                 return _Target(zarr.storage.FsspecStore.from_url(store), False), []
             if store.endswith(".zip"):
+                _check_zip_path(store)
                 return _Target(zarr.storage.ZipStore(store, mode="a"), True), []
-            return _Target(zarr.storage.LocalStore(store), False), []
+            return _local_target(zarr.storage.LocalStore(store)), []
+        except StoreError:
+            raise
         except Exception as exc:  # noqa: BLE001  # fsspec and the OS raise many kinds
             raise _unusable(f"{store}: cannot open for writing: {exc}") from None
     store_path = getattr(store, "store_path", None)
     if store_path is not None and isinstance(getattr(store_path, "store", None), Store):
-        return _Target(store_path.store, False), split_path(str(store_path.path))
+        return _local_target(store_path.store), split_path(str(store_path.path))
     if isinstance(store, Store):
-        return _Target(store, False), []
+        return _local_target(store), []
     raise _unusable(f"not a store: a {type(store).__name__}")
+
+
+def _local_target(store: Any) -> _Target:
+    """A target for `store`, with its LocalRoot when it is a folder on local disk."""
+    import zarr.storage
+
+    if isinstance(store, zarr.storage.LocalStore):
+        return _Target(store, False, local=LocalRoot(os.fsdecode(store.root)))
+    return _Target(store, False)
+
+
+def _check_zip_path(path: str) -> None:
+    """Refuse a zip path zarr's ZipStore would mangle or fail on half way."""
+    import zipfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise _unusable(f"{path}: cannot open for writing: no such folder {folder}")
+    if os.path.lexists(path) and not (os.path.isfile(path) and zipfile.is_zipfile(path)):
+        raise _unusable(f"{path}: exists and is not a zip file; zomgen will not write into it")
+
+
+def _local_problems(local: LocalRoot, keys: dict[tuple[str, ...], list[str]]) -> list[Problem]:
+    """Nodes whose files a local folder cannot take: a name past the file system's limit, a
+    path through a symlink that leads out of the store."""
+    problems: list[Problem] = []
+    for names, node_keys in keys.items():
+        long = local.too_long(names[-1:])
+        if long is not None:
+            message = (
+                f"the name is {len(os.fsencode(long))} bytes long; this file system holds at "
+                f"most {local.name_max}"
+            )
+            problems.append(_problem(node_path(names), message))
+        elif any(local.leads_out(key) for key in node_keys):
+            message = "a symlink here leads out of the store: zomgen writes nothing outside it"
+            problems.append(_problem(node_path(names), message))
+    return problems
 
 
 def write_document(
@@ -217,6 +273,13 @@ def write_document(
         if getattr(target.store, "read_only", False):
             raise _unusable("the store is read-only")
         base = _prefix(inner + split_path(path))
+        if target.local is not None:
+            problems = _local_problems(
+                target.local,
+                {names: [base + _prefix(names) + n for n in files] for names, files in nodes},
+            )
+            if problems:
+                return problems
         probe = [
             base + _prefix(names) + name
             for names, _files in nodes
@@ -228,7 +291,8 @@ def write_document(
         deletes: list[str] = []
         for names, files in nodes:
             prefix = base + _prefix(names)
-            present = [n for n in _NODE_FILES if found[prefix + n]]
+            # a stray .zattrs counts: without overwrite, no existing file is replaced
+            present = [n for n in (*_NODE_FILES, ZATTRS) if found[prefix + n]]
             if present and not overwrite:
                 message = (
                     f"a node already exists here ({', '.join(present)}); "
@@ -238,6 +302,13 @@ def write_document(
             writes.update({prefix + n: data for n, data in files.items()})
             # Overwriting: metadata of the other kind or version would make a mixed node.
             deletes += [prefix + n for n in (*_NODE_FILES, ZATTRS) if found[prefix + n]]
+        if found[root_consolidated] and not overwrite:
+            # GDAL writes v2 stores that hold only this file: it is the hierarchy.
+            message = (
+                "the store has consolidated metadata (.zmetadata) describing a hierarchy; "
+                "pass overwrite=True to replace it"
+            )
+            problems.append(_problem("/", message))
         if problems:
             return problems
         if found[root_consolidated]:

@@ -26,6 +26,8 @@ def _unusable(message: str) -> StoreError:
 
 def split_path(path: str) -> list[str]:
     """A node path inside the store (`labels/cells`, `/labels/cells/`) -> member names."""
+    if "\x00" in path:
+        raise _unusable(f"path {path!r} is not a node path: it holds a NUL character")
     names = [n for n in path.strip("/").split("/")] if path.strip("/") else []
     for name in names:
         if name in ("", ".", ".."):
@@ -87,6 +89,8 @@ def _from_string(text: str) -> Source:
 
 
 def _local(path: str) -> Source:
+    if "\x00" in path:
+        raise _unusable(f"{path!r}: a path cannot hold a NUL character")
     if os.path.isdir(path):
         return DirSource(os.path.abspath(path))
     if os.path.isfile(path):

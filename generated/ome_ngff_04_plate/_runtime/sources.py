@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .confinement import LocalRoot
 from .jsontext import too_large
 
 
@@ -64,6 +65,11 @@ class Source(Protocol):
 
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+# Not followed when the file itself is a symlink (where the OS can say so): the link is then
+# judged by where it leads (DirSource._read_link).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+LEAVES_STORE = "a symlink that leads out of the store: zomgen reads nothing outside it"
 
 
 # Not on Windows: there, `os.path.lexists`.
@@ -91,18 +97,32 @@ class DirSource:
         # second time is a symlink loop (or a link to another node), which would otherwise be
         # walked until the depth limit.
         self._seen: dict[tuple[int, int], str] = {}
+        self._inside = LocalRoot(root)  # reads stay inside the store
 
     def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
         return [self._read_one(key, limit) for key in keys]
 
     def _read_one(self, key: str, limit: int) -> Fetched:
+        folder = key.rpartition("/")[0]
+        if folder and self._inside.leads_out(folder):
+            return Failure(LEAVES_STORE)
+        path = self._base + key
         try:
             # O_NONBLOCK: a FIFO named zarr.json must not block the loader forever.
-            fd = os.open(self._base + key, _OPEN_FLAGS)
+            fd = os.open(path, _OPEN_FLAGS | _NOFOLLOW)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as exc:
-            return _os_failure(exc)
+            if exc.errno != errno.ELOOP or not os.path.islink(path):
+                return _os_failure(exc)
+            if self._inside.leads_out(key):
+                return Failure(LEAVES_STORE)
+            try:  # a link to another file of the store
+                fd = os.open(path, _OPEN_FLAGS)
+            except (FileNotFoundError, NotADirectoryError):
+                return None
+            except OSError as again:
+                return _os_failure(again)
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
@@ -132,6 +152,8 @@ class DirSource:
 
     def _list_one(self, prefix: str) -> Listing:
         folder = os.path.join(self.root, prefix) if prefix else self.root
+        if prefix and self._inside.leads_out(prefix.rstrip("/")):
+            return Failure(LEAVES_STORE)
         try:
             info = os.stat(folder)
             identity = (info.st_dev, info.st_ino)
