@@ -12,6 +12,7 @@ the root's, which is "".
 from __future__ import annotations
 
 import errno
+import lzma
 import os
 import stat
 import zipfile
@@ -22,6 +23,7 @@ from typing import Any, Protocol
 
 from .confinement import LocalRoot
 from .jsontext import too_large
+from .zip_entries import read_entry
 
 
 @dataclass(frozen=True)
@@ -227,7 +229,15 @@ class ZipSource:
         if info.file_size > limit:
             return Failure(too_large(key.rsplit("/", 1)[-1], info.file_size, limit))
         try:
-            return self._zip.read(info)
+            # Inflated only up to the limit: the size the entry declares may be a lie.
+            data = read_entry(self._zip, info, limit)
+            if data is None:
+                name = key.rsplit("/", 1)[-1]
+                return Failure(
+                    f"{name} inflates past the limit of {limit} bytes for one metadata document"
+                    f" (its zip entry says {info.file_size} bytes)"
+                )
+            return data
         except (
             zipfile.BadZipFile,
             zlib.error,
@@ -236,6 +246,7 @@ class ZipSource:
             RuntimeError,  # an entry flagged encrypted (zipfile asks for a password)
             EOFError,  # compressed data cut short
             ValueError,
+            lzma.LZMAError,
         ) as exc:
             return Failure(f"unreadable zip entry: {exc}")
 
