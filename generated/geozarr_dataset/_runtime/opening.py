@@ -71,8 +71,24 @@ def open_source(store: object, path: str = "") -> tuple[Source, str]:
     )
 
 
+def url_scheme(text: str) -> str:
+    """The scheme of a URL ("" for a path); StoreError for a URL that does not parse (a broken
+    `[IPv6]` host, a port that is not a number from 0 to 65535)."""
+    if "://" not in text:
+        return ""
+    try:
+        parts = urllib.parse.urlsplit(text)
+        _port = parts.port  # parsed on access
+    except ValueError as exc:
+        raise _unusable(f"{text}: not a URL: {exc}") from None
+    scheme = parts.scheme.lower()
+    if scheme in ("http", "https") and not parts.hostname:
+        raise _unusable(f"{text}: not a URL: it names no host")
+    return scheme
+
+
 def _from_string(text: str) -> Source:
-    scheme = urllib.parse.urlsplit(text).scheme.lower() if "://" in text else ""
+    scheme = url_scheme(text)
     if scheme == "file":
         # imported here: urllib.request imports http.client, email and ssl
         from urllib.request import url2pathname

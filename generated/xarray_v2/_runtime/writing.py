@@ -18,7 +18,7 @@ from collections.abc import Coroutine, MutableMapping
 from typing import Any, TypeGuard
 
 from .confinement import LocalRoot
-from .opening import as_text, split_path
+from .opening import as_text, split_path, url_scheme
 from .pointers import node_path
 from .problems import Problem, StoreError
 from .reading import (
@@ -196,7 +196,7 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
 
     if text is not None:
         store = text
-        scheme = urllib.parse.urlsplit(store).scheme.lower() if "://" in store else ""
+        scheme = url_scheme(store)
         if "\x00" in store:
             raise _unusable(f"{store!r}: a path cannot hold a NUL character")
         try:

@@ -81,6 +81,15 @@ def client_for(url: str, timeout: float, concurrency: int) -> Client:
     return KeepAliveClient(timeout, concurrency)
 
 
+def _origin(url: str) -> tuple[_Origin, urllib.parse.SplitResult]:
+    """(scheme, host, port) of an http(s) URL, and its parts; ValueError for anything else."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("not an http or https URL with a host")
+    return (scheme, parts.hostname, parts.port or (443 if scheme == "https" else 80)), parts
+
+
 class _ProtocolError(Exception):
     """The server's answer is not the HTTP/1.1 this client reads."""
 
@@ -133,11 +142,10 @@ class KeepAliveClient:
 
     async def _follow(self, url: str, limit: int) -> Outcome:
         for _ in range(MAX_REDIRECTS + 1):
-            parts = urllib.parse.urlsplit(url)
-            scheme = parts.scheme.lower()
-            if scheme not in ("http", "https") or not parts.hostname:
-                return f"cannot follow a redirect to {url!r}"
-            origin = (scheme, parts.hostname, parts.port or (443 if scheme == "https" else 80))
+            try:
+                origin, parts = _origin(url)
+            except ValueError as exc:  # a port out of range or not a number, a broken [IPv6]
+                return f"cannot follow a redirect to {url!r}: {exc}"
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
             try:
                 async with asyncio.timeout(self._timeout):
@@ -150,7 +158,10 @@ class KeepAliveClient:
             location = response.headers.get("location")
             if response.status not in _REDIRECTS or location is None:
                 return response
-            url = urllib.parse.urljoin(url, location)
+            try:
+                url = urllib.parse.urljoin(url, location)
+            except ValueError as exc:
+                return f"cannot follow a redirect to {location!r}: {exc}"
         return f"more than {MAX_REDIRECTS} redirects"
 
     async def _request(self, origin: _Origin, netloc: str, target: str, limit: int) -> Response:
