@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Coroutine, MutableMapping
@@ -34,6 +35,7 @@ from .remote import DEFAULT_CONCURRENCY, ensure_open
 from .values import is_object
 
 _NODE_FILES = (V3, ZARRAY, ZGROUP)
+_CANCEL_WAIT = 30.0  # seconds an interrupted batch may take to stop (one request's time-out)
 
 
 def _problem(path: str, message: str) -> Problem:
@@ -119,19 +121,52 @@ class _Target:
         self.local = local  # a folder on local disk: checked for symlinks and name lengths
 
     def _run(self, make: list[Coroutine[Any, Any, Any]]) -> list[Any]:
+        """Run the jobs on zarr's event loop (another thread). If the wait is interrupted
+        (Ctrl-C, KeyboardInterrupt in Jupyter), the jobs are cancelled and waited for before
+        the exception goes on: no write may land after the caller has undone the batch."""
         from zarr.core.sync import sync
 
+        if not make:
+            return []
+        running: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]]] = []
+        stopped, interrupted = threading.Event(), threading.Event()
+
         async def every() -> list[Any]:
-            await ensure_open(self.store)
-            gate = asyncio.Semaphore(DEFAULT_CONCURRENCY)
+            task = asyncio.current_task()
+            if task is not None:
+                running.append((asyncio.get_running_loop(), task))
+            try:
+                if interrupted.is_set():  # interrupted before this started on the loop
+                    raise asyncio.CancelledError
+                await ensure_open(self.store)
+                gate = asyncio.Semaphore(DEFAULT_CONCURRENCY)
 
-            async def one(job: Coroutine[Any, Any, Any]) -> Any:
-                async with gate:
-                    return await job
+                async def one(job: Coroutine[Any, Any, Any]) -> Any:
+                    async with gate:
+                        return await job
 
-            return list(await asyncio.gather(*(one(j) for j in make)))
+                # A TaskGroup, not gather: when one write fails, the others are cancelled
+                # and waited for before the failure is reported.
+                try:
+                    async with asyncio.TaskGroup() as group:
+                        tasks = [group.create_task(one(j)) for j in make]
+                except BaseExceptionGroup as failed:
+                    raise failed.exceptions[0] from None
+                return [t.result() for t in tasks]
+            finally:
+                stopped.set()
 
-        result: list[Any] = sync(every()) if make else []
+        try:
+            result: list[Any] = sync(every())
+        except BaseException:
+            interrupted.set()
+            for loop, task in running:
+                loop.call_soon_threadsafe(task.cancel)
+            # Nothing in `running`: the batch had not started, and now never writes.
+            if not running or stopped.wait(_CANCEL_WAIT):
+                for job in make:
+                    job.close()  # jobs never started: no "never awaited" warning
+            raise
         return result
 
     def exists(self, keys: list[str]) -> list[bool]:
