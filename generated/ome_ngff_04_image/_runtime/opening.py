@@ -24,6 +24,11 @@ def _unusable(message: str) -> StoreError:
     return StoreError([Problem("/", "", message, "read")])
 
 
+def nul_in_path(path: str) -> str | None:
+    """The message for a store path that holds a NUL (no file system holds one), or None."""
+    return f"{path!r}: a path cannot hold a NUL character" if "\x00" in path else None
+
+
 def split_path(path: str) -> list[str]:
     """A node path inside the store (`labels/cells`, `/labels/cells/`) -> member names."""
     if "\x00" in path:
@@ -105,8 +110,8 @@ def _from_string(text: str) -> Source:
 
 
 def _local(path: str) -> Source:
-    if "\x00" in path:
-        raise _unusable(f"{path!r}: a path cannot hold a NUL character")
+    if nul := nul_in_path(path):
+        raise _unusable(nul)
     if os.path.isdir(path):
         return DirSource(os.path.abspath(path))
     if os.path.isfile(path):

@@ -154,7 +154,8 @@ class DirSource:
 
     def _list_one(self, prefix: str) -> Listing:
         folder = os.path.join(self.root, prefix) if prefix else self.root
-        if prefix and self._inside.leads_out(prefix.rstrip("/")):
+        parent = prefix.rstrip("/")
+        if parent and self._inside.leads_out(parent):
             return Failure(LEAVES_STORE)
         try:
             info = os.stat(folder)
@@ -168,6 +169,10 @@ class DirSource:
                 for entry in entries:
                     if _is_folder(entry):
                         names.append(entry.name)
+                        if not entry.is_symlink():  # known from the listing: no lstat later
+                            self._inside.saw_folder(
+                                f"{parent}/{entry.name}" if parent else entry.name
+                            )
             return names
         except OSError as exc:
             return _os_failure(exc)

@@ -19,7 +19,7 @@ from collections.abc import Coroutine, MutableMapping
 from typing import Any, TypeGuard
 
 from .confinement import LocalRoot
-from .opening import as_text, split_path, url_scheme
+from .opening import as_text, nul_in_path, split_path, url_scheme
 from .pointers import node_path
 from .problems import Problem, StoreError
 from .reading import (
@@ -232,8 +232,8 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
     if text is not None:
         store = text
         scheme = url_scheme(store)
-        if "\x00" in store:
-            raise _unusable(f"{store!r}: a path cannot hold a NUL character")
+        if nul := nul_in_path(store):
+            raise _unusable(nul)
         try:
             if scheme == "file":
                 local = urllib.request.url2pathname(urllib.parse.urlsplit(store).path)

@@ -56,6 +56,11 @@ class LocalRoot:
             self._leaves[key] = known
         return known
 
+    def saw_folder(self, key: str) -> None:
+        """`key` was listed as a plain folder (not a symlink) inside a folder that stays in the
+        store: it stays in too, and reading below it needs no `lstat` of its own."""
+        self._leaves.setdefault(key, False)
+
     def _link_out(self, relative: str) -> bool:
         path = os.path.join(self.root, *relative.split("/"))
         if not os.path.islink(path):
