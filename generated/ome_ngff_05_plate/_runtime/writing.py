@@ -32,7 +32,9 @@ from .reading import (
     forbidden_name,
 )
 from .remote import DEFAULT_CONCURRENCY, ensure_open
+from .store_lock import LOCK_NAME, CreateLock, StoreBusy
 from .values import is_object
+from .zip_rewrite import ZipRewrite
 
 _NODE_FILES = (V3, ZARRAY, ZGROUP)
 _CANCEL_WAIT = 30.0  # seconds an interrupted batch may take to stop (one request's time-out)
@@ -106,19 +108,55 @@ def _prefix(names: tuple[str, ...] | list[str]) -> str:
 
 
 class _Target:
-    """A writable store: a zarr Store (driven on zarr's event loop) or a plain mapping."""
+    """A writable store: a zarr Store (driven on zarr's event loop) or a plain mapping (a zip
+    is one, written out whole on `write`)."""
 
     def __init__(
         self,
         store: Any,
         close: bool,
-        mapping: MutableMapping[str, Any] | None = None,
+        mapping: MutableMapping[str, Any] | ZipRewrite | None = None,
         local: LocalRoot | None = None,
+        lock: CreateLock | None = None,
     ) -> None:
         self.store = store
         self.mapping = mapping
         self.close_after = close
         self.local = local  # a folder on local disk: checked for symlinks and name lengths
+        self.lock = lock  # a local folder or zip: taken by one create at a time
+        self.made_folder: str | None = None  # the store folder, if taking the lock made it
+        self.consistent = True  # False when a failed write could not be undone
+
+    @property
+    def atomic(self) -> bool:
+        """Whether a write lands whole or not at all (no undo needed)."""
+        return isinstance(self.mapping, ZipRewrite)
+
+    def take(self, *, overwrite: bool) -> None:
+        """Take the store's lock, making its folder if needed. Raises StoreError."""
+        if self.lock is None:
+            return
+        folder = os.path.dirname(self.lock.path)
+        try:
+            if not os.path.isdir(folder):
+                os.makedirs(folder)
+                self.made_folder = folder
+            self.lock.take(overwrite=overwrite)
+        except StoreBusy as busy:
+            raise _unusable(str(busy)) from None
+        except OSError as exc:
+            message = f"{self.lock.path}: cannot take the store's lock: {exc.strerror or exc}"
+            raise _unusable(message) from None
+
+    def release(self) -> None:
+        """Let go of the lock; remove the store folder taking it made if nothing went in."""
+        if self.lock is not None:
+            self.lock.release(keep=not self.consistent)
+        if self.made_folder is not None:
+            try:
+                os.rmdir(self.made_folder)  # only when empty: never a user's file
+            except OSError:
+                pass
 
     def _run(self, make: list[Coroutine[Any, Any, Any]]) -> list[Any]:
         """Run the jobs on zarr's event loop (another thread). If the wait is interrupted
@@ -200,6 +238,8 @@ class _Target:
             for layer in layers:
                 for key, data in layer.items():
                     self.mapping[key] = data
+            if isinstance(self.mapping, ZipRewrite):
+                self.mapping.commit()
             return
         from zarr.core.buffer import default_buffer_prototype
 
@@ -209,6 +249,8 @@ class _Target:
             self._run([self.store.set(k, buffer.from_bytes(v)) for k, v in layer.items()])
 
     def close(self) -> None:
+        if isinstance(self.mapping, ZipRewrite):
+            self.mapping.close()
         if self.close_after:
             self.store.close()
 
@@ -241,8 +283,7 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
             if scheme:
                 return _Target(zarr.storage.FsspecStore.from_url(store), False), []
             if store.endswith(".zip"):
-                _check_zip_path(store)
-                return _Target(zarr.storage.ZipStore(store, mode="a"), True), []
+                return _zip_target(store), []
             return _local_target(zarr.storage.LocalStore(store)), []
         except StoreError:
             raise
@@ -257,16 +298,19 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
 
 
 def _local_target(store: Any) -> _Target:
-    """A target for `store`, with its LocalRoot when it is a folder on local disk."""
+    """A target for `store`, with its LocalRoot and lock when it is a folder on local disk."""
     import zarr.storage
 
     if isinstance(store, zarr.storage.LocalStore):
-        return _Target(store, False, local=LocalRoot(os.fsdecode(store.root)))
+        root = os.path.abspath(os.fsdecode(store.root))
+        lock = CreateLock(os.path.join(root, LOCK_NAME))
+        return _Target(store, False, local=LocalRoot(root), lock=lock)
     return _Target(store, False)
 
 
-def _check_zip_path(path: str) -> None:
-    """Refuse a zip path zarr's ZipStore would mangle or fail on half way."""
+def _zip_target(path: str) -> _Target:
+    """A zip file (new or not), rewritten whole and swapped in; refused when it exists and is
+    not a zip (zarr's ZipStore appended a zip to such a file)."""
     import zipfile
 
     folder = os.path.dirname(os.path.abspath(path))
@@ -274,6 +318,11 @@ def _check_zip_path(path: str) -> None:
         raise _unusable(f"{path}: cannot open for writing: no such folder {folder}")
     if os.path.lexists(path) and not (os.path.isfile(path) and zipfile.is_zipfile(path)):
         raise _unusable(f"{path}: exists and is not a zip file; zomgen will not write into it")
+    try:
+        rewrite = ZipRewrite(path)
+    except (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOFError) as exc:
+        raise _unusable(f"{path}: unreadable zip file: {exc}") from None
+    return _Target(rewrite, False, rewrite, lock=CreateLock(path + LOCK_NAME))
 
 
 def _local_problems(local: LocalRoot, keys: dict[tuple[str, ...], list[str]]) -> list[Problem]:
@@ -315,6 +364,8 @@ def write_document(
             )
             if problems:
                 return problems
+        # Before looking at what exists: the check and the write must be one step for others.
+        target.take(overwrite=overwrite)
         probe = [
             base + _prefix(names) + name
             for names, _files in nodes
@@ -354,23 +405,33 @@ def write_document(
         return []
     finally:
         target.close()
+        target.release()
 
 
 def _write_whole(target: _Target, changes: dict[str, bytes | None], existing: list[str]) -> None:
     """Apply `changes`, or, if the store fails (or the write is interrupted) part way, put back
     every key as it was before: a `create` is whole or not at all."""
+    if target.atomic:
+        try:
+            target.write(changes)
+        except Exception as exc:  # noqa: BLE001  # the OS and zipfile raise many kinds
+            raise _unusable(
+                f"writing failed ({type(exc).__name__}: {exc}); the zip is as it was"
+            ) from None
+        return
     before = target.read(existing) if existing else {}
     try:
         target.write(changes)
     except BaseException as exc:
         undo: dict[str, Any] = {k: before.get(k) for k in changes}
+        outcome = "what was written was undone"
         try:
             target.write(undo)
-        except Exception:  # noqa: BLE001, S110  # the store itself is failing: report the first error
-            pass
+        except BaseException:  # noqa: BLE001  # the store itself is failing: report the first error
+            target.consistent = False  # the lock file stays: the next create reports it
+            outcome = "undoing it failed too: the store may hold part of the hierarchy"
         if isinstance(exc, Exception):
             raise _unusable(
-                f"writing failed part way ({type(exc).__name__}: {exc}); what was written was "
-                "undone"
+                f"writing failed part way ({type(exc).__name__}: {exc}); {outcome}"
             ) from None
         raise
