@@ -86,6 +86,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="walk the store even if it has consolidated metadata",
     )
+    validate.add_argument(
+        "--allow-redirects-to",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (https://host[:port]) besides the store's own that HTTP redirects may "
+        "lead to; '*' for any (repeatable)",
+    )
     return parser
 
 

@@ -15,7 +15,11 @@ def run(args: argparse.Namespace) -> int:
     schema = bundle(load_schema_set(args.schema, list(args.include)))
     try:
         problems = validate_store(
-            args.store, schema, args.path, use_consolidated=not args.no_consolidated
+            args.store,
+            schema,
+            args.path,
+            use_consolidated=not args.no_consolidated,
+            allow_redirects_to=args.allow_redirects_to,
         )
     except StoreError as exc:
         for problem in exc.problems:

@@ -10,7 +10,7 @@ Checks no static type can express are made at run time: see README.md beside thi
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -83,23 +83,49 @@ def schema() -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(text))
 
 
-def load(store: object, path: str = "", *, use_consolidated: bool = True) -> models.GeoProjGroup:
+def load(
+    store: object,
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
+) -> models.GeoProjGroup:
     """Read, validate and convert the hierarchy at `path` of `store`; raise `ZomError` listing
-    every problem (node path and JSON pointer) when it does not follow the convention."""
+    every problem (node path and JSON pointer) when it does not follow the convention. An HTTP
+    store's redirects are followed to its own origin only, and to `allow_redirects_to`
+    (`"https://host[:port]"`, or `"*"` for any)."""
     from ._convert import parse_GeoProjGroup
     from ._runtime.api import load_document
 
     with _CollectorPaused():
-        document = load_document(store, schema(), path, use_consolidated=use_consolidated)
+        document = load_document(
+            store,
+            schema(),
+            path,
+            use_consolidated=use_consolidated,
+            allow_redirects_to=allow_redirects_to,
+        )
         return parse_GeoProjGroup(document)
 
 
-def validate(store: object, path: str = "", *, use_consolidated: bool = True) -> list[Problem]:
+def validate(
+    store: object,
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
+) -> list[Problem]:
     """The same checks as `load`, returned instead of raised (empty when valid)."""
     from ._runtime.api import validate_store
 
     with _CollectorPaused():
-        return validate_store(store, schema(), path, use_consolidated=use_consolidated)
+        return validate_store(
+            store,
+            schema(),
+            path,
+            use_consolidated=use_consolidated,
+            allow_redirects_to=allow_redirects_to,
+        )
 
 
 def parse(document: documents.GeoProjGroup | Mapping[str, Any]) -> models.GeoProjGroup:
@@ -127,7 +153,8 @@ def create(
     model: models.GeoProjGroup, store: object, path: str = "", *, overwrite: bool = False
 ) -> None:
     """Write the hierarchy's metadata (groups and empty arrays) through zarr. An existing node
-    is left alone and reported in a `ZomError` unless `overwrite=True`."""
+    is left alone and reported in a `ZomError` unless `overwrite=True`. The write is whole or
+    undone; a local folder or zip is held by one `create` at a time (`StoreError` for another)."""
     from ._runtime.problems import ZomError
     from ._runtime.validation import check_document
     from ._runtime.writing import write_document

@@ -106,3 +106,49 @@ def test_a_store_zipped_with_each_method_reads_as_its_folder(tmp_path: Path, met
     from_zip, zip_problems = read_document(str(zipped))
     assert folder_problems == zip_problems == []
     assert from_zip == from_folder
+
+
+WIDE = 12  # members of one level, each with a 60 MiB metadata file (under the 64 MiB limit)
+_READ_DEFAULT = _READ.replace(", max_document_bytes=1 << 20", "")
+
+
+def _wide_folder(folder: Path) -> None:
+    """A level of members whose zarr.json are sparse 60 MiB files: 4 KiB each on disk."""
+    (folder / "zarr.json").write_text('{"zarr_format": 3, "node_type": "group"}')
+    for i in range(WIDE):
+        (folder / f"m{i}").mkdir()
+        with open(folder / f"m{i}" / "zarr.json", "wb") as sparse:
+            sparse.truncate(60 << 20)
+
+
+def _wide_zip(path: Path) -> None:
+    """The same level in a zip: each 60 MiB entry deflated to about 60 KiB."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("zarr.json", b'{"zarr_format": 3, "node_type": "group"}')
+        for i in range(WIDE):
+            with archive.open(f"m{i}/zarr.json", "w") as entry:
+                for _ in range(60):
+                    entry.write(b" " * (1 << 20))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/self/status")
+@pytest.mark.parametrize("kind", ["folder", "zip"])
+def test_a_level_of_large_files_is_read_and_parsed_one_file_at_a_time(
+    tmp_path: Path, kind: str
+) -> None:
+    """Before, every file of a level was held before any was parsed: 12 x 60 MiB = 720 MiB."""
+    store = tmp_path / ("wide.zip" if kind == "zip" else "wide")
+    if kind == "zip":
+        _wide_zip(store)
+    else:
+        store.mkdir()
+        _wide_folder(store)
+    run = subprocess.run(
+        [sys.executable, "-c", _READ_DEFAULT, str(store)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answer = json.loads(run.stdout)
+    assert sorted(answer["problems"]) == sorted(f"/m{i}" for i in range(WIDE))
+    assert answer["peak"] < 300 * 1024, answer["peak"]  # KiB: two files at most, and Python

@@ -36,9 +36,11 @@ dir_path = os.path.join(folder, "dir")
 small = {"zarr_format": 3, "node_type": "group", "attributes": {"kept": True}}
 assert write_document({**small, "members": {f"m{i}": dict(small) for i in range(20)}}, dir_path) == []
 
-def files(top):
-    return {os.path.relpath(os.path.join(d, n), folder): open(os.path.join(d, n), "rb").read()
-            for d, _, names in os.walk(top) for n in names if n != "filler"}
+def files(top):  # every file with its bytes, and every folder (None): no empty folder left
+    found = {os.path.relpath(os.path.join(d, n), folder): open(os.path.join(d, n), "rb").read()
+             for d, _, names in os.walk(top) for n in names if n != "filler"}
+    found.update({os.path.relpath(d, folder): None for d, _, _ in os.walk(top)})
+    return found
 
 before = files(folder)
 zip_document = read_document(zip_path)[0]

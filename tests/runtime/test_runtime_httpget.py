@@ -18,6 +18,7 @@ from runtime_support import convention
 
 from zomgen.runtime import read_document, validate_store
 from zomgen.runtime.httpget import KeepAliveClient, Response, UrllibClient, client_for
+from zomgen.runtime.origins import RedirectPolicy
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -89,7 +90,7 @@ def server() -> Iterator[tuple[str, type[_Handler]]]:
 
 
 def _get(url: str, limit: int = 1 << 20, timeout: float = 10.0) -> Response | str:
-    client = KeepAliveClient(timeout, 4)
+    client = KeepAliveClient(timeout, 4, RedirectPolicy(url))
     try:
         return client.get([url], limit)[0]
     finally:
@@ -100,7 +101,7 @@ def test_connections_are_kept_alive_between_requests_and_calls(
     server: tuple[str, type[_Handler]],
 ) -> None:
     url, handler = server
-    client = KeepAliveClient(10.0, 2)
+    client = KeepAliveClient(10.0, 2, RedirectPolicy(url))
     try:
         first = client.get([f"{url}/length/{i}" for i in range(20)], 1 << 20)
         again = client.get([f"{url}/length/x"], 1 << 20)
@@ -116,7 +117,7 @@ def test_connections_are_kept_alive_between_requests_and_calls(
 @pytest.mark.parametrize("kind", ["length", "chunked", "until-close", "quietly-closed"])
 def test_every_way_a_body_ends_is_read_whole(server: tuple[str, type[_Handler]], kind: str) -> None:
     url, _handler = server
-    client = KeepAliveClient(10.0, 1)
+    client = KeepAliveClient(10.0, 1, RedirectPolicy(url))
     try:
         # one connection for three requests in a row: each must find where the last ended,
         # or open a new connection where the server closed it (said so or not)
@@ -211,7 +212,7 @@ def test_a_configured_proxy_is_used_through_urllib(
         monkeypatch.delenv("NO_PROXY", raising=False)
         # a name that resolves nowhere: only the proxy can answer for it
         url = "http://zarr.invalid/ds.zarr"
-        assert isinstance(client_for(url, 10.0, 4), UrllibClient)
+        assert isinstance(client_for(url, 10.0, 4, RedirectPolicy(url)), UrllibClient)
         remote, problems = read_document(url)
         assert problems == [] and remote == read_document(tmp_path / "ds.zarr")[0]
         assert validate_store(url, convention("xarray-v3")) == []

@@ -16,6 +16,7 @@ only an unusable root makes the whole read fail (document None).
 from __future__ import annotations
 
 import gc
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -312,34 +313,11 @@ class _Walk:
         """Read the metadata of every child, attach the nodes found; return the groups."""
         own: tuple[str, ...] = (V3,) if self.version == 3 else V2_FILES
         other: tuple[str, ...] = V2_FILES if self.version == 3 else (V3,)
-        if self.version == 2 and not self.source.cheap_probes:
-            # Where each request costs a round trip, a v2 node is asked for .zarray and .zattrs,
-            # and only one without .zarray for .zgroup: most nodes are arrays, and a third
-            # request for each would cost a third more than the reads themselves.
-            fetched = self.fetch(children, [(ZARRAY, ZATTRS) for _ in children])
-            maybe_groups = [i for i, got in enumerate(fetched) if got[ZARRAY] is None]
-            again = self.fetch([children[i] for i in maybe_groups], [(ZGROUP,)] * len(maybe_groups))
-            for i, got in zip(maybe_groups, again):
-                fetched[i].update(got)
-        else:
-            fetched = self.fetch(children, [own for _ in children])
+        fetched: Iterable[dict[str, Fetched]]
         if self.source.cheap_probes:
-            # The other version's files only need to be absent: where one is present, the
-            # node is mixed or of the wrong version, and build() leaves it out without reading
-            # it, so a stat (cheaper than an open that fails) is enough.
-            keys = [c.prefix + n for c in children for n in other]
-            present = iter(self.source.exists(keys))
-            for got in fetched:
-                for name in other:
-                    if next(present):
-                        got[name] = _PRESENT
+            fetched = self.read_each(children, own, other)
         else:
-            # Only for nodes with nothing of the hierarchy's version: one request more, to
-            # report a node of the wrong version instead of skipping it in silence.
-            missing = [i for i, got in enumerate(fetched) if all(v is None for v in got.values())]
-            again = self.fetch([children[i] for i in missing], [other for _ in missing])
-            for i, got in zip(missing, again):
-                fetched[i].update(got)
+            fetched = self.fetch_remote(children, own, other)
         groups: list[_Node] = []
         for child, got in zip(children, fetched):
             path = child.path
@@ -363,6 +341,46 @@ class _Walk:
                 groups.append(child)
         return groups
 
+    def fetch_remote(
+        self, children: list[_Node], own: tuple[str, ...], other: tuple[str, ...]
+    ) -> list[dict[str, Fetched]]:
+        """The files of every child, requested together (each request costs a round trip)."""
+        if self.version == 2:
+            # A v2 node is asked for .zarray and .zattrs, and only one without .zarray for
+            # .zgroup: most nodes are arrays, and a third request for each would cost a third
+            # more than the reads themselves.
+            fetched = self.fetch(children, [(ZARRAY, ZATTRS) for _ in children])
+            maybe_groups = [i for i, got in enumerate(fetched) if got[ZARRAY] is None]
+            again = self.fetch([children[i] for i in maybe_groups], [(ZGROUP,)] * len(maybe_groups))
+            for i, got in zip(maybe_groups, again):
+                fetched[i].update(got)
+        else:
+            fetched = self.fetch(children, [own for _ in children])
+        # Only for nodes with nothing of the hierarchy's version: one request more, to report a
+        # node of the wrong version instead of skipping it in silence.
+        missing = [i for i, got in enumerate(fetched) if all(v is None for v in got.values())]
+        again = self.fetch([children[i] for i in missing], [other for _ in missing])
+        for i, got in zip(missing, again):
+            fetched[i].update(got)
+        return fetched
+
+    def read_each(
+        self, children: list[_Node], own: tuple[str, ...], other: tuple[str, ...]
+    ) -> Iterator[dict[str, Fetched]]:
+        """The files of one child at a time, each parsed before the next is read (local
+        stores): a level of members whose files are sparse 64 MiB files (4 KiB to make) would
+        otherwise be held whole before any is parsed. The other version's files only need to
+        be absent: where one is present, the node is mixed or of the wrong version, and
+        build() leaves it out without reading it, so a stat is enough."""
+        read, exists, limit = self.source.read, self.source.exists, self.max_bytes
+        for child in children:
+            prefix = child.prefix
+            got = dict(zip(own, read([prefix + n for n in own], limit)))
+            for name, present in zip(other, exists([prefix + n for n in other])):
+                if present:
+                    got[name] = _PRESENT
+            yield got
+
     def fetch(self, nodes: list[_Node], probes: list[tuple[str, ...]]) -> list[dict[str, Fetched]]:
         keys = [node.prefix + name for node, names in zip(nodes, probes) for name in names]
         results = iter(self.source.read(keys, self.max_bytes) if keys else [])
@@ -378,6 +396,7 @@ def read_document(
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_document_bytes: int = DEFAULT_MAX_BYTES,
     max_consolidated_bytes: int = DEFAULT_MAX_CONSOLIDATED_BYTES,
+    allow_redirects_to: Collection[str] = (),
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Read the hierarchy at `path` of `store` into one ZOM document.
 
@@ -386,9 +405,11 @@ def read_document(
     names the members to probe where the store cannot list. Never writes to the store.
     Each metadata file over `max_document_bytes` is a problem of its node, except the root's
     files, which may hold the whole hierarchy's consolidated metadata: `max_consolidated_bytes`.
+    An HTTP store's redirects are followed only to its own origin and to `allow_redirects_to`
+    (`"https://host[:port]"`, or `"*"` for any).
     """
     try:
-        source, prefix = open_source(store, path)
+        source, prefix = open_source(store, path, allow_redirects_to)
     except StoreError as exc:
         return None, list(exc.problems)
     walk = _Walk(

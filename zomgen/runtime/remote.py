@@ -11,11 +11,12 @@ import asyncio
 import html
 import re
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from .httpget import Outcome, client_for, describe
 from .jsontext import too_large
+from .origins import RedirectPolicy
 from .sources import Failure, Fetched, Listing
 
 DEFAULT_CONCURRENCY = 64
@@ -113,10 +114,17 @@ class HttpSource:
     cheap_probes = False
 
     def __init__(
-        self, base_url: str, timeout: float = 30.0, concurrency: int = DEFAULT_CONCURRENCY
+        self,
+        base_url: str,
+        timeout: float = 30.0,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        allow_redirects_to: Collection[str] = (),
     ) -> None:
+        """`allow_redirects_to`: origins besides the store's own a redirect may lead to
+        (origins.py); ValueError for one that is not an origin."""
         self._base = base_url if base_url.endswith("/") else base_url + "/"
-        self._client = client_for(self._base, timeout, concurrency)
+        redirects = RedirectPolicy(self._base, allow_redirects_to)
+        self._client = client_for(self._base, timeout, concurrency, redirects)
 
     def _url(self, key: str) -> str:
         return self._base + urllib.parse.quote(key, safe="/")

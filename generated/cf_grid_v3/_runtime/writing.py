@@ -19,6 +19,7 @@ from collections.abc import Coroutine, MutableMapping
 from typing import Any, TypeGuard
 
 from .confinement import LocalRoot
+from .folder_writes import FolderFiles
 from .opening import as_text, nul_in_path, split_path, url_scheme
 from .pointers import node_path
 from .problems import Problem, StoreError
@@ -115,7 +116,7 @@ class _Target:
         self,
         store: Any,
         close: bool,
-        mapping: MutableMapping[str, Any] | ZipRewrite | None = None,
+        mapping: MutableMapping[str, Any] | ZipRewrite | FolderFiles | None = None,
         local: LocalRoot | None = None,
         lock: CreateLock | None = None,
     ) -> None:
@@ -234,7 +235,10 @@ class _Target:
         ]
         if self.mapping is not None:
             for key in deletes:
-                self.mapping.pop(key, None)
+                if isinstance(self.mapping, MutableMapping):
+                    self.mapping.pop(key, None)
+                else:
+                    self.mapping.remove(key)
             for layer in layers:
                 for key, data in layer.items():
                     self.mapping[key] = data
@@ -302,9 +306,10 @@ def _local_target(store: Any) -> _Target:
     import zarr.storage
 
     if isinstance(store, zarr.storage.LocalStore):
+        # Written with plain system calls, not through zarr (folder_writes.py says why).
         root = os.path.abspath(os.fsdecode(store.root))
         lock = CreateLock(os.path.join(root, LOCK_NAME))
-        return _Target(store, False, local=LocalRoot(root), lock=lock)
+        return _Target(store, False, FolderFiles(root), local=LocalRoot(root), lock=lock)
     return _Target(store, False)
 
 

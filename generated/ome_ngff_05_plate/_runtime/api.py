@@ -4,6 +4,7 @@ raise with every problem."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from .members import named_member_tree
@@ -20,11 +21,16 @@ def validate_store(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
 ) -> list[Problem]:
     """Every problem of the hierarchy at `path` of `store` under `schema` ([] when it follows
     the convention). Raises StoreError only when the store is unusable."""
     document, problems = read_document(
-        store, path, use_consolidated=use_consolidated, expected=named_member_tree(schema)
+        store,
+        path,
+        use_consolidated=use_consolidated,
+        expected=named_member_tree(schema),
+        allow_redirects_to=allow_redirects_to,
     )
     if document is None:
         raise StoreError(problems)
@@ -37,11 +43,16 @@ def load_document(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
 ) -> dict[str, Any]:
     """The hierarchy's ZOM document, checked; raises ZomError listing every problem
     (StoreError when the store is unusable)."""
     document, problems = read_document(
-        store, path, use_consolidated=use_consolidated, expected=named_member_tree(schema)
+        store,
+        path,
+        use_consolidated=use_consolidated,
+        expected=named_member_tree(schema),
+        allow_redirects_to=allow_redirects_to,
     )
     if document is None:
         raise StoreError(problems)

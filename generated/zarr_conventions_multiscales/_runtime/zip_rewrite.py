@@ -53,11 +53,9 @@ class ZipRewrite:
     def __setitem__(self, key: str, value: bytes) -> None:
         self._changes[key] = value
 
-    def pop(self, key: str, default: None = None) -> bytes | None:
-        """Remove `key` (when the zip is written out); its bytes, or `default`."""
-        value = self.get(key) if key in self else default
+    def remove(self, key: str) -> None:
+        """Remove `key`, if there is one (when the zip is written out)."""
         self._changes[key] = None
-        return value
 
     def commit(self) -> None:
         """Write the new zip and swap it in. On any failure the temporary file is removed and

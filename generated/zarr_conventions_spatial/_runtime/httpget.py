@@ -25,6 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from .origins import Origin, RedirectPolicy, origin_of
+
 USER_AGENT = "zomgen-runtime"
 MAX_REDIRECTS = 5
 _REDIRECTS = frozenset((301, 302, 303, 307, 308))
@@ -72,29 +74,31 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def client_for(url: str, timeout: float, concurrency: int) -> Client:
+def client_for(url: str, timeout: float, concurrency: int, redirects: RedirectPolicy) -> Client:
     parts = urllib.parse.urlsplit(url)
     host, scheme = parts.hostname or "", parts.scheme.lower()
     proxies = urllib.request.getproxies()
     if scheme in proxies and not urllib.request.proxy_bypass(host):
-        return UrllibClient(timeout, concurrency)
-    return KeepAliveClient(timeout, concurrency)
+        return UrllibClient(timeout, concurrency, redirects)
+    return KeepAliveClient(timeout, concurrency, redirects)
 
 
-def _origin(url: str) -> tuple[_Origin, urllib.parse.SplitResult]:
-    """(scheme, host, port) of an http(s) URL, and its parts; ValueError for anything else."""
-    parts = urllib.parse.urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("not an http or https URL with a host")
-    return (scheme, parts.hostname, parts.port or (443 if scheme == "https" else 80)), parts
+def next_hop(url: str, response: Response) -> str | None | tuple[str]:
+    """Where a redirect `response` to a request for `url` leads: the URL; None when it is not a
+    redirect (the response is the answer); (why,) when the Location cannot be followed."""
+    location = response.headers.get("location")
+    if response.status not in _REDIRECTS or location is None:
+        return None
+    try:
+        return urllib.parse.urljoin(url, location)
+    except ValueError as exc:
+        return (f"cannot follow a redirect to {location!r}: {exc}",)
 
 
 class _ProtocolError(Exception):
     """The server's answer is not the HTTP/1.1 this client reads."""
 
 
-_Origin = tuple[str, str, int]  # scheme, host, port
 _Connection = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
 
@@ -103,14 +107,15 @@ class KeepAliveClient:
     running loop, as in Jupyter, is not disturbed), over connections kept open between requests
     and between calls."""
 
-    def __init__(self, timeout: float, concurrency: int) -> None:
+    def __init__(self, timeout: float, concurrency: int, redirects: RedirectPolicy) -> None:
         self._timeout = timeout
         self._concurrency = concurrency
-        self._idle: dict[_Origin, list[_Connection]] = {}
+        self._redirects = redirects
+        self._idle: dict[Origin, list[_Connection]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ssl: ssl.SSLContext | None = None
-        self._addresses: dict[_Origin, str] = {}
+        self._addresses: dict[Origin, str] = {}
 
     def _run(self, coroutine: Coroutine[Any, Any, _T]) -> _T:
         if self._loop is None:
@@ -141,11 +146,14 @@ class KeepAliveClient:
         return self._run(every())
 
     async def _follow(self, url: str, limit: int) -> Outcome:
-        for _ in range(MAX_REDIRECTS + 1):
+        for hop in range(MAX_REDIRECTS + 1):
             try:
-                origin, parts = _origin(url)
+                origin, parts = origin_of(url)
             except ValueError as exc:  # a port out of range or not a number, a broken [IPv6]
                 return f"cannot follow a redirect to {url!r}: {exc}"
+            refused = self._redirects.refuses(origin) if hop else None
+            if refused is not None:
+                return refused
             target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
             try:
                 async with asyncio.timeout(self._timeout):
@@ -155,16 +163,15 @@ class KeepAliveClient:
                 return describe(exc)
             except asyncio.LimitOverrunError:
                 return "a response header over 64 KiB"
-            location = response.headers.get("location")
-            if response.status not in _REDIRECTS or location is None:
+            hop_to = next_hop(url, response)
+            if hop_to is None:
                 return response
-            try:
-                url = urllib.parse.urljoin(url, location)
-            except ValueError as exc:
-                return f"cannot follow a redirect to {location!r}: {exc}"
+            if isinstance(hop_to, tuple):
+                return hop_to[0]
+            url = hop_to
         return f"more than {MAX_REDIRECTS} redirects"
 
-    async def _request(self, origin: _Origin, netloc: str, target: str, limit: int) -> Response:
+    async def _request(self, origin: Origin, netloc: str, target: str, limit: int) -> Response:
         host = netloc.rpartition("@")[2]
         request = (
             f"GET {target} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {USER_AGENT}\r\n"
@@ -181,7 +188,7 @@ class KeepAliveClient:
                 pass
         return await self._exchange(origin, await self._connect(origin), request, limit)
 
-    async def _connect(self, origin: _Origin) -> _Connection:
+    async def _connect(self, origin: Origin) -> _Connection:
         scheme, host, port = origin
         context: ssl.SSLContext | None = None
         if scheme == "https":
@@ -205,7 +212,7 @@ class KeepAliveClient:
             raise
 
     async def _exchange(
-        self, origin: _Origin, connection: _Connection, request: bytes, limit: int
+        self, origin: Origin, connection: _Connection, request: bytes, limit: int
     ) -> Response:
         reader, writer = connection
         keep = False
@@ -304,10 +311,12 @@ async def _read_chunked(reader: asyncio.StreamReader, limit: int) -> tuple[bytes
 class UrllibClient:
     """Requests through urllib (which applies the proxy settings), on a pool of threads."""
 
-    def __init__(self, timeout: float, concurrency: int) -> None:
+    def __init__(self, timeout: float, concurrency: int, redirects: RedirectPolicy) -> None:
         self._timeout = timeout
         self._concurrency = concurrency
         self._pool: ThreadPoolExecutor | None = None
+        self._redirects = redirects
+        self._opener = _opener_without_redirects()
 
     def get(self, urls: Sequence[str], limit: int) -> list[Outcome]:
         if len(urls) <= 1:
@@ -321,9 +330,29 @@ class UrllibClient:
         return list(self._pool.map(one, urls))
 
     def _one(self, url: str, limit: int) -> Outcome:
+        """One URL, its redirects followed here, where the policy allows, before any request
+        goes to where they lead (urllib's own handler would send it first)."""
+        for hop in range(MAX_REDIRECTS + 1):
+            if hop:
+                try:
+                    refused = self._redirects.refuses(origin_of(url)[0])
+                except ValueError as exc:
+                    return f"cannot follow a redirect to {url!r}: {exc}"
+                if refused is not None:
+                    return refused
+            outcome = self._request(url, limit)
+            hop_to = next_hop(url, outcome) if isinstance(outcome, Response) else None
+            if hop_to is None:
+                return outcome
+            if isinstance(hop_to, tuple):
+                return hop_to[0]
+            url = hop_to
+        return f"more than {MAX_REDIRECTS} redirects"
+
+    def _request(self, url: str, limit: int) -> Outcome:
         request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
         try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as answer:
+            with self._opener.open(request, timeout=self._timeout) as answer:
                 headers = {k.lower(): v for k, v in answer.headers.items()}
                 size = _declared_size(headers)
                 if size is not None and size > limit:
@@ -341,3 +370,19 @@ class UrllibClient:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+
+
+def _opener_without_redirects() -> urllib.request.OpenerDirector:
+    """urllib's default opener (proxies, http, https, errors) less its redirect handler: a
+    redirect comes back as a response (an HTTPError of status 3xx), for `_one` to follow."""
+    opener = urllib.request.OpenerDirector()
+    for handler in (
+        urllib.request.ProxyHandler(),
+        urllib.request.UnknownHandler(),
+        urllib.request.HTTPHandler(),
+        urllib.request.HTTPSHandler(),
+        urllib.request.HTTPDefaultErrorHandler(),
+        urllib.request.HTTPErrorProcessor(),
+    ):
+        opener.add_handler(handler)
+    return opener

@@ -13,7 +13,7 @@ import os
 import sys
 import urllib.parse
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, cast
 
 from .problems import Problem, StoreError
@@ -55,12 +55,15 @@ def _prefix(names: list[str]) -> str:
     return "".join(n + "/" for n in names)
 
 
-def open_source(store: object, path: str = "") -> tuple[Source, str]:
-    """(source, prefix of the node at `path`); StoreError when there is nothing to read."""
+def open_source(
+    store: object, path: str = "", allow_redirects_to: Collection[str] = ()
+) -> tuple[Source, str]:
+    """(source, prefix of the node at `path`); StoreError when there is nothing to read.
+    `allow_redirects_to`: origins besides an HTTP store's own its redirects may lead to."""
     names = split_path(path)
     text = as_text(store)
     if text is not None:
-        return _from_string(text), _prefix(names)
+        return _from_string(text, allow_redirects_to), _prefix(names)
     store_path = getattr(store, "store_path", None)
     if store_path is not None and hasattr(store_path, "store"):
         # a zarr Group / Array / AsyncGroup: read its store below its own path
@@ -92,7 +95,7 @@ def url_scheme(text: str) -> str:
     return scheme
 
 
-def _from_string(text: str) -> Source:
+def _from_string(text: str, allow_redirects_to: Collection[str]) -> Source:
     scheme = url_scheme(text)
     if scheme == "file":
         # imported here: urllib.request imports http.client, email and ssl
@@ -103,7 +106,10 @@ def _from_string(text: str) -> Source:
         # imported here: remote stores only need asyncio, urllib.request, threads
         from .remote import HttpSource
 
-        return HttpSource(text)
+        try:
+            return HttpSource(text, allow_redirects_to=allow_redirects_to)
+        except ValueError as exc:  # an allowed origin that is not one
+            raise _unusable(f"allow_redirects_to: {exc}") from None
     if scheme or "::" in text:
         return _fsspec(text)
     return _local(text)

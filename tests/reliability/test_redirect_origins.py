@@ -1,0 +1,150 @@
+"""An HTTP store's redirects are followed to its own origin only, unless the user names others:
+a server cannot send the reader to another service (here a second server on 127.0.0.1, standing
+for the user's database or intranet) and have its answer echoed in problems.
+
+Before, every redirect was followed, loopback included, and the answer of the other server was
+read as the member's metadata."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zomgen.runtime import StoreError, remote, validate_store
+from zomgen.runtime.httpget import KeepAliveClient, UrllibClient
+
+GROUP = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+SECRET = {"zarr_format": 3, "node_type": "group", "attributes": {"password": 5}}
+
+
+class _Server:
+    def __init__(self, routes: dict[str, tuple[int, dict[str, str], bytes]]) -> None:
+        self.routes = routes
+        self.asked: list[str] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                server.asked.append(self.path)
+                status, headers, body = server.routes.get(self.path, (404, {}, b""))
+                self.send_response(status)
+                for name, value in {**headers, "Content-Length": str(len(body))}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[_Server, _Server]]:
+    elsewhere = _Server({"/private/zarr.json": (200, {}, json.dumps(SECRET).encode())})
+    store = _Server({})
+    store.routes.update(
+        {
+            "/s/zarr.json": (200, {}, json.dumps(GROUP).encode()),
+            # to another origin: not followed unless allowed
+            "/s/a/zarr.json": (302, {"Location": elsewhere.origin + "/private/zarr.json"}, b""),
+            # to the store's own origin: always followed
+            "/s/b/zarr.json": (301, {"Location": "/moved/b/zarr.json"}, b""),
+            "/moved/b/zarr.json": (200, {}, json.dumps(GROUP).encode()),
+        }
+    )
+    yield store, elsewhere
+    store.httpd.shutdown()
+    elsewhere.httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def schema_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Members `a` and `b` are required, so the walk asks for them (HTTP cannot list)."""
+    group = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
+    schema = {
+        "allOf": [group],
+        "properties": {"members": {"required": ["a", "b"], "properties": {"a": group, "b": group}}},
+    }
+    path = tmp_path_factory.mktemp("schema") / "schema.json"
+    path.write_text(json.dumps(schema))
+    return path
+
+
+@pytest.fixture(scope="module")
+def schema(schema_file: Path) -> dict[str, Any]:
+    from zomgen.schema.bundle import bundle
+    from zomgen.schema.load import load_schema_set
+
+    return bundle(load_schema_set(schema_file, []))
+
+
+@pytest.fixture(params=["kept-alive connections", "urllib (the proxy path)"])
+def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both HTTP clients: the proxy path is taken where a proxy is configured for the host."""
+    kind = UrllibClient if request.param.startswith("urllib") else KeepAliveClient
+    monkeypatch.setattr(remote, "client_for", lambda _url, *args: kind(*args))
+    return str(request.param)
+
+
+def test_a_redirect_to_another_origin_is_a_problem_and_nothing_of_it_is_read(
+    servers: tuple[_Server, _Server], schema: dict[str, Any], client: str
+) -> None:
+    store, elsewhere = servers
+    elsewhere.asked.clear()
+    problems = validate_store(store.origin + "/s", schema)
+    assert [p.node_path for p in problems] == ["/a"], problems
+    assert f"a redirect to another origin ({elsewhere.origin})" in problems[0].message
+    assert "password" not in str(problems)
+    assert elsewhere.asked == []
+
+
+@pytest.mark.parametrize("allowed", ["named", "any"])
+def test_an_origin_the_user_allows_is_followed(
+    servers: tuple[_Server, _Server], schema: dict[str, Any], client: str, allowed: str
+) -> None:
+    store, elsewhere = servers
+    origins = [elsewhere.origin] if allowed == "named" else ["*"]
+    problems = validate_store(store.origin + "/s", schema, allow_redirects_to=origins)
+    assert problems == []  # /a is the other server's group, /b the store's own moved file
+
+
+def test_allowing_another_port_of_the_same_host_does_not_allow_this_one(
+    servers: tuple[_Server, _Server], schema: dict[str, Any]
+) -> None:
+    store, _elsewhere = servers
+    problems = validate_store(
+        store.origin + "/s", schema, allow_redirects_to=["http://127.0.0.1:1"]
+    )
+    assert [p.node_path for p in problems] == ["/a"]
+
+
+@pytest.mark.parametrize("origin", ["ftp://127.0.0.1", "127.0.0.1:80", "http://x/some/path"])
+def test_an_allowed_origin_that_is_not_one_is_a_store_error(
+    servers: tuple[_Server, _Server], schema: dict[str, Any], origin: str
+) -> None:
+    with pytest.raises(StoreError, match="is not an origin"):
+        validate_store(servers[0].origin + "/s", schema, allow_redirects_to=[origin])
+
+
+def test_the_cli_refuses_then_follows_when_told(
+    servers: tuple[_Server, _Server], schema_file: Path
+) -> None:
+    store, elsewhere = servers
+    command = [sys.executable, "-m", "zomgen", "validate", store.origin + "/s"]
+    command += ["--schema", str(schema_file)]
+    refused = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert refused.returncode == 1 and "another origin" in refused.stdout, refused
+    allowed = command + ["--allow-redirects-to", elsewhere.origin]
+    followed = subprocess.run(allowed, capture_output=True, text=True, check=False)
+    assert followed.returncode == 0, followed
