@@ -109,20 +109,19 @@ def _prefix(names: tuple[str, ...] | list[str]) -> str:
 
 
 class _Target:
-    """A writable store: a zarr Store (driven on zarr's event loop) or a plain mapping (a zip
-    is one, written out whole on `write`)."""
+    """A writable store: a zarr Store (driven on zarr's event loop), or keys set and removed in
+    the caller's thread: a plain mapping, a local folder (`FolderFiles`), or a zip
+    (`ZipRewrite`, written out whole on `write`)."""
 
     def __init__(
         self,
         store: Any,
-        close: bool,
         mapping: MutableMapping[str, Any] | ZipRewrite | FolderFiles | None = None,
         local: LocalRoot | None = None,
         lock: CreateLock | None = None,
     ) -> None:
         self.store = store
         self.mapping = mapping
-        self.close_after = close
         self.local = local  # a folder on local disk: checked for symlinks and name lengths
         self.lock = lock  # a local folder or zip: taken by one create at a time
         self.made_folder: str | None = None  # the store folder, if taking the lock made it
@@ -255,8 +254,6 @@ class _Target:
     def close(self) -> None:
         if isinstance(self.mapping, ZipRewrite):
             self.mapping.close()
-        if self.close_after:
-            self.store.close()
 
 
 def _unusable(message: str) -> StoreError:
@@ -271,7 +268,7 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
     """(writable target, names of its own path inside the store)."""
     text = as_text(store)
     if text is None and _is_mapping(store) and not hasattr(store, "store_path"):
-        return _Target(store, False, store), []
+        return _Target(store, store), []
     import zarr.storage
     from zarr.abc.store import Store
 
@@ -285,7 +282,7 @@ def _open_target(store: object) -> tuple[_Target, list[str]]:
                 local = urllib.request.url2pathname(urllib.parse.urlsplit(store).path)
                 return _local_target(zarr.storage.LocalStore(local)), []
             if scheme:
-                return _Target(zarr.storage.FsspecStore.from_url(store), False), []
+                return _Target(zarr.storage.FsspecStore.from_url(store)), []
             if store.endswith(".zip"):
                 return _zip_target(store), []
             return _local_target(zarr.storage.LocalStore(store)), []
@@ -309,8 +306,8 @@ def _local_target(store: Any) -> _Target:
         # Written with plain system calls, not through zarr (folder_writes.py says why).
         root = os.path.abspath(os.fsdecode(store.root))
         lock = CreateLock(os.path.join(root, LOCK_NAME))
-        return _Target(store, False, FolderFiles(root), local=LocalRoot(root), lock=lock)
-    return _Target(store, False)
+        return _Target(store, FolderFiles(root), local=LocalRoot(root), lock=lock)
+    return _Target(store)
 
 
 def _zip_target(path: str) -> _Target:
@@ -327,7 +324,7 @@ def _zip_target(path: str) -> _Target:
         rewrite = ZipRewrite(path)
     except (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOFError) as exc:
         raise _unusable(f"{path}: unreadable zip file: {exc}") from None
-    return _Target(rewrite, False, rewrite, lock=CreateLock(path + LOCK_NAME))
+    return _Target(rewrite, rewrite, lock=CreateLock(path + LOCK_NAME))
 
 
 def _local_problems(local: LocalRoot, keys: dict[tuple[str, ...], list[str]]) -> list[Problem]:
