@@ -45,7 +45,27 @@ IMAGE = {
     "$defs": {
         "Level": {
             "allOf": [{"$ref": "urn:zom:v3#/$defs/ArraySpec"}],
-            "properties": {"data_type": {"enum": ["uint8", "uint16"]}},
+            "properties": {
+                "data_type": {"enum": ["uint8", "uint16"]},
+                # an extension point narrowed to a record of the convention's own
+                "codecs": {
+                    "type": "array",
+                    "items": {"anyOf": [{"const": "bytes"}, {"$ref": "#/$defs/BytesCodec"}]},
+                },
+            },
+        },
+        "BytesCodec": {
+            "type": "object",
+            "properties": {
+                "name": {"const": "bytes"},
+                "configuration": {
+                    "type": "object",
+                    "properties": {"endian": {"enum": ["little", "big"]}},
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["name"],
+            "additionalProperties": False,
         },
         "Labels": {
             "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
@@ -82,6 +102,7 @@ MISTAKES = [
     (GOOD.replace('"name": "img"', '"retired": true'), True),  # a key never allowed
     (GOOD.replace('"axes": ["y", "x"], ', ""), True),  # a required key of an open object
     (GOOD.replace('"node_type": "group"', '"node_type": "array"', 1), True),  # the root's kind
+    (GOOD.replace('["bytes"]', '[{"name": "zstd"}]', 1), True),  # a codec the convention forbids
 ]
 
 MODELS_GOOD = """
@@ -94,7 +115,20 @@ image = models.OmeImage(
     attributes=models.OmeImageAttributes(axes=("y", "x"), name="img", extras={"omero": {}}),
     members={"labels": labels, "0": level, "1": level},
 )
+record_level = models.Level(attributes={}, shape=(4, 4), data_type="uint8", chunk_grid="regular",
+    chunk_key_encoding="default", fill_value=0, storage_transformers=None, dimension_names=None,
+    codecs=(models.BytesCodec(name="bytes", configuration=models.BytesCodecConfiguration()),))
 """
+# Mistakes in models, one per line (checked by the Python checkers): the narrowed extension
+# point holds the convention's record, not any `NamedConfig`.
+MODEL_MISTAKES = [
+    (
+        'models.Level(attributes={}, shape=(4,), data_type="uint8", chunk_grid="regular", '
+        'chunk_key_encoding="default", fill_value=0, storage_transformers=None, '
+        'dimension_names=None, codecs=(models.NamedConfig(name="zstd"),))'
+    ),
+    'models.BytesCodec(name="zstd")',
+]
 
 
 def _python(json_text: str) -> str:
@@ -116,6 +150,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     py += [line for line in MODELS_GOOD.strip().splitlines()]
     first_mistake = len(py) + 1
     py += [f"bad{n}: documents.OmeImage = {_python(doc)}" for n, (doc, _m) in enumerate(MISTAKES)]
+    py += [f"bad_model{n} = {model}" for n, model in enumerate(MODEL_MISTAKES)]
     (work / "cases.py").write_text("\n".join(py) + "\n", encoding="utf-8")
     ts = ['import type { OmeImage } from "./ome_image/types.js";', ""]
     ts.append(f"export const good: OmeImage = {GOOD};")
@@ -181,7 +216,33 @@ def test_valid_hierarchies_pass_and_mistakes_fail(work: Path, checker: str) -> N
     mistakes = {
         first + n for n, (_doc, mypy_sees) in enumerate(MISTAKES) if checker != "mypy" or mypy_sees
     }
+    if checker != "tsc":
+        mistakes |= {first + len(MISTAKES) + n for n in range(len(MODEL_MISTAKES))}
     assert failing == mistakes, output
+
+
+def test_a_narrowed_extension_point_parses_as_the_record(work: Path) -> None:
+    """`parse` builds the convention's record at a narrowed `codecs`, a string stays a string,
+    and `dump` gives the document back."""
+    sys.path.insert(0, str(work))
+    try:
+        import ome_image
+    finally:
+        sys.path.remove(str(work))
+    for codecs in (["bytes"], [{"name": "bytes"}], [{"name": "bytes", "configuration": {}}]):
+        for endian in ("little", "big"):
+            document = json.loads(GOOD)
+            level = {**json.loads(LEVEL), "codecs": codecs}
+            if isinstance(codecs[0], dict) and "configuration" in codecs[0]:
+                level["codecs"] = [{"name": "bytes", "configuration": {"endian": endian}}]
+            document["members"]["0"] = level
+            model = ome_image.parse(document)
+            codec = model.members["0"].codecs[0]
+            if codecs == ["bytes"]:
+                assert codec == "bytes"
+            else:
+                assert type(codec) is ome_image.models.BytesCodec, codec
+            assert ome_image.dump(model) == document
 
 
 def test_a_keyword_without_type_is_typed_open_and_warned_about(tmp_path: Path) -> None:

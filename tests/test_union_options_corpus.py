@@ -39,31 +39,8 @@ BUILT: dict[str, tuple[int, int]] = {
     "zarr_metadata__pydantic_v2_group": (1, 2),
 }
 
-# Options built whose class the model does not hold: a convention that narrows a base field typed
-# `str | NamedConfig` (a v3 array's `data_type`, `chunk_grid`, `chunk_key_encoding`, `codecs`)
-# to records of its own keeps the base's field type in the node's model (the records are not
-# subclasses of NamedConfig, so the field cannot be overridden with them), and `parse` builds a
-# `NamedConfig` there, as the type says. Issue 20 leaves this open: the records must become
-# NamedConfig subclasses and the node's field their union.
-_NAMED_CONFIG_FIELDS = "the model keeps the base's `str | NamedConfig` field"
-KNOWN_FAILURES: dict[str, list[tuple[str, int]]] = {
-    "extensions__codec_bytes": [("Schema", 1)],
-    "zarr_metadata__pr347_array": [
-        ("ChunkGrid", 1),
-        ("ChunkGrid", 2),
-        ("ChunkKeyEncoding", 1),
-        ("ChunkKeyEncoding", 2),
-        ("ChunkKeyEncoding", 3),
-        ("Codec", 1),
-        ("Codec", 2),
-        ("Codec", 3),
-        ("Codec", 4),
-        ("Codec", 6),
-        ("Codec", 7),
-        ("Codec", 8),
-        ("DataType", 3),
-    ],
-}
+# Options built whose class the model does not hold, with the reason (none at present).
+KNOWN_FAILURES: dict[str, list[tuple[str, int]]] = {}
 
 
 @pytest.mark.parametrize("name", CHOSEN)
@@ -92,6 +69,6 @@ def test_every_option_built_parses_as_its_class(name: str, tmp_path: Path) -> No
     found = (summary["built"], summary["options"])
     print(f"{name}: built {found}, failed {failed}\n{not_built}")
     assert all(n["reason"] for n in summary["not_built"])
-    assert failed == sorted(KNOWN_FAILURES.get(name, ())), (_NAMED_CONFIG_FIELDS, summary)
+    assert failed == sorted(KNOWN_FAILURES.get(name, ())), summary
     if name in SAMPLE:
         assert found == BUILT[name], f"built {found}; not built:\n{not_built}"

@@ -96,8 +96,9 @@ def document(c: Converters, record: Record, cls: str, function: str) -> Document
     for slot in record.slots:
         key = py_literal(slot.key)
         attribute = f"model.{slot.attr}"
+        dumps = slot.type if slot.dump_type is None else slot.dump_type
         if slot.required:
-            value = c.dump_expr(slot.type, attribute)
+            value = c.dump_expr(dumps, attribute)
             if tail:
                 tail.append((None, key, value))
             else:
@@ -106,10 +107,10 @@ def document(c: Converters, record: Record, cls: str, function: str) -> Document
         # The value is converted where it is known to be set: a local names it, since the
         # checkers narrow locals (pyrefly narrows at most 50 attributes of one object).
         local = attribute
-        if c.needs("dump", slot.type):
+        if c.needs("dump", dumps):
             local = _local(slot.attr, taken)
             attribute = f"({local} := {attribute})"
-        value = c.dump_expr(slot.type, local)
+        value = c.dump_expr(dumps, local)
         if slot.default == "UNSET":
             condition = f"not isinstance({attribute}, {c.use('Unset')})"
         else:

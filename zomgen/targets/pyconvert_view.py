@@ -28,13 +28,16 @@ SlotType = ir.TypeRef | NamedMembers
 @dataclass(frozen=True)
 class Slot:
     """One dataclass field: its attribute, exact JSON key, the type its value converts by, and
-    for an optional key the value that means "absent" (`"None"` or `"UNSET"`)."""
+    for an optional key the value that means "absent" (`"None"` or `"UNSET"`). `dump_type`,
+    where set, is the wider type the model's field is declared with (a base array's extension
+    points list the convention's own records, which `parse` never builds there)."""
 
     attr: str
     key: str
     type: SlotType
     required: bool
     default: str | None = None
+    dump_type: SlotType | None = None
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,8 @@ class PyPackage:
     runtime_checks: list[tuple[str, str]]
     description: str | None
     checker_notes: list[str] = field(default_factory=list)
+    # the base v3 array's type of each extension point (`data_type`, `codecs`...)
+    extension_types: dict[str, str] = field(default_factory=dict)
 
 
 def docstring(text: str | None) -> str | None:
@@ -179,6 +181,9 @@ def comment(text: str | None) -> str | None:
 
 
 _EXTENSION = ir.UnionOf((ir.Primitive("string"), ir.Ref("NamedConfig")))
+# A v3 array's extension points: one value, or a list of them.
+_EXTENSION_POINTS = ("data_type", "chunk_grid", "chunk_key_encoding")
+_EXTENSION_LISTS = ("codecs", "storage_transformers")
 _INTEGERS = ir.ListOf(ir.Primitive("integer"))
 
 
@@ -243,6 +248,7 @@ class PythonTarget:
         self.member_documents: list[PyTypedDict] = []
         self.sp.open_names = set(mypy_view.open_names(hierarchy))
         self.loose_for_mypy = mypy_view.loose_names(hierarchy)
+        self.extension_records = self._find_extension_records()
 
     def _fallback(
         self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None, *, nodes: bool
@@ -299,6 +305,12 @@ class PythonTarget:
             for kind in ("group", "array")
         } | {f"any{v}": self.sp.any_node(v) for v in versions}
         exports = sorted({t.name for t in self.h.types})
+        extension_types = {
+            key: " | ".join(["str", "NamedConfig", *self.extension_records.get(key, ())])
+            for key in _EXTENSION_POINTS + _EXTENSION_LISTS
+        }
+        for key in _EXTENSION_LISTS:
+            extension_types[key] = f"tuple[{extension_types[key]}, ...]"
         return PyPackage(
             source=self.h.source,
             root=self.h.root,
@@ -314,6 +326,7 @@ class PythonTarget:
             convert=convert_module(self.h, self.sp, self.records),
             runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
             description=self.h.description,
+            extension_types=extension_types,
         )
 
     def _base_records(self) -> None:
@@ -343,7 +356,7 @@ class PythonTarget:
             )
             slots = [Slot("attributes", "attributes", ir.Json(), True)]
             for key, _m, _d, typ, required, _n in base_fields(self.sp, "array", version):
-                slots.append(Slot(key, key, typ, required, None if required else "None"))
+                slots.append(self._base_slot(key, typ, required))
             array = self.sp.base_name("array", version)
             self.records[array] = Record(array, tuple(slots), node=("array", version))
 
@@ -439,11 +452,11 @@ class PythonTarget:
                     slots.append(_slot(f))
                 elif key in narrowed:
                     # The document is typed exactly; the model keeps the base field's type,
-                    # which the narrowed one would not be a subtype of (an extension object
-                    # is a NamedConfig, not a record of its own), and the schema checks the rest.
+                    # which the narrowed one would not be a subtype of (records holding
+                    # arrays where the base field holds JSON values), and the schema checks
+                    # the rest.
                     doc_fields.append(narrowed[key])
-                    default = None if required else "None"
-                    slots.append(Slot(key, key, converts, required, default))
+                    slots.append(self._base_slot(key, converts, required))
                 else:
                     default = None if required else "None"
                     if not required:
@@ -452,36 +465,73 @@ class PythonTarget:
                         key, key, model_type, doc_type, required, default, None, converts
                     )
                     doc_fields.append(base_field)
-                    slots.append(Slot(key, key, converts, required, default))
+                    slots.append(self._base_slot(key, converts, required))
         self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)
         model = PyModel(n.name, bases, own, doc, None, None)
         document = PyTypedDict(n.name, doc_fields, doc, None, False)
         return model, document, member_dict
 
+    def _base_slot(self, key: str, converts: ir.TypeRef, required: bool) -> Slot:
+        """A base array field a node's model inherits: parsed as the base type, dumped as the
+        type the base field is declared with (its extension points may hold records)."""
+        dump_type: ir.TypeRef | None = None
+        records = tuple(ir.Ref(name) for name in self.extension_records.get(key, ()))
+        if records:
+            dump_type = ir.UnionOf((*_EXTENSION.options, *records))
+            if key in _EXTENSION_LISTS:
+                dump_type = ir.ListOf(dump_type)
+        return Slot(key, key, converts, required, None if required else "None", dump_type)
+
+    def _find_extension_records(self) -> dict[str, tuple[str, ...]]:
+        """The convention's own records at each v3 extension point some array narrows: the base
+        array declares the point as `str | NamedConfig | <those records>`, so that the
+        narrowed field of the array's model is a subtype of it and `parse` builds them."""
+        found: dict[str, dict[str, None]] = {}
+        for n in self.h.types:
+            if not isinstance(n, ir.NodeType) or n.node_kind != "array" or n.zarr_format != 3:
+                continue
+            for f in n.metadata:
+                records = self._extension_parts(f.key, f)
+                if records:
+                    found.setdefault(f.key, {}).update(dict.fromkeys(records))
+        return {key: tuple(names) for key, names in found.items()}
+
     def _narrowable(self, key: str, f: ir.Field) -> bool:
         """Can the model override the base field `key` with the narrowed type? Only when the
         narrowed type is a subtype of the base one: JSON-only values, and for extension points
-        (`data_type`, `codecs`...) strings or the base `NamedConfig`."""
+        (`data_type`, `codecs`...) strings, the base `NamedConfig` and the convention's own
+        records there (which the base field lists)."""
+        if key in _EXTENSION_POINTS + _EXTENSION_LISTS:
+            return self._extension_parts(key, f) is not None
         if f.nullable and not f.required:
             return False  # the base field has no `Unset`
-        extension = key in ("data_type", "chunk_grid", "chunk_key_encoding")
-        extension_list = key in ("codecs", "storage_transformers")
-        if extension:
-            return self._extension_only(f.type)
-        if extension_list:
-            t = f.type
-            if isinstance(t, ir.ListOf):
-                return self._extension_only(t.item)
-            if isinstance(t, ir.TupleOf):
-                parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-                return all(self._extension_only(p) for p in parts)
-            return False
         return self._json_only(f.type, set())
 
-    def _extension_only(self, t: ir.TypeRef) -> bool:
+    def _extension_parts(self, key: str, f: ir.Field) -> list[str] | None:
+        """The records a narrowed extension point holds, or None where the field cannot be
+        narrowed (other JSON values, or a `null` the base field has no place for)."""
+        if key not in _EXTENSION_POINTS + _EXTENSION_LISTS or (f.nullable and not f.required):
+            return None
+        records: list[str] = []
+        t = f.type
+        if key in _EXTENSION_POINTS:
+            parts = [t]
+        elif isinstance(t, ir.ListOf):
+            parts = [t.item]
+        elif isinstance(t, ir.TupleOf):
+            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+        else:
+            return None
+        if all(self._extension_only(p, records) for p in parts):
+            return records
+        return None
+
+    def _extension_only(self, t: ir.TypeRef, records: list[str]) -> bool:
+        """Is `t` made of strings, `NamedConfig` and records only? The records are added to
+        `records`."""
         if isinstance(t, ir.UnionOf):
-            return all(self._extension_only(o) for o in t.options)
+            return all(self._extension_only(o, records) for o in t.options)
         if isinstance(t, ir.Literal):
             return all(isinstance(v, str) for v in t.values)
         if isinstance(t, ir.Primitive):
@@ -490,7 +540,10 @@ class PythonTarget:
             named = None if t.name == "NamedConfig" else self.h.type_named(t.name)
             if named is None:
                 return True
-            return isinstance(named, ir.AliasType) and self._extension_only(named.target)
+            if isinstance(named, ir.ObjectType):
+                records.append(t.name)
+                return True
+            return isinstance(named, ir.AliasType) and self._extension_only(named.target, records)
         return False
 
     def _json_only(self, t: ir.TypeRef, seen: set[str]) -> bool:
