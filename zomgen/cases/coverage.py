@@ -25,6 +25,7 @@ from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import get
 from zomgen.cases.repair import Check, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
+from zomgen.cases.verdict import accepts
 from zomgen.runtime.subschemas import holds
 from zomgen.targets.pyconvert_view import Record
 from zomgen.targets.python import PythonTarget
@@ -245,7 +246,7 @@ class _Judge:
         return self._reach[key]
 
     def _accepts(self, document: Any) -> bool:
-        return not self.check(document)
+        return accepts(self.module, document)
 
     def _not_built_as(
         self, document: Any, decisions: list[tuple[walk.Path, ir.UnionOf, int]]

@@ -31,6 +31,7 @@ from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.raw import escape
 from zomgen.cases.repair import Refusal, absolute, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
+from zomgen.cases.verdict import accepts
 from zomgen.compile import Generated, Options, build_ir, generate_package, load
 from zomgen.errors import CompileError, InputProblem
 from zomgen.write import write_package
@@ -144,7 +145,7 @@ def valid_document(
     except Unsatisfiable as exc:
         message = f"no valid hierarchy can be synthesised: {exc.message}"
         raise CompileError.one(str(schema), exc.pointer, message) from None
-    return enriched(start, h, lambda doc: not refusals(module, doc)), "synthesised"
+    return enriched(start, h, lambda doc: accepts(module, doc)), "synthesised"
 
 
 def _pointer(path: tuple[str | int, ...]) -> str:
