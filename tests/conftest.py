@@ -11,6 +11,30 @@ CASES = ROOT / "tests" / "cases"
 SHARED = ROOT.parent / "shared"
 
 
+# The modules that take minutes each: they run the five checkers over many packages (every
+# corpus convention, every hostile schema, every bundled package) or derive and check cases.
+# `pytest -m "not slow"` leaves them out: the developers' fast subset (README); CI runs all.
+SLOW_MODULES = frozenset(
+    {
+        "test_corpus_compile",
+        "test_derived_cases",
+        "test_derived_corpus",
+        "test_hostile_schemas",
+        "test_generated",
+        "test_strict_output",
+        "test_fuzz_campaign",
+        "test_fuzz_mutations",
+        "test_union_options_corpus",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -246,13 +246,21 @@ def check_packages(
         targets = [f"{p}/{m}" for p in packages for m in MODULES if (folder / p / m).is_file()]
         mypy_follow = ["--follow-imports=silent"]
 
-    mypy = subprocess.run(
-        [PYTHON, "-m", "mypy", "--strict", "--no-incremental", *mypy_follow, *targets],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    # mypy and then tsc run in a thread beside pyright, pyrefly and ty: mypy, pyright and tsc
+    # each use one core, and the machines have two.
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        mypy_run = beside.submit(
+            subprocess.run,
+            [PYTHON, "-m", "mypy", "--strict", "--no-incremental", *mypy_follow, *targets],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        typescript = beside.submit(check_typescript, folder, packages)
+        _python_checkers(findings, folder, packages, targets, extra, pyrefly_alone)
+        mypy = mypy_run.result()
+        findings.typescript = typescript.result()
     summary = mypy.stdout.strip().splitlines()[-1:] or [""]
     assert mypy.returncode in (0, 1) and re.match(r"(Success|Found \d+ error)", summary[0]), (
         mypy.stdout + mypy.stderr
@@ -261,7 +269,18 @@ def check_packages(
         match = re.match(r"([^:\s]+\.py):\d+: (error|note): ", line)
         if match:
             findings.mypy[_package_of(match.group(1), folder)].append(line)
+    return findings
 
+
+def _python_checkers(
+    findings: Findings,
+    folder: Path,
+    packages: Sequence[str],
+    targets: Sequence[str],
+    extra: Sequence[str],
+    pyrefly_alone: Collection[str],
+) -> None:
+    """pyright, pyrefly, ty and ruff over the packages, their findings added to `findings`."""
     pyright = subprocess.run(
         [PYTHON, "-m", "pyright", "--pythonpath", PYTHON, "--outputjson", *targets, *extra],
         cwd=folder,
@@ -324,8 +343,6 @@ def check_packages(
     for line in fmt.stdout.splitlines():
         if line.startswith("Would reformat: "):
             findings.ruff[_package_of(line.removeprefix("Would reformat: "), folder)].append(line)
-    findings.typescript = check_typescript(folder, packages)
-    return findings
 
 
 # --- the corpus packages ----------------------------------------------------------------------
