@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from zomgen.runtime import check_document, read_document
 from zomgen.schema.bundle import bundle
-from zomgen.schema.load import load_schema_set
+from zomgen.schema.registry import load_schema_set
 
 V3_ARRAY: dict[str, Any] = {
     "shape": [10, 20],

@@ -41,7 +41,7 @@ from referencing.jsonschema import DRAFT202012
 
 from zomgen.errors import CompileError
 from zomgen.schema.bundle import bundle
-from zomgen.schema.load import load_schema_set
+from zomgen.schema.registry import load_schema_set
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 MANIFEST: dict[str, dict[str, Any]] = json.loads((CORPUS / "manifest.json").read_text("utf-8"))[

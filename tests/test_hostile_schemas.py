@@ -36,8 +36,8 @@ from zomgen.format import format_python
 from zomgen.ir import AliasType
 from zomgen.names import pascal_case
 from zomgen.schema.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
-from zomgen.schema.load import MAX_ENUM
 from zomgen.schema.parse import Builder
+from zomgen.schema.read import MAX_ENUM
 from zomgen.write import write_package
 
 V3G = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}

@@ -4,7 +4,7 @@ r"""Regular expressions in a convention: every pattern ECMA-262 reads is accepte
 JSON Schema's regex dialect is ECMA-262. The engines of a generated package read three:
 python-jsonschema uses Python's `re` (which cannot read `\p{Letter}`), jsonschema-rs Rust's
 regex crates, validate.ts JavaScript's `RegExp` with the `u` flag, then without it (which cannot
-read Python's `(?P<name>...)` or `(?i)`). zomgen.schema.check says which engines read a
+read Python's `(?P<name>...)` or `(?i)`). zomgen.schema.patterns says which engines read a
 pattern; a pattern no run time reads is refused. Warnings name the file and the JSON pointer of
 the pattern, and which run time cannot read it. The run times' own behaviour is in
 tests/runtime/test_runtime_patterns.py.
@@ -22,9 +22,10 @@ import pytest
 from conftest import SHARED
 
 from zomgen.runtime import check_document
+from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.bundle import bundle
-from zomgen.schema.check import matches, readers
-from zomgen.schema.load import escape_pointer, load_schema_set
+from zomgen.schema.patterns import matches, readers
+from zomgen.schema.registry import load_schema_set
 
 SUITE = SHARED / "corpus" / "json-schema-test-suite" / "tests"
 ECMA_ONLY = [

@@ -26,7 +26,7 @@ from referencing import Registry
 
 from zomgen.compile import build_ir
 from zomgen.schema.bundle import bundle
-from zomgen.schema.load import load_schema_set
+from zomgen.schema.registry import load_schema_set
 
 SUITE = SHARED / "corpus" / "json-schema-test-suite" / "tests"
 D7 = "http://json-schema.org/draft-07/schema#"

@@ -21,7 +21,7 @@ from zomgen.compile import Options, build_ir, generate_package, load
 from zomgen.errors import CompileError
 from zomgen.runtime import validate_store
 from zomgen.schema.bundle import bundle
-from zomgen.schema.load import load_schema_set
+from zomgen.schema.registry import load_schema_set
 
 SPEC = (
     Path(__file__).resolve().parents[1].parent

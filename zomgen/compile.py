@@ -16,9 +16,10 @@ from zomgen.format import format_python
 from zomgen.render import render
 from zomgen.resources import runtime_dir
 from zomgen.schema.bundle import bundle_with_places, locate_options
+from zomgen.schema.documents import SchemaSet
 from zomgen.schema.flatten import flatten
-from zomgen.schema.load import SchemaSet, load_schema_set
 from zomgen.schema.parse import Builder
+from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python import PythonTarget
 from zomgen.targets.typescript import typescript_files
 

@@ -8,7 +8,7 @@ import sys
 
 from zomgen.runtime import StoreError, format_problems_text, problems_to_json, validate_store
 from zomgen.schema.bundle import bundle
-from zomgen.schema.load import load_schema_set
+from zomgen.schema.registry import load_schema_set
 
 
 def run(args: argparse.Namespace) -> int:

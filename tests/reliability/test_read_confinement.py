@@ -26,7 +26,7 @@ GROUP = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 
 def _schema(path: Path) -> dict[str, Any]:
     from zomgen.schema.bundle import bundle
-    from zomgen.schema.load import load_schema_set
+    from zomgen.schema.registry import load_schema_set
 
     return bundle(load_schema_set(path, []))
 

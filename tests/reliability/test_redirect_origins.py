@@ -84,7 +84,7 @@ def schema_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def schema(schema_file: Path) -> dict[str, Any]:
     from zomgen.schema.bundle import bundle
-    from zomgen.schema.load import load_schema_set
+    from zomgen.schema.registry import load_schema_set
 
     return bundle(load_schema_set(schema_file, []))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from zomgen.schema.bundle import bundle
-from zomgen.schema.load import load_schema_set
+from zomgen.schema.registry import load_schema_set
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"

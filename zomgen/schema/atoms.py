@@ -24,8 +24,9 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT7, DRAFT201909, DRAFT202012
 
 from zomgen.errors import CompileError
-from zomgen.schema.check import ensure_checked
-from zomgen.schema.load import OutsideSearchFolders, SchemaSet
+from zomgen.schema.documents import SchemaSet
+from zomgen.schema.metaschema import ensure_checked
+from zomgen.schema.registry import OutsideSearchFolders
 
 # Keywords that carry no constraint: an atom made only of these adds nothing to a type.
 ANNOTATIONS = frozenset(

@@ -27,9 +27,11 @@ from referencing._core import Resolver
 
 from zomgen import ir
 from zomgen.errors import CompileError
+from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Expander
-from zomgen.schema.check import ensure_checked, pattern_problem
-from zomgen.schema.load import SchemaDocument, SchemaSet, escape_pointer
+from zomgen.schema.documents import SchemaDocument, SchemaSet
+from zomgen.schema.metaschema import ensure_checked
+from zomgen.schema.patterns import pattern_problem
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _SAFE = "/~!$&'()*+,;=:@"
@@ -238,7 +240,7 @@ class Bundler:
 
     def _check_pattern(self, node: dict[str, object], where: str, pattern: str) -> None:
         """Warn about a pattern that goes into schema.json but that some run time cannot read
-        as written (check.py: which engine reads what)."""
+        as written (patterns.py: which engine reads what)."""
         problem = pattern_problem(pattern)
         if problem is not None:
             file, pointer = self.x.where(node)

@@ -1,6 +1,6 @@
 """Deep anonymous types get names: a pass over the IR, after the front end, before any target.
 
-A schema may nest up to MAX_DEPTH (128) levels (schema/load.py), and every anonymous array, map,
+A schema may nest up to MAX_DEPTH (128) levels (schema/read.py), and every anonymous array, map,
 tuple or union nests its type expression one level deeper: `items` 120 deep was
 `list[list[...]]` 120 deep in documents.py and models.py, `Array<Array<...>>` in types.ts, and
 twice that in the generated conversion code. Python's parser stops at 200 brackets, pyright's

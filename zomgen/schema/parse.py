@@ -25,9 +25,10 @@ from pathlib import Path
 from zomgen import ir
 from zomgen.errors import CompileError, InputProblem
 from zomgen.names import pascal_case
+from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
-from zomgen.schema.check import matches
-from zomgen.schema.load import SchemaSet, escape_pointer
+from zomgen.schema.documents import SchemaSet
+from zomgen.schema.patterns import matches
 
 BASE_URIS = {"urn:zom:v2": 2, "urn:zom:v3": 3}
 ARRAY_METADATA = {

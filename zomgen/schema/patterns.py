@@ -1,10 +1,6 @@
-"""Is each schema document zomgen reads well-formed JSON Schema of its draft?
+"""Which regular-expression engines read a schema's pattern, and what it matches.
 
-Every document that compilation reaches (the input and each file a `$ref` leads to) is checked
-against its draft's meta-schema once, so a malformed keyword (`"type": 5`, `"items": [...]` in
-2020-12, `"properties": ["a"]`) is reported with its pointer instead of being misread.
-
-Regular expressions: JSON Schema's dialect is ECMA-262, but the engines that run a generated
+JSON Schema's dialect is ECMA-262, but the engines that run a generated
 package read three dialects. The Python run time's reference engine (python-jsonschema) uses
 Python's `re`, its fast engine (jsonschema-rs) Rust's regex crates, and validate.ts (Ajv)
 JavaScript's `RegExp` with the `u` flag, then without it. A pattern is accepted when Python's
@@ -23,17 +19,6 @@ from dataclasses import dataclass
 
 import jsonschema_rs
 import regress
-from jsonschema import Draft7Validator, Draft201909Validator, Draft202012Validator, FormatChecker
-from jsonschema.exceptions import best_match
-
-from zomgen.errors import CompileError, InputProblem
-from zomgen.schema.load import SchemaDocument, SchemaSet
-
-_VALIDATORS = {
-    "2020-12": Draft202012Validator,
-    "2019-09": Draft201909Validator,
-    "draft-07": Draft7Validator,
-}
 
 
 @dataclass(frozen=True)
@@ -130,48 +115,3 @@ def pattern_problem(pattern: str) -> str | None:
     if not said:
         return None
     return f"pattern {pattern!r}: " + "; ".join(said)
-
-
-_REGEX_ONLY = FormatChecker(formats=())
-
-
-@_REGEX_ONLY.checks("regex")
-def _is_regex(instance: object) -> bool:
-    return not isinstance(instance, str) or readers(instance).accepted
-
-
-def ensure_checked(schema_set: SchemaSet, doc: SchemaDocument) -> None:
-    """Check `doc` once per compilation."""
-    if id(doc) in schema_set.checked:
-        return
-    schema_set.checked.add(id(doc))
-    check_document(doc)
-
-
-def check_document(doc: SchemaDocument) -> None:
-    validator_class = _VALIDATORS[doc.draft]
-    validator = validator_class(validator_class.META_SCHEMA, format_checker=_REGEX_ONLY)
-    errors = list(validator.iter_errors(doc.contents))
-    if not errors:
-        return
-    problems: list[InputProblem] = []
-    seen: set[str] = set()
-    for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
-        deepest = best_match([error])
-        pointer = "".join(
-            "/" + str(p).replace("~", "~0").replace("/", "~1") for p in deepest.absolute_path
-        )
-        if pointer in seen:
-            continue
-        seen.add(pointer)
-        message = " ".join(deepest.message.split())
-        if len(message) > 200:
-            message = message[:200] + "..."
-        problems.append(
-            InputProblem(
-                str(doc.path),
-                pointer,
-                f"not valid JSON Schema ({doc.draft}): {message}",
-            )
-        )
-    raise CompileError(problems)
