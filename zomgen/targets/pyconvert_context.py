@@ -5,6 +5,7 @@ that does not is converted by the identity, and no function is made for it)."""
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 
 from zomgen import ir
 from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, SlotType
@@ -25,7 +26,10 @@ _NOT_FROM_MODELS = frozenset(
 MAX_TYPED_ALIAS_NESTING = 12
 
 
-class Context:
+class Context(ABC):
+    """The state the lowering shares, and the two conversions every part calls back into
+    (implemented by pyconvert.Converters; the record and union parts see only this class)."""
+
     def __init__(
         self, hierarchy: ir.Hierarchy, spelling: Spelling, records: dict[str, Record]
     ) -> None:
@@ -69,6 +73,14 @@ class Context:
         if "\\" in type_:
             type_ = self.escaped.setdefault(type_, f"_Escaped{len(self.escaped) + 1}")
         return f"cast({py_literal(type_)}, {expr})"
+
+    @abstractmethod
+    def parse_expr(self, t: SlotType, e: str, depth: int = 0) -> str:
+        """The expression converting `e` (a JSON value of type `t`) into its model."""
+
+    @abstractmethod
+    def dump_expr(self, t: SlotType, e: str, depth: int = 0) -> str:
+        """The expression converting `e` (a model of type `t`) back into its JSON value."""
 
     def base_record(self, t: ir.BaseNode) -> Record:
         return self.records[self.sp.base_name(t.kind, t.zarr_format)]

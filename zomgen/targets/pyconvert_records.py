@@ -7,22 +7,19 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
-from typing import TYPE_CHECKING
 
 from zomgen import ir
+from zomgen.targets.pyconvert_context import Context
 from zomgen.targets.pyconvert_fits import among
 from zomgen.targets.pyconvert_view import Construct, Document, Fixed, Loop, NamedMembers, Record
 from zomgen.targets.pyspell import py_literal
-
-if TYPE_CHECKING:
-    from zomgen.targets.pyconvert import Converters
 
 ITEM = "item"
 # Names the functions below use themselves, which no local may take.
 _TAKEN = frozenset({"model", "document", "value", "key", "item", "items", "index", "members"})
 
 
-def construct(c: Converters, record: Record, cls: str, typed: str, function: str) -> Construct:
+def construct(c: Context, record: Record, cls: str, typed: str, function: str) -> Construct:
     """`_model(cls, attr=<the value of its key>, ...)` from a checked JSON object `value`: every
     field of the dataclass is given, the node's constants included, since `_model` bypasses the
     defaults of its `__init__` (see the template)."""
@@ -55,7 +52,7 @@ def construct(c: Converters, record: Record, cls: str, typed: str, function: str
     return Construct(function, cls, typed, tuple(args), generic=typed != cls)
 
 
-def _others(c: Converters, record: Record, converted: str) -> str:
+def _others(c: Context, record: Record, converted: str) -> str:
     """The other keys of `value` than the record's own, each item `converted`."""
     keys = _known_keys(record)
     if not keys:
@@ -80,7 +77,7 @@ def _known_keys(record: Record) -> list[str]:
     return [py_literal(k) for k in dict.fromkeys(keys)]
 
 
-def document(c: Converters, record: Record, cls: str, function: str) -> Document:
+def document(c: Context, record: Record, cls: str, function: str) -> Document:
     """The JSON object of a `model` of the record: its fields in order (an optional one only
     when set), then the other keys it keeps."""
     head: list[tuple[str, str]] = []
@@ -146,7 +143,7 @@ def _local(attr: str, taken: set[str]) -> str:
     return name
 
 
-def tuple_items(c: Converters, side: str, t: ir.TupleOf, function: str) -> Fixed | Loop:
+def tuple_items(c: Context, side: str, t: ir.TupleOf, function: str) -> Fixed | Loop:
     """A tuple whose items convert by position: one expression when its length is fixed, else
     a loop over the items."""
     model_type = c.model_type(t)
@@ -178,7 +175,7 @@ def tuple_items(c: Converters, side: str, t: ir.TupleOf, function: str) -> Fixed
     return Loop(function, param, param_type, returns, setup, header, cases, otherwise, result)
 
 
-def members(c: Converters, side: str, t: NamedMembers, function: str) -> Loop:
+def members(c: Context, side: str, t: NamedMembers, function: str) -> Loop:
     """A group's members: each named one converted by its own type, every other by the type
     of the others."""
     typed = c.use(t.typed_dict)

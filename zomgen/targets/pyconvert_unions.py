@@ -5,21 +5,15 @@ expression."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from zomgen import ir
 from zomgen.discriminate import Test, plan
+from zomgen.targets.pyconvert_context import Context
 from zomgen.targets.pyconvert_fits import fits_model, fits_need, paren
 from zomgen.targets.pyconvert_view import Branches, Fixed, Function, Match
 from zomgen.targets.pyspell import py_literal
 
-if TYPE_CHECKING:
-    from zomgen.targets.pyconvert import Converters
 
-
-def union_like(
-    c: Converters, side: str, t: ir.TypeRef, target: ir.TypeRef, function: str
-) -> Function:
+def union_like(c: Context, side: str, t: ir.TypeRef, target: ir.TypeRef, function: str) -> Function:
     """An alias or an anonymous union: a union dispatches, anything else is one
     expression."""
     returns = c.model_type(t)
@@ -32,7 +26,7 @@ def union_like(
     return _dump_union(c, target, returns, function)
 
 
-def _parse_union(c: Converters, t: ir.UnionOf, returns: str, function: str) -> Function:
+def _parse_union(c: Context, t: ir.UnionOf, returns: str, function: str) -> Function:
     tagged = _tags(c, t)
     if tagged is not None:
         subject, cases = tagged
@@ -50,7 +44,7 @@ def _parse_union(c: Converters, t: ir.UnionOf, returns: str, function: str) -> F
     return Branches(function, "value", "Any", returns, tuple(branches), final)
 
 
-def _condition(c: Converters, test: Test) -> str:
+def _condition(c: Context, test: Test) -> str:
     parts = [fits_need(need) for need in test.needs]
     if test.engine:
         parts.append(f"_holds(value, {', '.join(py_literal(p) for p in test.engine)})")
@@ -61,7 +55,7 @@ def _condition(c: Converters, test: Test) -> str:
     )
 
 
-def _tags(c: Converters, t: ir.UnionOf) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+def _tags(c: Context, t: ir.UnionOf) -> tuple[str, tuple[tuple[str, str], ...]] | None:
     """`match value[tag]` cases when every option is an object record whose required tag
     is one distinct string (the IR's discriminator)."""
     if t.discriminator is None:
@@ -86,7 +80,7 @@ def _tags(c: Converters, t: ir.UnionOf) -> tuple[str, tuple[tuple[str, str], ...
     return f"value[{py_literal(t.discriminator)}]", tuple(cases)
 
 
-def _dump_union(c: Converters, t: ir.UnionOf, param_type: str, function: str) -> Function:
+def _dump_union(c: Context, t: ir.UnionOf, param_type: str, function: str) -> Function:
     # Options that dump as they are (scalars) fit no value the others fit, so only the
     # others are tried, in order, until one that fits every value (JSON). Where the options
     # are all records the checkers narrow the model by each check; else (tuples, mappings
@@ -127,7 +121,7 @@ def _dump_union(c: Converters, t: ir.UnionOf, param_type: str, function: str) ->
     return Branches(function, "model", param_type, "Any", tuple(branches), final, untyped)
 
 
-def _is_tuple(c: Converters, t: ir.TypeRef) -> bool:
+def _is_tuple(c: Context, t: ir.TypeRef) -> bool:
     seen: set[str] = set()
     while isinstance(t, ir.Ref) and t.name in c.aliases and t.name not in seen:
         seen.add(t.name)
@@ -135,7 +129,7 @@ def _is_tuple(c: Converters, t: ir.TypeRef) -> bool:
     return isinstance(t, ir.TupleOf)
 
 
-def _model_class(c: Converters, t: ir.TypeRef) -> str | None:
+def _model_class(c: Context, t: ir.TypeRef) -> str | None:
     """The class an option's model values are instances of, where one class says it (the
     checkers narrow a union by it): a record, `tuple` or `Mapping`."""
     if isinstance(t, ir.BaseNode):
