@@ -22,11 +22,11 @@ from runtime_support import CORPUS, STORES, base, bundled, convention
 
 from zomgen.errors import CompileError
 from zomgen.runtime import check_document, read_document
-from zomgen.runtime.validation import _engines
+from zomgen.runtime.engines import engines_for
 
 
 def _verdicts(document: Any, schema: dict[str, Any]) -> tuple[bool, bool]:
-    engines = _engines(schema)
+    engines = engines_for(schema)
     assert engines.fast is not None, "jsonschema-rs could not compile the schema"
     fast = bool(engines.fast.is_valid(document))
     reference = check_document(document, schema, fast=False) == []

@@ -13,8 +13,8 @@ import pytest
 
 from zomgen.runtime import check_document, is_valid
 from zomgen.runtime.checks import NDIM_LENGTH
+from zomgen.runtime.engines import _verdict_validator, engines_for, fast_verdict
 from zomgen.runtime.fastschema import MAX_NDIM, verdict_schema
-from zomgen.runtime.validation import _engines, _fast_verdict, _verdict_validator
 
 NDIM = {NDIM_LENGTH: ["/dimension_names", "/chunk_grid/configuration/chunk_shape", "/a~1b"]}
 
@@ -56,11 +56,11 @@ SCHEMAS = {
 def test_the_verdict_schema_agrees_with_the_keyword(label: str) -> None:
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **SCHEMAS[label]}
     assert verdict_schema(schema).schema is not schema
-    engines = _engines(schema)
+    engines = engines_for(schema)
     for case in CASES:
         document = {"x": case} if label == "in a $ref'd $defs" else case
         expected = check_document(document, schema, fast=False) == []
-        assert _fast_verdict(engines, document) == expected, (label, document)
+        assert fast_verdict(engines, document) == expected, (label, document)
         if engines.fast.is_valid(document):  # the verdict engine's "valid" is always final
             assert expected, (label, document)
 
@@ -211,7 +211,7 @@ def test_the_member_check_stays_where_it_is_not_implied(change: Any) -> None:
 @pytest.mark.parametrize("ndim", [MAX_NDIM, MAX_NDIM + 8])
 def test_many_dimensions_get_the_verdict_of_the_schema_as_written(ndim: int) -> None:
     schema = json.loads(BUNDLED.read_text("utf-8"))
-    assert not _engines(schema).fast_invalid_is_final
+    assert not engines_for(schema).fast_invalid_is_final
     shape = [1] * ndim
     chunk_grid = {"name": "regular", "configuration": {"chunk_shape": shape}}
     valid = _dataset(

@@ -3,7 +3,7 @@ r"""Patterns one engine cannot read: checked by an engine that can, never an exc
 JSON Schema's patterns are ECMA-262. python-jsonschema (the reference engine, which gives the
 details) reads them with Python's `re`, which cannot read `\p{Letter}`; jsonschema-rs (the fast
 engine, which gives the verdict) cannot read `\Z` or `[^]`, and then the whole schema is checked
-by the reference alone. runtime/validation.py matches a pattern `re` cannot read with regress
+by the reference alone. runtime/patterns.py matches a pattern `re` cannot read with regress
 (ECMA-262), else jsonschema-rs, in `pattern`, `patternProperties` and `additionalProperties`;
 any other keyword that meets such a pattern leaves the details to jsonschema-rs. validate.ts
 (Ajv) reads `\p{Letter}` itself, and gives the same verdicts.
@@ -21,8 +21,8 @@ import pytest
 from node_support import HARNESS, compile_typescript, run_node
 
 from zomgen.compile import Options, generate
-from zomgen.runtime import check_document, is_valid, validation
-from zomgen.runtime.validation import _engines
+from zomgen.runtime import check_document, is_valid, patterns
+from zomgen.runtime.engines import engines_for
 from zomgen.write import write_package
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -62,17 +62,17 @@ def without_regress(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             raise ImportError(name)
         return real(name, package)
 
-    validation._search.cache_clear()
+    patterns.search.cache_clear()
     monkeypatch.setattr(importlib, "import_module", import_module)
     yield
-    validation._search.cache_clear()
+    patterns.search.cache_clear()
 
 
 LETTERS = schema_of({"properties": {"x": {"type": "string", "pattern": r"^\p{Letter}+$"}}})
 
 
 def test_a_pattern_python_cannot_read_is_checked_as_ecma262() -> None:
-    assert _engines(LETTERS).fast is not None  # jsonschema-rs reads it: the fast verdict
+    assert engines_for(LETTERS).fast is not None  # jsonschema-rs reads it: the fast verdict
     assert verdicts(node({"x": "olé"}), LETTERS) == (True, True, [])
     fast, reference, [problem] = verdicts(node({"x": "olé1"}), LETTERS)
     assert (fast, reference) == (False, False)
@@ -148,7 +148,7 @@ def test_a_schema_jsonschema_rs_cannot_compile_is_checked_by_the_reference_alone
             }
         }
     )
-    assert _engines(schema).fast is None
+    assert engines_for(schema).fast is None
     good = {"end": "abc", "any": "\n", "letters": "olé"}
     assert verdicts(node(good), schema) == (True, True, [])
     for key, wrong in [("end", "abcd"), ("any", "ab"), ("letters", "1")]:

@@ -1,24 +1,24 @@
 """Which regular-expression engines read a schema's pattern, and what it matches.
 
-JSON Schema's dialect is ECMA-262, but the engines that run a generated
-package read three dialects. The Python run time's reference engine (python-jsonschema) uses
+JSON Schema's dialect is ECMA-262, but the engines that run a generated package read three
+dialects. The Python run time's reference engine (python-jsonschema) uses
 Python's `re`, its fast engine (jsonschema-rs) Rust's regex crates, and validate.ts (Ajv)
 JavaScript's `RegExp` with the `u` flag, then without it. A pattern is accepted when Python's
 `re` or ECMA-262 (checked with `regress`, with the `u` flag or without) reads it; `readers`
 says which engines can, so that the bundler can warn about the others (bundle.py), and the
-Python run time matches a pattern `re` cannot read as ECMA-262 (runtime/validation.py).
-python-jsonschema's own `regex` format checker (4.26) knows only `re`, hence the checker here.
+Python run time matches a pattern `re` cannot read as ECMA-262 (runtime/patterns.py, whose
+`search` `matches` calls too). python-jsonschema's own `regex` format checker (4.26) knows only `re`, hence the checker here.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-import warnings
 from dataclasses import dataclass
 
 import jsonschema_rs
 import regress
+
+from zomgen.runtime.patterns import python_reads, search
 
 
 @dataclass(frozen=True)
@@ -38,21 +38,11 @@ class Readers:
 @functools.lru_cache(maxsize=4096)
 def readers(pattern: str) -> Readers:
     return Readers(
-        python=_python_reads(pattern),
+        python=python_reads(pattern),
         ecma=_ecma_reads(pattern, "u"),
         ecma_legacy=_ecma_reads(pattern, None),
         rust=_rust_reads(pattern),
     )
-
-
-def _python_reads(pattern: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # FutureWarning for `[[`: still read
-        try:
-            re.compile(pattern)
-        except (re.error, RecursionError, OverflowError):
-            return False
-    return True
 
 
 def _ecma_reads(pattern: str, flags: str | None) -> bool:
@@ -72,19 +62,11 @@ def _rust_reads(pattern: str) -> bool:
 
 
 def matches(pattern: str, text: str) -> bool:
-    """Whether `pattern` matches somewhere in `text`, as the Python run time decides it:
-    Python's `re` when it reads the pattern, else ECMA-262 (`regress`, `u` flag first). For
-    the compiler's own questions (does this named key match a `patternProperties` pattern?)."""
-    found = readers(pattern)
-    if found.python:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.search(pattern, text) is not None
-    rust_text = text.encode("utf-8", "replace").decode("utf-8")  # no lone surrogates
-    for flags, reads in (("u", found.ecma), (None, found.ecma_legacy)):
-        if reads:
-            return regress.Regex(pattern, flags).find(rust_text) is not None
-    return False
+    """Whether `pattern` matches somewhere in `text`, as the Python run time decides it (the
+    same function: runtime/patterns.py). For the compiler's own questions (does this named key
+    match a `patternProperties` pattern?)."""
+    matcher = search(pattern)
+    return matcher is not None and matcher(text)
 
 
 def pattern_problem(pattern: str) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .checks import uses_checks
+from .keywords import FAST_KEYWORDS, reference_validator
 from .pointers import resolve_local_ref
 
 _Verdict = Callable[[Any], bool]
@@ -104,8 +105,6 @@ def _validator_map(schema: dict[str, Any]) -> Any:
         import jsonschema_rs
     except ImportError:
         return None
-    from .validation import FAST_KEYWORDS
-
     keywords: dict[str, Any] | None = dict(FAST_KEYWORDS) if uses_checks(schema) else None
     try:
         return jsonschema_rs.validator_map_for(
@@ -116,8 +115,6 @@ def _validator_map(schema: dict[str, Any]) -> Any:
 
 
 def _reference(schema: dict[str, Any], pointer: str) -> _Verdict:
-    from .validation import reference_validator
-
     subschema = resolve_local_ref(schema, "#" + quote(pointer, safe="/~!$&'()*+,;=:@"))
     if subschema is None:
         raise LookupError(f"the schema has no subschema at {pointer!r}")

@@ -1,343 +1,45 @@
-r"""Checking a whole ZOM document against a convention schema, and reporting every problem.
+"""Checking a whole ZOM document against a convention schema, and reporting every problem.
 
-Two engines, one verdict. jsonschema-rs (when installed) decides valid / invalid, about 250
-times faster than python-jsonschema (facts.md: 0.4 vs 100 us per node); the zomgen check
-keywords run inside it as custom keywords, so they compose with `anyOf` and friends exactly like
-standard ones. Only when it says "invalid" does python-jsonschema, the reference, walk the
-document again to collect every error with its location; tests hold the two to the same verdict
-on every document of the corpus. python-jsonschema is imported only then.
-
-Regular expressions: JSON Schema's dialect is ECMA-262; python-jsonschema reads patterns with
-Python's `re`, which cannot read some valid ones (`\p{Letter}`). Such a pattern is matched by
-the first engine that reads it: `regress` (ECMA-262, with the `u` flag as Ajv compiles it, then
-without), then jsonschema-rs; the reference engine's `pattern`, `patternProperties` and
-`additionalProperties` use it, and any other keyword that trips over it (`unevaluatedProperties`)
-leaves the details to jsonschema-rs. A schema jsonschema-rs cannot compile (a pattern it cannot
-read, such as `\Z`) is checked by python-jsonschema alone. No pattern raises an exception.
-
-Each error becomes a `Problem`: its absolute location is split into node path + pointer inside
-the node's document, and an `anyOf` / `oneOf` failure is replaced by the errors of the branch
-that came closest (the deepest cause), so a bad attribute four levels down is named as such
-instead of as "the whole subtree matches no branch".
+The verdict comes from engines.py. Each error of the reference engine becomes a `Problem`: its
+absolute location is split into node path + pointer inside the node's document, and an
+`anyOf` / `oneOf` failure is replaced by the errors of the branch that came closest (the
+deepest cause), so a bad attribute four levels down is named as such instead of as "the whole
+subtree matches no branch".
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-import importlib
 import re
 import sys
 import threading
-import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
-from .checks import CHECKS, Check, uses_checks
+from .checks import CHECKS
+from .engines import Engines, detail_validator, engines_for, fast_verdict, reference_validator
 from .meant import ruled_out
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
-from .pruned import pruning, skip_satisfied, worth_pruning
+from .pruned import pruning, worth_pruning
 from .values import is_array, is_object
 
-# Compiled validators are kept for this many schemas. The key is id(schema) and the entry keeps
-# the schema alive, so the id cannot be reused by another dict while it is cached.
-_CACHE_SIZE = 16
 _COMBINATORS = ("anyOf", "oneOf")
+
+
 # Messages longer than this are shortened: jsonschema quotes the whole failing instance, which
 # for a group is its whole subtree.
 _MAX_MESSAGE = 300
+
+
 # Each option's line in the problem of a value that matches no option and was meant for none.
 _OPTION_LINE = 120
 
 
-class _FastKeyword:
-    """A zomgen check as a jsonschema-rs custom keyword (verdict only: details come from the
-    reference engine)."""
-
-    keyword: ClassVar[str] = ""
-
-    def __init__(self, parent_schema: dict[str, Any], value: Any, schema_path: list[Any]) -> None:
-        self._check = CHECKS[self.keyword](value)
-
-    def validate(self, instance: Any) -> None:
-        found = self._check(instance)
-        if found:
-            raise ValueError(found[0].message)
-
-
-# One jsonschema-rs keyword class per check keyword (its name is a class attribute).
-FAST_KEYWORDS: dict[str, type[_FastKeyword]] = {
-    name: type(f"_Fast_{name}", (_FastKeyword,), {"keyword": name}) for name in CHECKS
-}
-
-
-@dataclass
-class _Engines:
-    schema: dict[str, Any]
-    fast: Any = None  # verdicts only
-    # False: the verdict engine's "invalid" may be wrong for arrays of many dimensions
-    # (fastschema.py), and `fast_detail` confirms it
-    fast_invalid_is_final: bool = True
-    fast_detail: Any = None  # jsonschema-rs on the schema as written, to describe problems
-    reference: Any = None
-    # id(subschema) -> its JSON pointer in `schema`, for Problem.schema_path
-    locations: dict[int, str] | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-_cache: OrderedDict[int, _Engines] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def _engines(schema: dict[str, Any]) -> _Engines:
-    with _cache_lock:
-        entry = _cache.get(id(schema))
-        if entry is not None and entry.schema is schema:
-            _cache.move_to_end(id(schema))
-            return entry
-        fast, invalid_is_final = _verdict_validator(schema)
-        entry = _Engines(schema, fast=fast, fast_invalid_is_final=invalid_is_final)
-        _cache[id(schema)] = entry
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-        return entry
-
-
-def _verdict_validator(schema: dict[str, Any]) -> tuple[Any, bool]:
-    """jsonschema-rs compiled for verdicts (or None), from the schema with its ndim keywords in
-    plain JSON Schema (fastschema.py), and whether its "invalid" is final."""
-    from .fastschema import verdict_schema
-
-    verdicts = verdict_schema(schema)
-    validator = _fast_validator(verdicts.schema)
-    return validator, verdicts.invalid_is_final or validator is None
-
-
-def _fast_validator(schema: dict[str, Any]) -> Any:
-    """jsonschema-rs compiled for `schema`, or None (not installed, or a schema it cannot
-    compile). The check keywords are registered only for a schema that uses them: with any
-    custom keyword registered, jsonschema-rs took 1.45x as long on 10,000 v3 arrays."""
-    try:
-        import jsonschema_rs
-    except ImportError:  # optional: python-jsonschema alone gives the same answers, slower
-        return None
-    keywords: dict[str, Any] = dict(FAST_KEYWORDS) if uses_checks(schema) else {}
-    try:
-        return jsonschema_rs.validator_for(
-            schema, validate_formats=False, offline=True, keywords=keywords or None
-        )
-    except ValueError:  # a schema jsonschema-rs cannot compile: the reference engine decides
-        return None
-
-
-def _reference_validator(schema: dict[str, Any]) -> Any:
-    # jsonschema ships no type information; importlib keeps its names `Any` for mypy and pyright.
-    validators: Any = importlib.import_module("jsonschema.validators")
-    ValidationError: Any = importlib.import_module("jsonschema.exceptions").ValidationError
-
-    def keyword(name: str) -> Any:
-        compile_check = CHECKS[name]
-        # id(value) -> its compiled check; the values live in `schema`, as long as this does
-        compiled: dict[int, Check] = {}
-
-        def run(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-            check = compiled.get(id(value))
-            if check is None:
-                check = compiled[id(value)] = compile_check(value)
-            for found in check(instance):
-                yield ValidationError(
-                    found.message,
-                    path=found.path,
-                    schema_path=() if found.at is None else (found.at,),
-                )
-
-        return run
-
-    base: Any = validators.validator_for(schema, default=validators.Draft202012Validator)
-    keywords = {
-        **base.VALIDATORS,
-        **_pattern_keywords(base.VALIDATORS, ValidationError),
-        **{name: keyword(name) for name in CHECKS},
-    }
-    # every keyword skips a subschema jsonschema-rs says the value satisfies (pruned.py)
-    extended: Any = validators.extend(
-        base, {name: skip_satisfied(run) for name, run in keywords.items()}
-    )
-    return extended(schema)
-
-
-# ---------------------------------------------------------------- patterns `re` cannot read
-
-_Search = Callable[[str], bool]
-
-
-@functools.lru_cache(maxsize=1024)
-def _python_reads(pattern: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a FutureWarning (`[[`) is still a pattern `re` reads
-        try:
-            re.compile(pattern)
-        except (re.error, RecursionError, OverflowError):
-            return False
-    return True
-
-
-@functools.lru_cache(maxsize=1024)
-def _search(pattern: str) -> _Search | None:
-    """`text -> does pattern match somewhere in it`, by the first engine that reads the pattern
-    (Python's `re`, regress with and without the `u` flag, jsonschema-rs); None if none does."""
-    if _python_reads(pattern):
-        compiled = re.compile(pattern)
-        return lambda text: compiled.search(text) is not None
-    try:
-        regress: Any = importlib.import_module("regress")
-    except ImportError:
-        regress = None
-    if regress is not None:
-        for flags in ("u", None):
-            try:
-                ecma: Any = regress.Regex(pattern, flags)
-            except regress.RegressError:
-                continue
-            return lambda text: ecma.find(_encodable(text)) is not None
-    try:
-        rs: Any = importlib.import_module("jsonschema_rs")
-        single: Any = rs.validator_for({"pattern": pattern})
-    except (ImportError, ValueError):
-        return None
-    return lambda text: bool(single.is_valid(_encodable(text)))
-
-
-def _encodable(text: str) -> str:
-    """`text` with lone surrogates (which JSON may carry, but Rust strings cannot) replaced."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
-    return text
-
-
-def _unreadable(pattern: str) -> str:
-    return f"the schema's pattern {pattern!r} cannot be read by any regular-expression engine"
-
-
-def _pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[str, Any]:
-    """`pattern`, `patternProperties` and `additionalProperties` for the reference engine:
-    python-jsonschema's own while `re` reads every pattern involved, else the same checks with
-    `_search`, reported in the same words."""
-
-    def pattern(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        if not isinstance(value, str) or _python_reads(value):
-            yield from originals["pattern"](validator, value, instance, schema)
-            return
-        if not validator.is_type(instance, "string"):
-            return
-        search = _search(value)
-        if search is None:
-            yield ValidationError(_unreadable(value))
-        elif not search(instance):
-            yield ValidationError(f"{instance!r} does not match {value!r}")
-
-    def pattern_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        if not is_object(value) or all(_python_reads(p) for p in value):
-            yield from originals["patternProperties"](validator, value, instance, schema)
-            return
-        if not validator.is_type(instance, "object"):
-            return
-        for key, subschema in value.items():
-            search = _search(key)
-            if search is None:
-                yield ValidationError(_unreadable(key), schema_path=(key,))
-                continue
-            for name, item in instance.items():
-                if search(name):
-                    yield from validator.descend(item, subschema, path=name, schema_path=key)
-
-    def additional_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        patterns = schema.get("patternProperties")
-        if not is_object(patterns) or all(_python_reads(p) for p in patterns):
-            yield from originals["additionalProperties"](validator, value, instance, schema)
-            return
-        if not validator.is_type(instance, "object"):
-            return
-        named = schema.get("properties")
-        searches = [_search(p) for p in patterns]
-        extras = [
-            name
-            for name in instance
-            if not (is_object(named) and name in named)
-            and not any(search is not None and search(name) for search in searches)
-        ]
-        if validator.is_type(value, "object"):
-            for name in extras:
-                yield from validator.descend(instance[name], value, path=name)
-        elif value is False and extras:
-            verb = "does" if len(extras) == 1 else "do"
-            names = ", ".join(repr(name) for name in sorted(extras))
-            regexes = ", ".join(repr(p) for p in sorted(patterns))
-            yield ValidationError(f"{names} {verb} not match any of the regexes: {regexes}")
-
-    return {
-        "pattern": pattern,
-        "patternProperties": pattern_properties,
-        "additionalProperties": additional_properties,
-    }
-
-
-def _locations(schema: Any) -> dict[int, str]:
-    found: dict[int, str] = {}
-    stack: list[tuple[Any, str]] = [(schema, "")]
-    while stack:
-        value, pointer = stack.pop()
-        if is_object(value):
-            found.setdefault(id(value), pointer)
-            stack.extend((v, f"{pointer}/{escape(k)}") for k, v in value.items())
-        elif is_array(value):
-            stack.extend((v, f"{pointer}/{i}") for i, v in enumerate(value))
-    return found
-
-
-def _fast_verdict(engines: _Engines, document: Any) -> bool | None:
-    """jsonschema-rs's verdict, or None when it has none to give (not installed, or a value it
-    cannot convert, such as a non-string key): the reference engine then decides."""
-    if engines.fast is None:
-        return None
-    try:
-        if engines.fast.is_valid(document):
-            return True
-        if engines.fast_invalid_is_final:
-            return False
-        # "invalid" may stand for an array of many dimensions: the schema as written decides
-        detail = _detail_validator(engines)
-        return None if detail is None else bool(detail.is_valid(document))
-    except (ValueError, TypeError, OverflowError):
-        return None
-
-
-def _detail_validator(engines: _Engines) -> Any:
-    """jsonschema-rs on the schema as written (compiled on first use)."""
-    with engines.lock:
-        if engines.fast_detail is None:
-            engines.fast_detail = _fast_validator(engines.schema)
-        return engines.fast_detail
-
-
 def is_valid(document: Any, schema: dict[str, Any]) -> bool:
     """The verdict alone (fast engine when installed; the reference otherwise)."""
-    verdict = _fast_verdict(_engines(schema), document)
+    verdict = fast_verdict(engines_for(schema), document)
     return verdict if verdict is not None else not check_document(document, schema, fast=False)
-
-
-def reference_validator(schema: dict[str, Any]) -> Any:
-    """python-jsonschema with the check keywords, for `schema` (made once per schema)."""
-    engines = _engines(schema)
-    with engines.lock:
-        if engines.reference is None:
-            engines.reference = _reference_validator(schema)
-        return engines.reference
 
 
 def check_document(
@@ -345,8 +47,8 @@ def check_document(
 ) -> list[Problem]:
     """Every problem of a whole ZOM document under `schema` (a bundled convention schema):
     JSON Schema errors at their deepest cause, plus the zomgen check keywords. [] if valid."""
-    engines = _engines(schema)
-    if fast and _fast_verdict(engines, document):
+    engines = engines_for(schema)
+    if fast and fast_verdict(engines, document):
         return []
     reference_validator(schema)
     with engines.lock:
@@ -385,7 +87,7 @@ def check_document(
     except RecursionError:
         return _fast_problems(engines, document)
     except re.error as exc:
-        # A pattern `re` cannot read, met by a keyword other than those `_pattern_keywords`
+        # A pattern `re` cannot read, met by a keyword other than those `pattern_keywords`
         # replaces: jsonschema-rs, which compiled the schema, reads it and gives the details.
         if engines.fast is not None:
             return _fast_problems(engines, document)
@@ -395,10 +97,27 @@ def check_document(
         return [Problem("/", "", f"the schema cannot be applied: {exc}", "schema")]
 
 
+def _locations(schema: Any) -> dict[int, str]:
+    found: dict[int, str] = {}
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        value, pointer = stack.pop()
+        if is_object(value):
+            found.setdefault(id(value), pointer)
+            stack.extend((v, f"{pointer}/{escape(k)}") for k, v in value.items())
+        elif is_array(value):
+            stack.extend((v, f"{pointer}/{i}") for i, v in enumerate(value))
+    return found
+
+
 # The deep retry: a thread with a large stack (only the pages used are committed) and a
 # recursion limit that covers the reader's maximum depth with room to spare.
 _DEEP_STACK_BYTES = 512 * 1024 * 1024
+
+
 _DEEP_RECURSION_LIMIT = 100_000
+
+
 _T = TypeVar("_T")
 
 
@@ -507,7 +226,7 @@ def _other_kind(error: Any, base: int) -> int:
     return 1 if depth == 1 and error.validator == "const" else 0
 
 
-def _problem(error: Any, engines: _Engines) -> Problem:
+def _problem(error: Any, engines: Engines) -> Problem:
     node_path, pointer = split_node_pointer(list(error.absolute_path))
     keyword = str(error.validator)
     locations = engines.locations or {}
@@ -547,8 +266,8 @@ def _summary(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _fast_problems(engines: _Engines, document: Any) -> list[Problem]:
-    detail = _detail_validator(engines)
+def _fast_problems(engines: Engines, document: Any) -> list[Problem]:
+    detail = detail_validator(engines)
     if detail is None:
         return [Problem("/", "", "the document nests too deeply to check", "schema")]
     problems: list[Problem] = []
