@@ -17,7 +17,13 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from .checks import CHECKS
-from .engines import Engines, detail_validator, engines_for, fast_verdict, reference_validator
+from .engines import (
+    Engines,
+    detail_validator,
+    engines_for,
+    fast_verdict,
+    reference_validator,
+)
 from .meant import ruled_out
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
@@ -25,13 +31,9 @@ from .pruned import pruning, worth_pruning
 from .values import is_array, is_object
 
 _COMBINATORS = ("anyOf", "oneOf")
-
-
 # Messages longer than this are shortened: jsonschema quotes the whole failing instance, which
 # for a group is its whole subtree.
 _MAX_MESSAGE = 300
-
-
 # Each option's line in the problem of a value that matches no option and was meant for none.
 _OPTION_LINE = 120
 
