@@ -34,8 +34,8 @@ from zomgen.compile import Options, build_ir, generate, load
 from zomgen.errors import CompileError
 from zomgen.format import format_python
 from zomgen.ir import AliasType
+from zomgen.ir.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
 from zomgen.names import pascal_case
-from zomgen.schema.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
 from zomgen.schema.parse import Builder
 from zomgen.schema.read import MAX_ENUM
 from zomgen.write import write_package
@@ -169,7 +169,7 @@ CASES = [
     Case("deep_anyof_50", group(obj({"x": nest(50, {"type": "string"}, lambda s: {"anyOf": [s, {"type": "integer"}]})})), "compile"),
     Case("deep_ref_chain_50", group(obj({"x": {"$ref": "#/$defs/d0"}}), **{"$defs": {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} if i < 49 else {"type": "string"} for i in range(50)}}), "compile"),
     # Within the 128-level limit, however deep: anonymous types past MAX_TYPE_DEPTH become
-    # named aliases (schema/flatten.py), so no generated expression nests with the schema.
+    # named aliases (ir/flatten.py), so no generated expression nests with the schema.
     *(
         Case(name, schema, "compile", python_checkers_bug=PYREFLY_REPEATED_ALIASES if "prefix" in name else None)
         for name, schema in DEEP.items()
@@ -393,7 +393,7 @@ def test_generated_python_deeper_than_python_reads_is_refused() -> None:
         format_python("x: " + "list[" * 210 + "int" + "]" * 210 + "\n")
 
 
-# -- deep types become named aliases (schema/flatten.py)
+# -- deep types become named aliases (ir/flatten.py)
 
 
 def _bracket_depth(text: str) -> int:

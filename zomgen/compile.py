@@ -13,11 +13,11 @@ from pathlib import Path
 from zomgen import ir
 from zomgen.errors import InputProblem
 from zomgen.format import format_python
+from zomgen.ir.flatten import flatten
 from zomgen.render import render
 from zomgen.resources import runtime_dir
 from zomgen.schema.bundle import bundle_with_places, locate_options
 from zomgen.schema.documents import SchemaSet
-from zomgen.schema.flatten import flatten
 from zomgen.schema.parse import Builder
 from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python import PythonTarget

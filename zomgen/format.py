@@ -41,7 +41,7 @@ def format_python(text: str) -> str:
         ast.parse(text)
     except (SyntaxError, RecursionError, MemoryError) as exc:
         # Python's parser reads at most 200 nested brackets. Deep types are named aliases
-        # (schema/flatten.py), so this is a last guard: one line and exit 2, not a traceback.
+        # (ir/flatten.py), so this is a last guard: one line and exit 2, not a traceback.
         raise CompileError.one(
             "(generated Python)",
             "",

@@ -15,60 +15,28 @@
 from __future__ import annotations
 
 import keyword
+from collections.abc import Collection
 
-# Names the generated Python and TypeScript modules define or import themselves; a user type of
-# the same name would shadow them.
+# Names the generated Python and TypeScript modules define or import themselves: a user type of
+# the same name would shadow them, and so would a dataclass field (a field shadows a module
+# name for the class body after it: its annotations and default factories).
 RESERVED_TYPE_NAMES = frozenset(
     {
-        "ArraySpec",
-        "GroupSpec",
-        "ArraySpecV2",
-        "GroupSpecV2",
-        "AnyNode",
-        "AnyNodeV2",
-        "TAttrs_co",
-        "TMembers_co",
-        "Problem",
-        "ZomError",
-        "StoreError",
-        "Converter",
-        "TABLE",
-        "Optional",
-        "Required",
-        "NamedConfig",
-        "JsonValue",
-        "JsonObject",
-        "Unset",
-        "UNSET",
-        "TAttrs",
-        "TMembers",
-        "Any",
-        "Literal",
-        "Mapping",
-        "Sequence",
-        "TypeAlias",
-        "TypedDict",
-        "NotRequired",
-        "Union",
-        "Generic",
-        "TypeVar",
-        "dataclass",
-        "field",
-        "annotations",
-        "Record",
-        "Array",
-        "Object",
-        "String",
-        "Number",
-        "Boolean",
-        "Symbol",
-        "Date",
-        "Error",
-        "Promise",
-        "Map",
-        "Set",
+        *("ArraySpec", "GroupSpec", "ArraySpecV2", "GroupSpecV2", "AnyNode", "AnyNodeV2"),
+        *("TAttrs", "TMembers", "TAttrs_co", "TMembers_co", "NamedConfig"),
+        *("Problem", "ZomError", "StoreError", "Converter", "TABLE", "MYPY"),
+        *("JsonValue", "JsonObject", "Unset", "UNSET", "Optional", "Required"),
+        *("Any", "Literal", "Mapping", "Sequence", "TypeAlias", "TypedDict", "NotRequired"),
+        *("Never", "Union", "Generic", "TypeVar", "dataclass", "field", "annotations", "enum"),
+        # TypeScript's global types
+        *("Record", "Array", "Object", "String", "Number", "Boolean", "Symbol", "Date", "Error"),
+        *("Promise", "Map", "Set"),
     }
 )
+# What a field must not be named besides those: the builtins the class bodies name.
+FIELD_RESERVED_NAMES = RESERVED_TYPE_NAMES | {
+    *("dict", "list", "tuple", "str", "int", "float", "bool", "object"),
+}
 
 # TypeScript reserved words that cannot name a type alias.
 _TS_RESERVED = frozenset(
@@ -87,6 +55,20 @@ _TS_RESERVED = frozenset(
         "bigint",
     }
 )
+
+
+class BaseNames:
+    """The names both targets give the Zarr base nodes: `GroupSpec`, `ArraySpec` and `AnyNode`
+    (a group or an array), the v2 ones ending in `V2` when a package holds both versions."""
+
+    def __init__(self, zarr_formats: Collection[int]) -> None:
+        self.suffix = {2: "V2" if len(set(zarr_formats)) > 1 else "", 3: ""}
+
+    def base(self, kind: str, version: int) -> str:
+        return ("GroupSpec" if kind == "group" else "ArraySpec") + self.suffix[version]
+
+    def any_node(self, version: int) -> str:
+        return "AnyNode" + self.suffix[version]
 
 
 def _words(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 from zomgen import ir
 from zomgen.cases import mypy_unions, walk
 from zomgen.cases.synth import base_node
+from zomgen.ir.queries import json_type
 from zomgen.targets.python import PythonTarget, base_fields
 
 UNKNOWN_KEY = "zomgen_unknown"
@@ -303,7 +304,7 @@ def json_types(ref: ir.TypeRef, h: ir.Hierarchy) -> set[str]:
     if isinstance(ref, ir.Primitive):
         return {"integer", "number"} if ref.name == "number" else {ref.name}
     if isinstance(ref, ir.Literal):
-        return {walk.json_type(v) for v in ref.values}
+        return {json_type(v) for v in ref.values}
     if isinstance(ref, ir.Json):
         return {"any"}
     if isinstance(ref, ir.Never):
@@ -349,9 +350,7 @@ def near_miss_literal(value: Any, values: Any) -> Any:
     else:
         candidates = ["zomgen"]
     for candidate in candidates:
-        if not any(
-            candidate == t and walk.json_type(candidate) == walk.json_type(t) for t in taken
-        ):
+        if not any(candidate == t and json_type(candidate) == json_type(t) for t in taken):
             return candidate
     return "zomgen-" + str(len(taken))
 

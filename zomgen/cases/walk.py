@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen import ir
+from zomgen.ir.queries import json_type
 from zomgen.targets import mypy_view
 
 Path = tuple[str | int, ...]
@@ -209,20 +210,6 @@ def member_type(spec: ir.Members, name: str) -> tuple[ir.TypeRef, str] | None:
 
 def _with(ctx: Context, **changes: Any) -> Context:
     return dataclasses.replace(ctx, **changes)
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def fits(value: Any, ref: ir.TypeRef, h: ir.Hierarchy) -> bool:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from zomgen import ir
 from zomgen.errors import CompileError, InputProblem
+from zomgen.ir.queries import json_type
 from zomgen.names import pascal_case
 from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
@@ -935,7 +936,7 @@ class Builder:
         types = self._type_set(conj)
         if literals is not None:
             if types is not None:
-                kept = [v for v in literals if _json_type(v) in types]
+                kept = [v for v in literals if json_type(v) in types]
                 if not kept:
                     literal_atoms = [(a, k) for k in ("const", "enum") for a, _v in conj.values(k)]
                     type_atoms = [(a, "type") for a, _v in conj.values("type")]
@@ -1199,22 +1200,6 @@ def _merge_patterns(
         if option not in unique:
             unique.append(option)
     return unique[0] if len(unique) == 1 else ir.UnionOf(tuple(unique))
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _recursive_defs(defs: dict[str, object]) -> set[str]:

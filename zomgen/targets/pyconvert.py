@@ -37,6 +37,7 @@ import re
 
 from zomgen import ir
 from zomgen.discriminate import plan
+from zomgen.ir.queries import any_node_version
 from zomgen.targets import pyconvert_records, pyconvert_unions
 from zomgen.targets.pyconvert_context import Context
 from zomgen.targets.pyconvert_view import (
@@ -46,7 +47,7 @@ from zomgen.targets.pyconvert_view import (
     Record,
     SlotType,
 )
-from zomgen.targets.pyspell import Spelling, any_node_version
+from zomgen.targets.pyspell import Spelling
 
 ITEM = "item"
 # A string literal in generated code (py_literal spells them), dropped before looking for calls.

@@ -7,6 +7,8 @@ import json
 from typing import Literal as TLiteral
 
 from zomgen import ir
+from zomgen.ir.queries import any_node_version, merge_literals
+from zomgen.names import BaseNames
 
 View = TLiteral["public", "precise", "mypy", "mypy-loose"]
 
@@ -24,16 +26,15 @@ class Spelling:
 
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.hierarchy = hierarchy
-        both = len(hierarchy.zarr_formats) > 1
-        self.suffix = {2: "V2" if both else "", 3: ""}
+        self.names = BaseNames(hierarchy.zarr_formats)
         # The TypedDicts that allow other keys (see typeddict.j2 and `document`).
         self.open_names: set[str] = set()
 
     def base_name(self, kind: ir.NodeKind, version: int) -> str:
-        return ("GroupSpec" if kind == "group" else "ArraySpec") + self.suffix[version]
+        return self.names.base(kind, version)
 
     def any_node(self, version: int) -> str:
-        return "AnyNode" + self.suffix[version]
+        return self.names.any_node(version)
 
     # --- models (frozen dataclasses) ----------------------------------------------------
 
@@ -151,32 +152,6 @@ def split_union(spelled: str) -> list[str]:
 
 def _tuple(items: list[str]) -> str:
     return f"tuple[{', '.join(items)}]" if items else "tuple[()]"
-
-
-def any_node_version(t: ir.UnionOf) -> int | None:
-    """The base `Node` (any group or array of one version) has a name of its own: `AnyNode`."""
-    kinds = {(o.kind, o.zarr_format) for o in t.options if isinstance(o, ir.BaseNode)}
-    if len(t.options) == 2 and len(kinds) == 2 and len({v for _k, v in kinds}) == 1:
-        return next(iter(kinds))[1]
-    return None
-
-
-def merge_literals(options: tuple[ir.TypeRef, ...]) -> list[ir.TypeRef]:
-    """`Literal["a"] | Literal["b"]` is spelled `Literal["a", "b"]` (ruff's PYI030)."""
-    values: list[ir.JsonScalar] = []
-    seen: set[ir.JsonScalar] = set()  # same equality as `in` on the list, linear in the values
-    merged: list[ir.TypeRef] = []
-    for option in options:
-        if isinstance(option, ir.Literal):
-            if not values:
-                merged.append(option)  # placeholder, replaced below
-            for v in option.values:
-                if v not in seen:
-                    seen.add(v)
-                    values.append(v)
-        else:
-            merged.append(option)
-    return [ir.Literal(tuple(values)) if isinstance(o, ir.Literal) else o for o in merged]
 
 
 def union(options: list[str]) -> str:

@@ -12,53 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from zomgen import ir
-from zomgen.names import field_identifier
+from zomgen.names import FIELD_RESERVED_NAMES, field_identifier
 from zomgen.targets import mypy_view
 from zomgen.targets.pyconvert import convert_module
 from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, Slot, SlotType
 from zomgen.targets.pyspell import Spelling, union
 
 BASE_CONSTS = {"zarr_format", "node_type"}
-MODULE_NAMES = frozenset(
-    {
-        "field",
-        # Builtins that class bodies name after the fields (annotations, default factories): a
-        # field of the same name would shadow them for the checkers and at run time.
-        "dict",
-        "list",
-        "tuple",
-        "str",
-        "int",
-        "float",
-        "bool",
-        "object",
-        "dataclass",
-        "enum",
-        "Mapping",
-        "Sequence",
-        "Literal",
-        "Generic",
-        "TypeVar",
-        "TypeAlias",
-        "TypedDict",
-        "NotRequired",
-        "Never",
-        "MYPY",
-        "JsonValue",
-        "JsonObject",
-        "Unset",
-        "UNSET",
-        "NamedConfig",
-        "ArraySpec",
-        "GroupSpec",
-        "ArraySpecV2",
-        "GroupSpecV2",
-        "AnyNode",
-        "AnyNodeV2",
-        "TAttrs_co",
-        "TMembers_co",
-    }
-)
 
 
 @dataclass
@@ -388,7 +348,7 @@ class PythonTarget:
     def _object(self, o: ir.ObjectType) -> tuple[PyModel, PyTypedDict]:
         # A field shadows any module-level name used in the class body after it (`field`,
         # `Mapping`, the other types), so those names are taken before the keys are named.
-        taken = set(MODULE_NAMES) | {t.name for t in self.h.types}
+        taken = set(FIELD_RESERVED_NAMES) | {t.name for t in self.h.types}
         extras_name = None
         if o.extra is not None:
             taken.add("extras")

@@ -16,9 +16,10 @@ import re
 from dataclasses import dataclass
 
 from zomgen import ir
+from zomgen.ir.queries import any_node_version, merge_literals
+from zomgen.names import BaseNames
 from zomgen.render import render
 from zomgen.resources import runtime_ts_dir
-from zomgen.targets.pyspell import Spelling, any_node_version, merge_literals
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _PRIMITIVES = {
@@ -90,7 +91,7 @@ def jsdoc(text: str | None, indent: str = "") -> str | None:
 class TypeScriptTarget:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
-        self.sp = Spelling(hierarchy)
+        self.names = BaseNames(hierarchy.zarr_formats)
 
     def type(self, t: ir.TypeRef) -> str:
         if isinstance(t, ir.Primitive):
@@ -118,15 +119,15 @@ class TypeScriptTarget:
             return f"{{ readonly [key: string]: {self.type(t.value)} }}"
         if isinstance(t, ir.UnionOf):
             if (version := any_node_version(t)) is not None:
-                return self.sp.any_node(version)
+                return self.names.any_node(version)
             return " | ".join(dict.fromkeys(self.type(o) for o in merge_literals(t.options)))
         if isinstance(t, ir.Ref):
             return t.name
         if t.kind == "group":
-            group = self.sp.base_name("group", t.zarr_format)
-            members = f"{{ readonly [name: string]: {self.sp.any_node(t.zarr_format)} }}"
+            group = self.names.base("group", t.zarr_format)
+            members = f"{{ readonly [name: string]: {self.names.any_node(t.zarr_format)} }}"
             return f"{group}<JsonObject, {members}>"
-        return f"{self.sp.base_name('array', t.zarr_format)}<JsonObject>"
+        return f"{self.names.base('array', t.zarr_format)}<JsonObject>"
 
     def _element(self, t: ir.TypeRef) -> str:
         text = self.type(t)
@@ -208,10 +209,8 @@ class TypeScriptTarget:
             for v in versions
         }
         base_names = {
-            f"{kind}{v}": self.sp.base_name(kind, v)
-            for v in versions
-            for kind in ("group", "array")
-        } | {f"any{v}": self.sp.any_node(v) for v in versions}
+            f"{kind}{v}": self.names.base(kind, v) for v in versions for kind in ("group", "array")
+        } | {f"any{v}": self.names.any_node(v) for v in versions}
         view = {
             "source": self.h.source,
             "root": self.h.root,
