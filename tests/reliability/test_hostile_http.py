@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
 
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, validate_store
 
 V3_SCHEMA = ROOT / "schemas" / "zom" / "v3.schema.json"

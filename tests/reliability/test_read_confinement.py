@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 import zarr.storage
-from conftest import ROOT
 
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, validate_store
 from zomgen.runtime.sources import LEAVES_STORE
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 import zarr
-from conftest import ROOT
 
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, write_document
 
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}

@@ -12,9 +12,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from node_support import HARNESS, compile_typescript, run_node
-from suite_build import Suite
-from suite_cases import document, typed
+from tests.support.node import HARNESS, compile_typescript, run_node
+from tests.support.suite_build import Suite
+from tests.support.suite_cases import document, typed
 
 
 @dataclass(frozen=True)

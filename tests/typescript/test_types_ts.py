@@ -24,8 +24,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT
-from node_support import HARNESS, compile_typescript, link_node_modules, run_node
+
+from tests.support.node import HARNESS, compile_typescript, link_node_modules, run_node
+from tests.support.paths import CASES, ROOT
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 TS_CASES = ROOT / "typecheck_cases" / "typescript"
@@ -222,7 +223,7 @@ def _case_files(prefix: str) -> list[Path]:
 
 
 def test_every_python_negative_has_its_typescript_twin() -> None:
-    from test_runtime_twins import TWINS
+    from tests.typecheck.test_runtime_twins import TWINS
 
     python = {
         p.relative_to(PY_CASES).with_suffix("").as_posix() for p in PY_CASES.glob("*/neg_*.py")
@@ -244,7 +245,7 @@ def test_every_python_negative_has_its_typescript_twin() -> None:
 
 
 def test_typescript_cases_have_run_time_twins(ts_cases: Path, tmp_path: Path) -> None:
-    from test_runtime_twins import TWINS
+    from tests.typecheck.test_runtime_twins import TWINS
 
     work = tmp_path / "w"
     shutil.copytree(ts_cases, work, symlinks=True)

@@ -1,0 +1,68 @@
+"""Compiler cases as folders (tests/cases/<feature>/): a schema and what compiling it must give.
+
+- `expected_ir.json`: the IR `zomgen ir` prints (the compiler's understanding of the schema);
+- `expected_error.txt`: for bad input, the exact stderr lines (the case folder shown as `.`),
+  with exit code 2, no traceback and nothing written.
+
+Set ZOMGEN_UPDATE_CASES=1 to rewrite the expected files after a deliberate change, then review
+the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import CASES
+
+UPDATE = os.environ.get("ZOMGEN_UPDATE_CASES") == "1"
+
+
+def _schema(case: Path) -> Path:
+    (schema,) = [p for p in case.iterdir() if p.name.startswith("schema.")]
+    return schema
+
+
+def _zomgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "zomgen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+GOOD = sorted(p for p in CASES.iterdir() if p.is_dir() and not p.name.startswith("bad-"))
+BAD = sorted(p for p in CASES.iterdir() if p.is_dir() and p.name.startswith("bad-"))
+
+
+@pytest.mark.parametrize("case", GOOD, ids=[p.name for p in GOOD])
+def test_ir_is_what_the_case_expects(case: Path) -> None:
+    result = _zomgen("ir", _schema(case).name, cwd=case)
+    assert result.returncode == 0, result.stderr
+    expected = case / "expected_ir.json"
+    if UPDATE:
+        expected.write_text(result.stdout, encoding="utf-8")
+    assert json.loads(result.stdout) == json.loads(expected.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", BAD, ids=[p.name for p in BAD])
+def test_bad_input_is_refused_cleanly(case: Path, tmp_path: Path) -> None:
+    out = tmp_path / "pkg"
+    result = _zomgen("build", _schema(case).name, "-o", str(out), cwd=case)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert not out.exists(), "nothing may be written for bad input"
+    shown = result.stderr.replace(str(case.resolve()), ".")
+    expected = case / "expected_error.txt"
+    if UPDATE:
+        expected.write_text(shown, encoding="utf-8")
+    assert shown == expected.read_text("utf-8")
+    for line in shown.splitlines():
+        assert line.startswith("zomgen: ./schema."), line  # file:pointer: message
