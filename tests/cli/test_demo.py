@@ -7,7 +7,11 @@ from __future__ import annotations
 import os
 import subprocess
 
+import pytest
+
 from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.node
 
 
 def test_the_demo_runs() -> None:

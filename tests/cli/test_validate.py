@@ -4,23 +4,16 @@ for CI; the store is never written."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import xarray as xr
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
 
 V2 = ROOT / "schemas" / "xarray-v2" / "schema.json"
 V3 = ROOT / "schemas" / "xarray-v3" / "schema.json"
-
-
-def zomgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", *args], capture_output=True, text=True, check=False
-    )
 
 
 def _store(path: Path, zarr_format: int) -> Path:
@@ -35,7 +28,7 @@ def _bytes(folder: Path) -> dict[str, bytes]:
 
 def test_valid_store_exits_0(tmp_path: Path) -> None:
     store = _store(tmp_path / "s.zarr", 3)
-    result = zomgen("validate", str(store), "--schema", str(V3))
+    result = run_zomgen("validate", str(store), "--schema", str(V3))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "valid" in result.stdout
 
@@ -45,24 +38,24 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
     zattrs = store / "t" / ".zattrs"
     zattrs.write_text(json.dumps({"_ARRAY_DIMENSIONS": ["y"]}))  # one name for two dimensions
     before = _bytes(store)
-    result = zomgen("validate", str(store), "--schema", str(V2), "--format", "json")
+    result = run_zomgen("validate", str(store), "--schema", str(V2), "--format", "json")
     assert result.returncode == 1, result.stderr
     problems = json.loads(result.stdout)
     assert {"node_path", "pointer", "message", "keyword", "schema_path"} <= set(problems[0])
     assert any(
         p["node_path"] == "/t" and p["pointer"] == "/attributes/_ARRAY_DIMENSIONS" for p in problems
     ), problems
-    text = zomgen("validate", str(store), "--schema", str(V2))
+    text = run_zomgen("validate", str(store), "--schema", str(V2))
     assert text.returncode == 1 and "/t" in text.stdout
     assert _bytes(store) == before
 
 
 def test_unusable_input_exits_2_without_traceback(tmp_path: Path) -> None:
     store = _store(tmp_path / "s.zarr", 3)
-    missing = zomgen("validate", str(tmp_path / "nowhere.zarr"), "--schema", str(V3))
+    missing = run_zomgen("validate", str(tmp_path / "nowhere.zarr"), "--schema", str(V3))
     bad_schema = tmp_path / "bad.json"
     bad_schema.write_text("{")
-    broken = zomgen("validate", str(store), "--schema", str(bad_schema))
+    broken = run_zomgen("validate", str(store), "--schema", str(bad_schema))
     for result in (missing, broken):
         assert result.returncode == 2, result.stdout + result.stderr
         assert "Traceback" not in result.stderr
@@ -75,7 +68,7 @@ def test_an_unreachable_remote_store_is_named_in_every_message() -> None:
     with socket.socket() as sock:  # a port nothing listens on: bound, never listening
         sock.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/s.zarr"
-        result = zomgen("validate", url, "--schema", str(V3))
+        result = run_zomgen("validate", url, "--schema", str(V3))
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()

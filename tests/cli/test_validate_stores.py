@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.support.cli import run_zomgen
 from tests.support.runtime import ROOT, STORES, V3_GROUP, snapshot, v3_array, write_json
 
 XARRAY_V3 = ROOT / "schemas" / "xarray-v3" / "schema.json"
@@ -15,14 +15,7 @@ XARRAY_V2 = ROOT / "schemas" / "xarray-v2" / "schema.json"
 
 
 def _validate(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", "validate", *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    return run_zomgen("validate", *args, cwd=ROOT, timeout=120)
 
 
 def _store(root: Path, dims: list[str]) -> Path:

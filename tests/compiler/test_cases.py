@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import CASES
 
 UPDATE = os.environ.get("ZOMGEN_UPDATE_CASES") == "1"
@@ -28,23 +27,13 @@ def _schema(case: Path) -> Path:
     return schema
 
 
-def _zomgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 GOOD = sorted(p for p in CASES.iterdir() if p.is_dir() and not p.name.startswith("bad-"))
 BAD = sorted(p for p in CASES.iterdir() if p.is_dir() and p.name.startswith("bad-"))
 
 
 @pytest.mark.parametrize("case", GOOD, ids=[p.name for p in GOOD])
 def test_ir_is_what_the_case_expects(case: Path) -> None:
-    result = _zomgen("ir", _schema(case).name, cwd=case)
+    result = run_zomgen("ir", _schema(case).name, cwd=case)
     assert result.returncode == 0, result.stderr
     expected = case / "expected_ir.json"
     if UPDATE:
@@ -55,7 +44,7 @@ def test_ir_is_what_the_case_expects(case: Path) -> None:
 @pytest.mark.parametrize("case", BAD, ids=[p.name for p in BAD])
 def test_bad_input_is_refused_cleanly(case: Path, tmp_path: Path) -> None:
     out = tmp_path / "pkg"
-    result = _zomgen("build", _schema(case).name, "-o", str(out), cwd=case)
+    result = run_zomgen("build", _schema(case).name, "-o", str(out), cwd=case)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert not out.exists(), "nothing may be written for bad input"

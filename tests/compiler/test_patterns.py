@@ -13,13 +13,12 @@ tests/runtime/test_runtime_patterns.py.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import SHARED
 from zomgen.runtime import check_document
 from zomgen.schema.bundle import bundle
@@ -37,16 +36,6 @@ ECMA_ONLY = [
 ]
 PYTHON_ONLY = [r"^(?P<year>[0-9]{4})$", r"(?i)abc", r"^abc\Z"]
 NEITHER = ["(", r"(?P<n>x)\p{L}", "a{2,1}"]
-
-
-def zomgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def convention(attributes: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +79,7 @@ def test_a_pattern_no_run_time_reads_is_refused_with_its_pointer(
     path = write(
         tmp_path, convention({"properties": {"x": {"type": "string", "pattern": pattern}}})
     )
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert f"{path}:/properties/attributes/properties/x/pattern: not valid JSON Schema" in (
@@ -103,7 +92,7 @@ def test_build_warns_about_a_pattern_python_cannot_read(tmp_path: Path) -> None:
     path = write(
         tmp_path, convention({"properties": {"x": {"type": "string", "pattern": r"^\p{Letter}+$"}}})
     )
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 0, result.stderr
     [warning] = warnings_of(result.stderr)
     assert warning.startswith(
@@ -130,7 +119,7 @@ def test_build_warns_about_a_pattern_javascript_cannot_read(
     path = write(
         tmp_path, convention({"properties": {"x": {"type": "string", "pattern": pattern}}})
     )
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 0, result.stderr
     [warning] = warnings_of(result.stderr)
     assert warning.startswith(
@@ -145,7 +134,7 @@ def test_a_pattern_jsonschema_rs_cannot_read_is_named_too(tmp_path: Path) -> Non
     path = write(
         tmp_path, convention({"properties": {"x": {"type": "string", "pattern": r"^abc\Z"}}})
     )
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     [warning] = warnings_of(result.stderr)
     assert "jsonschema-rs cannot read it: the Python run time checks documents with " in warning
 
@@ -159,14 +148,14 @@ def test_warnings_name_the_pattern_properties_key_and_the_file_it_is_in(tmp_path
         encoding="utf-8",
     )
     path = write(tmp_path, convention({"$ref": "attrs.json"}))
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 2  # neither Python nor ECMA-262 reads it
     key = r"^\p{Lu}"
     (tmp_path / "attrs.json").write_text(
         json.dumps({"type": "object", "patternProperties": {key: {"type": "integer"}}}),
         encoding="utf-8",
     )
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 0, result.stderr
     [warning] = warnings_of(result.stderr)
     pointer = f"/patternProperties/{escape_pointer(key)}"
@@ -180,7 +169,7 @@ def test_patterns_every_engine_reads_give_no_warning(tmp_path: Path) -> None:
             "patternProperties": {"^[0-9]+$": {"type": "integer"}},
         }
     )
-    result = zomgen("build", str(write(tmp_path, schema)), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(write(tmp_path, schema)), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 0, result.stderr
     assert warnings_of(result.stderr) == []
 
@@ -199,7 +188,7 @@ def test_a_pattern_beside_a_draft07_ref_is_not_in_the_bundle_nor_warned_about(
         encoding="utf-8",
     )
     path = write(tmp_path, convention({"$ref": "attrs.json"}))
-    result = zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "pkg"))
     assert result.returncode == 0, result.stderr
     assert warnings_of(result.stderr) == []
 
@@ -255,6 +244,6 @@ def test_named_keys_beside_an_ecma262_pattern_properties_key_compile(tmp_path: P
             "patternProperties": {r"^\p{Ll}+$": {"type": "string"}},
         }
     )
-    result = zomgen("build", str(write(tmp_path, schema)), "-o", str(tmp_path / "pkg"))
+    result = run_zomgen("build", str(write(tmp_path, schema)), "-o", str(tmp_path / "pkg"))
     assert "Traceback" not in result.stderr
     assert result.returncode == 0

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import SHARED
 from zomgen.compile import Options, build_ir, generate_package, load
 from zomgen.errors import CompileError
@@ -100,12 +99,7 @@ def test_the_building_block_as_an_array_names_both_contradictions(tmp_path: Path
 def test_the_cli_says_it_in_one_line_per_key_and_exits_2(tmp_path: Path) -> None:
     _building_block(tmp_path)
     schema = _write(tmp_path, "array.json", ARRAY)
-    done = subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(tmp_path / "pkg")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_zomgen("build", schema, "-o", tmp_path / "pkg")
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert lines == [

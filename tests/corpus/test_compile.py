@@ -55,11 +55,17 @@ from tests.support.checkers import (
     run_ty,
     ty_diagnostics,
 )
+from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
 from tests.support.node import check_typescript
 from tests.support.paths import CORPUS, ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.corpus,
+    pytest.mark.slow,
+]
 
 WRAPPERS = ROOT / "tests" / "corpus_conventions"
 PYTHON = sys.executable
@@ -158,14 +164,7 @@ def _param(name: str, check: str) -> Any:
 
 
 def zomgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PYTHON, "-m", "zomgen", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        errors="backslashreplace",
-        check=False,
-    )
+    return run_zomgen(*args, cwd=cwd, errors="backslashreplace")
 
 
 def build(
@@ -771,13 +770,16 @@ def test_duplicate_ids_are_not_resolved_at_random(tmp_path: Path) -> None:
     outcomes = set()
     for seed in range(12):
         out = tmp_path / f"out{seed}" / "pkg"
-        result = subprocess.run(
-            [PYTHON, "-m", "zomgen", "build", str(root), "-o", str(out)]
-            + ["-I", str(tmp_path / "a"), "-I", str(tmp_path / "b")],
-            capture_output=True,
-            text=True,
-            check=False,
-            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        result = run_zomgen(
+            "build",
+            root,
+            "-o",
+            out,
+            "-I",
+            tmp_path / "a",
+            "-I",
+            tmp_path / "b",
+            env={"PYTHONHASHSEED": str(seed)},
         )
         models = (out / "models.py").read_text("utf-8") if out.exists() else None
         outcomes.add((result.returncode, result.stderr.replace(str(out), "OUT"), models))

@@ -26,7 +26,12 @@ from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
 from tests.support.paths import ROOT
 from zomgen.cases.derive import derive
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.corpus,
+    pytest.mark.slow,
+]
 
 SAMPLE = (
     "conventions__cf",

@@ -40,6 +40,12 @@ from tests.support.checkers import (
 )
 from tests.support.paths import ROOT
 
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.corpus,
+]
+
 PYTHON = sys.executable
 FAMILIES = ("ome_0_4__", "ome_0_5__", "conventions__")
 INHERITED = (

@@ -24,7 +24,10 @@ from zomgen.cases.derive import refusals
 from zomgen.compile import Options, generate_package
 from zomgen.write import write_package
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.corpus,
+    pytest.mark.slow,
+]
 
 # convention -> (options built, options in its unions); where not all are built, the reasons
 # are printed on a mismatch. PROJJSON (cm_proj_r3) and OME-NGFF 0.6's transformations nest deep

@@ -70,6 +70,9 @@ SCALARS: list[Any] = [None, True, False, 0, -1, 2**63, 1.5, -0.0, 1e300, "s", ""
 
 # zomgen raises the recursion limit for deep schemas (compile.py); hypothesis notices.
 pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.fuzz,
     pytest.mark.slow,
     pytest.mark.filterwarnings("ignore:The recursion limit will not be reset"),
 ]

@@ -30,6 +30,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.corpus.test_compile import Findings, build_many, check_packages
+from tests.support.cli import run_zomgen
 from zomgen.compile import Options, build_ir, generate, load
 from zomgen.errors import CompileError
 from zomgen.format import format_python
@@ -40,7 +41,12 @@ from zomgen.schema.load import MAX_ENUM
 from zomgen.schema.parse import Builder
 from zomgen.write import write_package
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.fuzz,
+    pytest.mark.slow,
+]
 
 V3G = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
 V3A = {"$ref": "urn:zom:v3#/$defs/ArraySpec"}
@@ -336,13 +342,7 @@ def test_a_schema_past_a_limit_is_one_problem_at_its_pointer(
     schema = tmp_path / file
     schema.write_text(text, encoding="utf-8", errors="surrogatepass")
     started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(tmp_path / "pkg")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    result = run_zomgen("build", schema, "-o", tmp_path / "pkg", timeout=120)
     elapsed = time.perf_counter() - started
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
     lines = result.stderr.splitlines()
@@ -360,13 +360,7 @@ def test_a_defs_key_with_a_line_break_is_reported_on_one_line(tmp_path: Path) ->
     schema.write_text(
         json.dumps(group({"type": "object"}, **{"$defs": {"x\ny\u2028z": {"type": 5}}}))
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(tmp_path / "pkg")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    result = run_zomgen("build", schema, "-o", tmp_path / "pkg", timeout=120)
     assert result.returncode == 2
     expected = (
         f"zomgen: {schema}:/$defs/x\\ny\\u2028z/type: not valid JSON Schema (2020-12): 5 is "
@@ -478,13 +472,7 @@ def test_zomgen_ir_reads_a_schema_as_deep_as_the_limit(tmp_path: Path) -> None:
     reported as "nests too deeply to compile" at `/`."""
     schema = tmp_path / "s.json"
     schema.write_text(json.dumps(DEEP["deep_items_120"]), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "ir", str(schema)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    result = run_zomgen("ir", schema, timeout=120)
     assert result.returncode == 0, result.stderr
     names = [t["name"] for t in json.loads(result.stdout)["types"]]
     assert names[-1] == "HostileAttributesXItemLevels110"

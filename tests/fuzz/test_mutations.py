@@ -70,6 +70,7 @@ REFS = [
 ]  # fmt: skip
 
 pytestmark = [
+    pytest.mark.fuzz,
     pytest.mark.slow,
     pytest.mark.filterwarnings("ignore:The recursion limit will not be reset"),
 ]

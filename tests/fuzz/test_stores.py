@@ -25,7 +25,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import time
 import traceback
@@ -42,6 +41,7 @@ import pytest
 import xarray as xr
 import zarr
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
 from zomgen.compile import Options, generate
 from zomgen.write import write_package
@@ -52,7 +52,10 @@ MIN_TRIED = 60  # however loaded the machine, at least this many (each corruptio
 CLI_SAMPLE = 6  # corrupted stores also checked through `zomgen validate` (a process each, ~2 s)
 METADATA = re.compile(r"(^|/)(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$")
 
-pytestmark = pytest.mark.filterwarnings("ignore")
+pytestmark = [
+    pytest.mark.fuzz,
+    pytest.mark.filterwarnings("ignore"),
+]
 
 
 @dataclass
@@ -246,13 +249,8 @@ def _run_package(package: ModuleType, store: Path) -> None:
 
 def _cli(store: Path, version: int) -> str | None:
     schema = ROOT / "schemas" / f"xarray-v{version}" / "schema.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "validate", str(store), "--schema", str(schema)],
-        capture_output=True,
-        text=True,
-        errors="backslashreplace",
-        check=False,
-        timeout=120,
+    result = run_zomgen(
+        "validate", store, "--schema", schema, errors="backslashreplace", timeout=120
     )
     if result.returncode not in (0, 1, 2) or "Traceback" in result.stderr:
         return f"exit {result.returncode}: {result.stderr[-1500:]}"

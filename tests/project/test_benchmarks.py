@@ -57,6 +57,7 @@ def test_bench_load_runs() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.node
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
 def test_bench_validate_ts_runs() -> None:
     result = _run(str(BENCHMARKS / "bench_validate_ts.py"), "-n", "20", "--repeat", "1")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.paths import ROOT
 
 PYTHON = sys.executable
@@ -17,6 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.checkers
 def test_mypy_strict_on_zomgen() -> None:
     result = _run("mypy", "--strict", "--no-incremental", "zomgen")
     assert result.returncode == 0, result.stdout + result.stderr

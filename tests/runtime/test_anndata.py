@@ -22,7 +22,6 @@ import dataclasses
 import importlib
 import json
 import shutil
-import subprocess
 import sys
 import warnings
 import zipfile
@@ -38,6 +37,7 @@ import pytest
 import scipy.sparse as sp
 import zarr
 
+from tests.support.cli import build_package
 from tests.support.runtime import CONVENTIONS, snapshot
 from zomgen.runtime import read_document
 
@@ -79,21 +79,11 @@ STORES = tuple(EXPECTED_TAGGED)
 # ------------------------------------------------------------------------------ the packages
 
 
-def _build(schema: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, ModuleType]]:
     out = tmp_path_factory.mktemp("anndata_packages")
     for version, name in PACKAGES.items():
-        result = _build(SCHEMAS[version], out / name)
-        assert result.returncode == 0, result.stderr
+        result = build_package(SCHEMAS[version], out / name)
         assert "warning" not in result.stderr, result.stderr
     sys.path.insert(0, str(out))
     try:

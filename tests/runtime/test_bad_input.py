@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 import time
 import zipfile
 from collections.abc import AsyncIterator
@@ -20,6 +18,7 @@ import zarr.storage
 from zarr.abc.store import ByteRequest
 from zarr.core.buffer import Buffer, BufferPrototype, cpu
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
 from tests.support.runtime import (
     STORES,
@@ -462,13 +461,7 @@ def test_an_integer_of_5000_digits_is_a_problem_of_its_file(tmp_path: Path, wher
     assert "integer longer than Python reads" in problems[0].message
     assert any("/bad" == p.node_path for p in validate_store(store, base(3)))
     before = snapshot(store)
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "validate", str(store), "--schema", str(BASE_V3)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+    result = run_zomgen("validate", store, "--schema", BASE_V3, timeout=120)
     assert result.returncode in (1, 2) and "Traceback" not in result.stderr, result.stderr
     assert "integer longer than Python reads" in result.stdout + result.stderr
     assert snapshot(store) == before

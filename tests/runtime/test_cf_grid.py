@@ -214,6 +214,7 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.node
 def test_typescript_gives_the_same_problems(runtime: Path, tmp_path: Path) -> None:
     """Every store above, valid and broken, as a document under validate.ts's runtime."""
     jobs: list[tuple[int, list[Any]]] = []

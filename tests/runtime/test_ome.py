@@ -192,6 +192,7 @@ def _rows(problems: list[Problem] | list[dict[str, str]]) -> list[tuple[str, str
     return sorted((p["node_path"], p["pointer"], p["keyword"], p["schema_path"]) for p in rows)
 
 
+@pytest.mark.node
 def test_suites_and_examples_agree_under_node(runtime: Path) -> None:
     payload = [
         {

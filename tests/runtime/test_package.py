@@ -57,11 +57,13 @@ def test_runtime_is_a_flat_folder_of_modules_with_relative_imports_only() -> Non
             assert not stripped.startswith(("from zomgen", "import zomgen")), (source, line)
 
 
+@pytest.mark.checkers
 def test_mypy_strict(copied: Path) -> None:
     result = _run([PYTHON, "-m", "mypy", "--strict", "--no-incremental", "zrt"], copied)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.checkers
 def test_pyright_strict(copied: Path) -> None:
     result = _run([PYTHON, "-m", "pyright", "zrt"], copied)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -165,6 +165,7 @@ def test_a_pattern_no_engine_reads_is_a_problem_not_an_exception() -> None:
     assert not verdicts(node({"x": 1}), schema)[1]
 
 
+@pytest.mark.node
 def test_validate_ts_reads_unicode_property_escapes_and_agrees(tmp_path: Path) -> None:
     source = tmp_path / "letters.json"
     source.write_text(

@@ -408,6 +408,7 @@ def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.node
 def test_typescript_gives_the_same_verdicts_and_problems(runtime: Path) -> None:
     import json
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,17 +16,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from tests.support.cli import build_package
 from tests.support.paths import CASES, ROOT
-
-
-def _build(schema: Path, out: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +33,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Mod
         "rt_tree": CASES / "recursive-group" / "schema.json",
     }
     for name, schema in sources.items():
-        _build(schema, out / name)
+        build_package(schema, out / name)
     sys.path.insert(0, str(out))
     try:
         yield {name: importlib.import_module(name) for name in sources}

@@ -52,6 +52,8 @@ from zomgen.compile import Options, generate
 from zomgen.runtime import Problem, check_document, read_document
 from zomgen.write import write_package
 
+pytestmark = pytest.mark.node
+
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
 
 Verdict = tuple[bool, list[tuple[str, str, str, str]]]

@@ -26,6 +26,8 @@ import pytest
 from tests.support.suite_build import Suite
 from tests.support.suite_static import CHECKERS, run_checkers, write_cases
 
+pytestmark = [pytest.mark.checkers, pytest.mark.node]
+
 PINS = Path(__file__).with_name("expected_static.json")
 UPDATE = os.environ.get("ZOMGEN_UPDATE_PINS") == "1"
 # Why a checker must reject some valid instances: the language cannot say what JSON Schema says.

@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.support.checkers import MYPY_AS_USERS_RUN_IT
+from tests.support.cli import build_package
 from tests.support.paths import ROOT
+
+pytestmark = [pytest.mark.checkers, pytest.mark.node]
 
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
@@ -144,8 +147,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("exact")
     (work / "image.json").write_text(json.dumps(IMAGE), encoding="utf-8")
-    result = _run([PYTHON, "-m", "zomgen", "build", "image.json", "-o", "ome_image"], work)
-    assert result.returncode == 0, result.stderr
+    build_package("image.json", "ome_image", cwd=work)
     py = ["from ome_image import documents, models", ""]
     py.append(f"good: documents.OmeImage = {_python(GOOD)}")
     py += [line for line in MODELS_GOOD.strip().splitlines()]
@@ -259,8 +261,7 @@ def test_a_keyword_without_type_is_typed_open_and_warned_about(tmp_path: Path) -
         "$defs": {"Tag": {"properties": {"id": {"type": "integer"}}, "required": ["id"]}},
     }
     (tmp_path / "tagged.json").write_text(json.dumps(schema), encoding="utf-8")
-    result = _run([PYTHON, "-m", "zomgen", "build", "tagged.json", "-o", "tagged"], tmp_path)
-    assert result.returncode == 0, result.stderr
+    result = build_package("tagged.json", "tagged", cwd=tmp_path)
     warning = (
         "zomgen: warning: "
         f"{tmp_path / 'tagged.json'}:/$defs/Tag: `properties` applies to objects only and no "

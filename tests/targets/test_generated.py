@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
 from tests.support.paths import ROOT
 from tests.support.scripts import load_script
@@ -47,12 +46,7 @@ def test_build_check_agrees(schema: Path, out: Path) -> None:
     # The package and its checked-in derived cases, as `zomgen build --cases` compares them.
     cases = ROOT / "typecheck_cases" / "derived"
     command = ["build", str(schema), "-o", str(out), "--cases", str(cases), "--check"]
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", *command],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run_zomgen(*command)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

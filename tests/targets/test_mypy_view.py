@@ -12,10 +12,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.checkers import MYPY_AS_USERS_RUN_IT
+from tests.support.cli import build_package
 from zomgen import ir
 from zomgen.compile import Options, build_ir, load
 from zomgen.targets.mypy_view import loose_names, open_names
+
+pytestmark = pytest.mark.checkers
 
 PYTHON = sys.executable
 
@@ -91,14 +96,7 @@ def test_only_the_open_objects_below_a_union_are_read_loosely(tmp_path: Path) ->
 
 def test_mypy_accepts_other_keys_everywhere_and_rejects_each_mistake(tmp_path: Path) -> None:
     (tmp_path / "root.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
-    built = subprocess.run(
-        [PYTHON, "-m", "zomgen", "build", "root.json", "-o", "root"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert built.returncode == 0, built.stderr
+    build_package("root.json", "root", cwd=tmp_path)
     lines = ["from root import documents", ""]
     lines += [f"good{n}: documents.Root = {d!r}" for n, d in enumerate(VALID)]
     first = len(lines) + 1

@@ -22,9 +22,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.checkers import pyrefly_diagnostics, run_pyrefly, run_ty, ty_diagnostics
+from tests.support.cli import build_package
 from tests.support.paths import CASES, ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.slow,
+]
 
 PYTHON = sys.executable
 
@@ -39,13 +43,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     for schema in schemas:
         name = schema.parent.name.replace("-", "_")
-        result = subprocess.run(
-            [PYTHON, "-m", "zomgen", "build", str(schema), "-o", str(out / name)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
+        build_package(schema, out / name)
     (out / "pyrightconfig.json").write_text(
         json.dumps({"typeCheckingMode": "strict", "pythonVersion": "3.11"}), encoding="utf-8"
     )

@@ -16,10 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
 from tests.support.scripts import load_script
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.slow,
+]
 
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
@@ -69,12 +74,6 @@ EXPECTED_CASES = {
 EXPECTED_REFUSED: dict[str, str] = {}
 
 
-def zomgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PYTHON, "-m", "zomgen", *args], capture_output=True, text=True, check=False
-    )
-
-
 def runner(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     return subprocess.run(
@@ -92,7 +91,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every convention derived by `zomgen cases` into one folder."""
     out = tmp_path_factory.mktemp("derived")
     for package, schema in conventions().items():
-        result = zomgen("cases", str(schema), "-o", str(out), "--package", package)
+        result = run_zomgen("cases", str(schema), "-o", str(out), "--package", package)
         assert "Traceback" not in result.stderr
         if package in EXPECTED_REFUSED:
             assert result.returncode == 2, result.stderr
@@ -173,16 +172,16 @@ def test_the_report_calls_static_exactly_what_the_cases_expect(derived: Path) ->
 
 def test_report_command_text_and_json(tmp_path: Path) -> None:
     schema = conventions()["xarray_v3"]
-    result = zomgen("cases", str(schema), "-o", str(tmp_path), "--report", "--format", "json")
+    result = run_zomgen("cases", str(schema), "-o", str(tmp_path), "--report", "--format", "json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    shown = zomgen("ir", str(schema))
+    shown = run_zomgen("ir", str(schema))
     checks = json.loads(shown.stdout)["runtime_checks"]
     assert [(r["pointer"], r["keyword"]) for r in report["runtime_only"]] == [
         (c["pointer"], c["keyword"]) for c in checks
     ]
     assert {row["keyword"] for row in report["constraints"]} >= {"type", "const", "frozen"}
-    text = zomgen("cases", str(schema), "-o", str(tmp_path), "--report")
+    text = run_zomgen("cases", str(schema), "-o", str(tmp_path), "--report")
     assert text.returncode == 0
     assert text.stdout.startswith("agreement report: convention (XarrayDataset")
     assert "checked only at run time" in text.stdout
@@ -255,7 +254,7 @@ def test_no_valid_hierarchy_is_exit_2_naming_the_blocking_constraint(tmp_path: P
     }
     path = tmp_path / "schema.json"
     path.write_text(json.dumps(schema), encoding="utf-8")
-    result = zomgen("cases", str(path), "-o", str(tmp_path / "out"))
+    result = run_zomgen("cases", str(path), "-o", str(tmp_path / "out"))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "/properties/attributes/properties/id/pattern" in result.stderr
@@ -263,7 +262,7 @@ def test_no_valid_hierarchy_is_exit_2_naming_the_blocking_constraint(tmp_path: P
 
     schema["properties"]["attributes"]["properties"]["id"]["examples"] = ["abc1"]  # type: ignore[index]
     path.write_text(json.dumps(schema), encoding="utf-8")
-    result = zomgen("cases", str(path), "-o", str(tmp_path / "out"))
+    result = run_zomgen("cases", str(path), "-o", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
 
 
@@ -273,7 +272,7 @@ def test_build_with_cases_puts_the_report_in_the_package_readme(tmp_path: Path) 
     on what it wrote and fails on a stale case file or README; a plain build says how."""
     schema = str(conventions()["xarray_v3"])
     package, cases = tmp_path / "pkg" / "xv3", tmp_path / "cases"
-    built = zomgen("build", schema, "-o", str(package), "--cases", str(cases))
+    built = run_zomgen("build", schema, "-o", str(package), "--cases", str(cases))
     assert built.returncode == 0, built.stderr
     readme = (package / "README.md").read_text("utf-8")
     assert (cases / "xv3" / "README.md").read_text("utf-8") == readme
@@ -282,19 +281,21 @@ def test_build_with_cases_puts_the_report_in_the_package_readme(tmp_path: Path) 
     assert readme.endswith(table.replace("\n## ", "\n### "))
     assert "| `models.attributes` | `frozen` | 1 | yes |" in readme
     check = ["build", schema, "-o", str(package), "--cases", str(cases), "--check"]
-    assert zomgen(*check).returncode == 0
+    assert run_zomgen(*check).returncode == 0
     report = cases / "xv3_cases" / "REPORT.md"
     report.write_text(report.read_text("utf-8") + "edited\n", encoding="utf-8")
-    stale = zomgen(*check)
+    stale = run_zomgen(*check)
     assert stale.returncode == 1
     assert "-edited" in stale.stdout
     assert "is stale: run `zomgen build" in stale.stderr
     plain = tmp_path / "plain" / "xv3"
-    assert zomgen("build", schema, "-o", str(plain)).returncode == 0
+    assert run_zomgen("build", schema, "-o", str(plain)).returncode == 0
     plain_readme = (plain / "README.md").read_text("utf-8")
     assert "Not derived for this build. `zomgen build SCHEMA -o PKG --cases DIR`" in plain_readme
-    assert zomgen(*check[:4], "--check").returncode == 1  # the README differs from a plain build
-    in_place = zomgen(
+    assert (
+        run_zomgen(*check[:4], "--check").returncode == 1
+    )  # the README differs from a plain build
+    in_place = run_zomgen(
         "build", schema, "-o", str(tmp_path / "one" / "xv3"), "--cases", str(tmp_path / "one")
     )
     assert in_place.returncode == 0, in_place.stderr

@@ -43,7 +43,10 @@ from tests.support.checkers import (
     run_ty,
     ty_diagnostics,
 )
+from tests.support.cli import build_package
 from tests.support.paths import CASES, ROOT
+
+pytestmark = pytest.mark.checkers
 
 PYTHON = sys.executable
 CASES_DIR = ROOT / "typecheck_cases" / "python"
@@ -244,21 +247,7 @@ def build_packages(out: Path) -> Path:
         if not (GENERATED / package / "__init__.py").is_file()
     }
     for package, schema in {**BUILT, **missing}.items():
-        result = subprocess.run(
-            [
-                PYTHON,
-                "-m",
-                "zomgen",
-                "build",
-                str(schema),
-                "-o",
-                str(out / package),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
+        build_package(schema, out / package)
     return out
 
 

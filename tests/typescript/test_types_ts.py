@@ -20,13 +20,15 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import build_package
 from tests.support.node import HARNESS, compile_typescript, link_node_modules, run_node
 from tests.support.paths import CASES, ROOT
+
+pytestmark = [pytest.mark.checkers, pytest.mark.node]
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 TS_CASES = ROOT / "typecheck_cases" / "typescript"
@@ -74,16 +76,6 @@ def _tsc(project: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _build(schema: Path, out: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-
-
 def _project(folder: Path, include: list[str]) -> Path:
     config = folder / "tsconfig.json"
     settings = {"extends": (ROOT / "tsconfig.json").as_posix(), "include": include}
@@ -98,7 +90,7 @@ def test_every_package_typescript_compiles(tmp_path: Path) -> None:
         if not case.name.startswith("bad-") and (case / "schema.json").exists()
     )
     for schema in schemas:
-        _build(schema, tmp_path / schema.parent.name.replace("-", "_"))
+        build_package(schema, tmp_path / schema.parent.name.replace("-", "_"))
     link_node_modules(tmp_path)  # validate.ts imports ajv, as in an app that installed it
     result = _tsc(_project(tmp_path, ["*/*.ts", "*/_runtime_ts/*.ts"]))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -113,7 +105,7 @@ def ts_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("xarray_v2", "xarray_v3"):
         shutil.copytree(ROOT / "generated" / name, packages / name)
     for name, case in BUILT.items():
-        _build(CASES / case / "schema.json", packages / name)
+        build_package(CASES / case / "schema.json", packages / name)
     link_node_modules(work)
     _project(work, ["*_cases/*.ts", "_expect.ts"])
     return work
