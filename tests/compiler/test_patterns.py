@@ -7,7 +7,7 @@ regex crates, validate.ts JavaScript's `RegExp` with the `u` flag, then without 
 read Python's `(?P<name>...)` or `(?i)`). zomgen.schema.check says which engines read a
 pattern; a pattern no run time reads is refused. Warnings name the file and the JSON pointer of
 the pattern, and which run time cannot read it. The run times' own behaviour is in
-tests/runtime/test_runtime_patterns.py.
+tests/runtime/test_patterns.py.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Each corpus schema is compiled through a small wrapper convention in tests/corpu
   d-v-b).
 
 Every wrapper is built with `zomgen build` into its own package; then ONE mypy --strict, ONE
-pyright (strict), ONE pyrefly, ONE ty (both configured as tests/python_checkers.py says) and ONE
+pyright (strict), ONE pyrefly, ONE ty (both configured as tests/support/checkers.py says) and ONE
 ruff check / ruff format --check run over all packages, and the findings are reported per
 package. Pyright also checks that every schema-valid document of the
 corpus (OME test suites and examples, convention examples and stores) is accepted, as a literal,
@@ -211,7 +211,7 @@ class Findings:
     pyrefly: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     ty: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     ruff: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    # tsc --strict over every .ts file, and validate.js run under Node (node_support)
+    # tsc --strict over every .ts file, and validate.js run under Node (tests/support/node.py)
     typescript: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -232,8 +232,8 @@ def check_packages(
     `packages` (folders of `folder`), once each, and tsc --strict over their TypeScript with each
     validate.js run once under Node. `extra` files (relative to `folder`) go to pyright only.
     `pyrefly_alone` packages go to pyrefly one by one, with a short time limit, a timeout being
-    their finding (python_checkers: pyrefly's time is exponential in the depth of a nested
-    generic)."""
+    their finding (tests/support/checkers.py: pyrefly's time is exponential in the depth of a
+    nested generic)."""
     findings = Findings()
     if not packages:
         return findings

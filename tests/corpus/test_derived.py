@@ -9,7 +9,7 @@ The sample holds the conventions that taught the expectations something (unions 
 option, integer fields under tsc, members typed as any JSON value, `if`/`then` requirements,
 `contains`, patterns, OME-NGFF 0.6's space-axis `oneOf`). The whole corpus (136 conventions,
 3,076 cases) takes about 25 minutes on two cores and is run on demand:
-`ZOMGEN_DERIVED_CORPUS=all pytest tests/test_derived_corpus.py`.
+`ZOMGEN_DERIVED_CORPUS=all pytest tests/corpus/test_derived.py`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 shared corpus for OME-NGFF 0.4 and 0.5 and the zarr-conventions schemas, placed in a document of
 a wrapper convention that references the official schema (tests/corpus_conventions/), is
 accepted as a literal by all five checkers: mypy --strict, pyright strict, pyrefly, ty (the
-`_examples/<package>.py` modules of test_corpus_compile.py) and tsc (a TypeScript twin of each
+`_examples/<package>.py` modules of tests/corpus/test_compile.py) and tsc (a TypeScript twin of each
 literal, typed by the root type's `attributes`). A rejection fails unless it is a documented
 language gap (docs/exact-types.md): an integral float (`1.0`) where Python types an `int`, or a
 key a TypeScript object inherits (`toString`, `constructor`, ...). Counts are pinned per

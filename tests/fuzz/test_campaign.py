@@ -8,16 +8,16 @@ position. Each schema goes through `zomgen.compile.generate()`: it must give a p
 `CompileError` whose problems are one line each, never another exception. The packages built are
 written out and imported together in one fresh interpreter, which must not fail and must not run
 any payload (a payload that ran would leave a file behind). A fixed sample, the first 4 packages
-built and the first 2 mutated corpus schemas that build (tests/test_fuzz_mutations.py), then goes
+built and the first 2 mutated corpus schemas that build (tests/fuzz/test_mutations.py), then goes
 through mypy --strict, pyright strict, pyrefly --preset strict, ty, ruff and tsc (validate.js run
 under Node), one run of each, and must be clean.
 
 `derandomize=True` makes the campaign the same on every run; ZOMGEN_FUZZ_EXAMPLES raises its size
-for a longer run on demand (`ZOMGEN_FUZZ_EXAMPLES=2000 pytest tests/test_fuzz_campaign.py`).
+for a longer run on demand (`ZOMGEN_FUZZ_EXAMPLES=2000 pytest tests/fuzz/test_campaign.py`).
 Figures of the CI run on the shared 2-core machine: 31 schemas tried in the 30 s bound, 21 built
 and imported, 10 refused, 0 defects; the 6 checked packages clean. The rest of the campaign:
-tests/test_fuzz_mutations.py (mutated corpus schemas), tests/test_fuzz_stores.py (corrupted
-stores from real writers), tests/runtime/test_runtime_bad_input.py (a seeded zip campaign).
+tests/fuzz/test_mutations.py (mutated corpus schemas), tests/fuzz/test_stores.py (corrupted
+stores from real writers), tests/runtime/test_bad_input.py (a seeded zip campaign).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Some cases say more than "either": `compile` (valid JSON Schema a user may write
 or 50 levels) or `refuse` (documented errors: name collisions, malformed keywords). All are built
 into one folder and checked with one run of each tool (helpers from test_corpus_compile).
 Known compiler bugs are xfail(strict=True) with the minimal schema in the case itself. pyrefly and
-ty (tests/python_checkers.py) run over the same packages, once each, in a test of their own, so a
+ty (tests/support/checkers.py) run over the same packages, once each, in a test of their own, so a
 package one of them alone refuses is marked there (`python_checkers_bug`) without hiding the
 other tools.
 """

@@ -12,11 +12,11 @@ schema goes through `zomgen.compile.generate()`: a package, or a `CompileError` 
 are one line each and are not "a zomgen bug"; any other exception is a defect, reported with
 the seed's index and the mutation to reproduce it. The packages built are imported together in
 one fresh interpreter (no payload may run), and the first few go to the checkers with the
-hypothesis-built ones (tests/test_fuzz_campaign.py).
+hypothesis-built ones (tests/fuzz/test_campaign.py).
 
 The CI run is time-bounded with a fixed seed (ZOMGEN_FUZZ_MUTATION_SECONDS, 30 s by default: on
 a loaded 2-core machine about 25 mutated schemas, a build taking 2-3 s, 0 defects); a longer
-run on demand: `ZOMGEN_FUZZ_MUTATION_SECONDS=900 pytest tests/test_fuzz_mutations.py -s` (a
+run on demand: `ZOMGEN_FUZZ_MUTATION_SECONDS=900 pytest tests/fuzz/test_mutations.py -s` (a
 300 s run: 269 tried, 104 built and imported, 165 refused, 0 defects).
 """
 

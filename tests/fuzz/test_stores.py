@@ -12,7 +12,7 @@ change (hashed before and after).
 
 The CI run is time-bounded with a fixed seed (ZOMGEN_FUZZ_STORE_SECONDS, 25 s by default:
 224 corrupted stores tried on the loaded 2-core machine, 224 clean, 0 defects); a longer run on
-demand: `ZOMGEN_FUZZ_STORE_SECONDS=600 pytest tests/test_fuzz_stores.py -s` (it prints its
+demand: `ZOMGEN_FUZZ_STORE_SECONDS=600 pytest tests/fuzz/test_stores.py -s` (it prints its
 figures; 90 s: 1,119 tried, 1,119 clean, 0 defects).
 """
 

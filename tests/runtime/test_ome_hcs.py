@@ -47,7 +47,7 @@ warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidatio
 VERSIONS = ("0.4", "0.5")
 KINDS = ("plate", "well", "bf2raw")
 # The plain suites. The strict ones (strict_plate_suite, strict_well_suite) are left out, as
-# strict_label is in test_runtime_ome.py: their invalid cases are about the strict schemas'
+# strict_label is in test_ome.py: their invalid cases are about the strict schemas'
 # extra requirements (a plate's `name`, an acquisition's `maximumfieldcount`), which conventions
 # built on the plain schemas do not make.
 SUITES = {"plate_suite": "plate", "well_suite": "well"}

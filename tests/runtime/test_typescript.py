@@ -187,7 +187,7 @@ def test_corpus_verdicts_and_problems_agree(
 
 
 def test_a_value_meant_for_no_option_gets_one_part_per_option(tmp_path: Path) -> None:
-    # as in Python (test_runtime_reporting.py): each option's deepest cause, in Ajv's words
+    # as in Python (test_reporting.py): each option's deepest cause, in Ajv's words
     out = compiled_runtime(tmp_path)
     _label, document, _where = encoded_cases()[-1]
     job = {"schema": json.dumps(convention("encoded-elements")), "documents": [document]}

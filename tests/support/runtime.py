@@ -128,7 +128,7 @@ CHECK_COMBINATOR_CASES: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
     ({_NDIM: ["/l/*/d"]}, {"shape": [1, 1], "l": [{"d": [1, 2]}, {"x": 0}]}, True),
 ]
 
-# The relations (tests/runtime/test_runtime_relations.py) are keywords like any other too.
+# The relations (tests/runtime/test_relations.py) are keywords like any other too.
 _EQUAL, _UNIQUE = "x-zomgen-equal", "x-zomgen-unique-by"
 _EQUAL_LENGTH, _COUNT = "x-zomgen-equal-length", "x-zomgen-count-equal"
 CHECK_COMBINATOR_CASES += [

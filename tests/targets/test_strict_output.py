@@ -2,7 +2,7 @@
 format --check, and imports without side effects: the bundled conventions and every good compiler
 case (tests/cases), built fresh into one folder and checked in one run per tool.
 
-pyrefly and ty run as tests/python_checkers.py configures them, the stricter side of each
+pyrefly and ty run as tests/support/checkers.py configures them, the stricter side of each
 checker, which holds its defaults: pyrefly `--preset strict` with warnings counted as failures
 (no configuration file means its `basic` preset, a pyproject.toml with `[tool.mypy]` its `legacy`
 one, both inside `strict`); ty with every rule at error (its default errors, its default warnings

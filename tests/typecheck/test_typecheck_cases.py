@@ -5,7 +5,7 @@ Each negative line ends with `# type: ignore[<mypy codes>]  # pyright: ignore[<p
 # pyrefly: ignore[<pyrefly codes>]  # ty: ignore[<ty rules>]`. mypy runs with
 `warn_unused_ignores` and `ignore-without-code` (mypy.ini); pyright strict with
 `enableTypeIgnoreComments: false` and `reportUnnecessaryTypeIgnoreComment` (pyrightconfig.json);
-pyrefly and ty as tests/python_checkers.py configures them for generated packages, plus: pyrefly
+pyrefly and ty as tests/support/checkers.py configures them for generated packages, plus: pyrefly
 reads `# pyrefly: ignore` only (`--enabled-ignores pyrefly`) and reports an unused one, or an
 unused code in one (`unused-ignore`, an error); ty reads `# ty: ignore` only
 (`respect-type-ignore-comments = false`) and reports an unused one, or an unused rule in one

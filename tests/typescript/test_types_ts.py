@@ -10,7 +10,7 @@ every directive's line must fail.
 The cases mirror typecheck_cases/python file for file (docs/typecheck-cases.md): each Python
 `neg_*.py` has its `neg_*.ts` twin making the same document mistakes under the same names, and
 each of those is also refused at run time by the package's validate.ts at the same (node path,
-pointer) the Python twin names (`TWINS` of tests/test_runtime_twins.py); mutations of what
+pointer) the Python twin names (`TWINS` of tests/typecheck/test_runtime_twins.py); mutations of what
 `parse` returns throw TypeError.
 """
 
