@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
 
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, read_document, write_document
 from zomgen.runtime.store_lock import LOCK_NAME
 

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+
+from tests.support.paths import ROOT
 
 _SCENARIO = r"""
 import json, os, resource, signal, sys

@@ -4,8 +4,6 @@ problems and `zomgen validate` a report, never an exception or a traceback."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
 
+from tests.support.cli import run_zomgen
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, validate_store
 
 V3_SCHEMA = ROOT / "schemas" / "zom" / "v3.schema.json"
@@ -98,31 +97,13 @@ def test_a_redirect_to_a_bad_url_is_a_problem_at_the_node(
 def test_a_store_url_that_is_not_a_url_is_a_store_error(url: str, schema: dict[str, Any]) -> None:
     with pytest.raises(StoreError, match="not a URL"):
         validate_store(url, schema)
-    run = subprocess.run(
-        [sys.executable, "-m", "zomgen", "validate", url, "--schema", str(V3_SCHEMA)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = run_zomgen("validate", url, "--schema", V3_SCHEMA)
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
 
 
 def test_the_cli_reports_a_bad_redirect_as_json(base_url: str, schema_file: Path) -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "zomgen",
-            "validate",
-            base_url + "/port-out-of-range/",
-            "--schema",
-            str(schema_file),
-            "--format",
-            "json",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+    run = run_zomgen(
+        "validate", base_url + "/port-out-of-range/", "--schema", schema_file, "--format", "json"
     )
     assert run.returncode == 1, run.stderr
     assert "Traceback" not in run.stderr

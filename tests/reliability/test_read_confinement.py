@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 import zarr.storage
-from conftest import ROOT
 
+from tests.support.cli import run_zomgen
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, validate_store
 from zomgen.runtime.sources import LEAVES_STORE
 
@@ -82,11 +83,10 @@ def test_v2_attributes_linked_out_are_not_read(tmp_path: Path, home: Path) -> No
     assert [p.node_path for p in problems if LEAVES_STORE in p.message] == ["/a"]
 
 
-def _zomgen(*args: str) -> subprocess.CompletedProcess[bytes]:
-    # PYTHONIOENCODING=utf-8: a strict UTF-8 stdout, as on most desktops and CI machines
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    command = [sys.executable, "-m", "zomgen", *args]
-    return subprocess.run(command, capture_output=True, check=False, env=env)
+def _zomgen(*args: str) -> subprocess.CompletedProcess[str]:
+    # PYTHONIOENCODING=utf-8: a strict UTF-8 stdout, as on most desktops and CI machines; read
+    # back strictly, so output that is not valid UTF-8 raises
+    return run_zomgen(*args, env={"PYTHONIOENCODING": "utf-8"})
 
 
 @pytest.mark.skipif(sys.platform == "darwin", reason="macOS file systems refuse non-UTF-8 names")
@@ -101,12 +101,12 @@ def test_a_folder_name_that_is_not_utf8_is_a_problem_and_reports_stay_printable(
         json.dump(GROUP, handle)
     text = _zomgen("validate", str(store), "--schema", str(V3_SCHEMA))
     assert text.returncode == 1, text.stderr
-    report = text.stdout.decode("utf-8")  # valid UTF-8, or this raises
+    report = text.stdout  # valid UTF-8, or run_zomgen raised
     assert "/bad\\udcff: forbidden node name" in report
     assert "not UTF-8" in report
     as_json = _zomgen("validate", str(store), "--schema", str(V3_SCHEMA), "--format", "json")
     assert as_json.returncode == 1
-    problems = json.loads(as_json.stdout.decode("utf-8"))
+    problems = json.loads(as_json.stdout)
     assert [p["node_path"] for p in problems] == ["/bad\udcff"]
 
 

@@ -8,8 +8,6 @@ read as the member's metadata."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import run_zomgen
 from zomgen.runtime import StoreError, remote, validate_store
 from zomgen.runtime.httpget import KeepAliveClient, UrllibClient
 
@@ -141,10 +140,9 @@ def test_the_cli_refuses_then_follows_when_told(
     servers: tuple[_Server, _Server], schema_file: Path
 ) -> None:
     store, elsewhere = servers
-    command = [sys.executable, "-m", "zomgen", "validate", store.origin + "/s"]
-    command += ["--schema", str(schema_file)]
-    refused = subprocess.run(command, capture_output=True, text=True, check=False)
+    command = ["validate", store.origin + "/s", "--schema", str(schema_file)]
+    refused = run_zomgen(*command)
     assert refused.returncode == 1 and "another origin" in refused.stdout, refused
     allowed = command + ["--allow-redirects-to", elsewhere.origin]
-    followed = subprocess.run(allowed, capture_output=True, text=True, check=False)
+    followed = run_zomgen(*allowed)
     assert followed.returncode == 0, followed

@@ -5,19 +5,13 @@ bases: a file anywhere else on the machine is refused at the `$ref`'s pointer, o
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_zomgen
+
 SECRET = "hunter2-do-not-copy"
-
-
-def zomgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", *args], capture_output=True, text=True, check=False
-    )
 
 
 def _schema(folder: Path, ref: str) -> Path:
@@ -65,13 +59,13 @@ def test_a_ref_out_of_the_search_folders_is_refused_on_build_and_validate(
     ref = _refs(layout)[kind]
     schema = _schema(layout["project"], ref)
     out = layout["root"] / "pkg"
-    built = zomgen("build", str(schema), "-o", str(out))
+    built = run_zomgen("build", str(schema), "-o", str(out))
     assert built.returncode == 2
     assert f"{schema}:/properties/attributes/$ref:" in built.stderr
     assert "outside the folders zomgen reads schemas from" in built.stderr
     assert "Traceback" not in built.stderr and SECRET not in built.stderr
     assert not out.exists()
-    checked = zomgen("validate", str(layout["store"]), "--schema", str(schema))
+    checked = run_zomgen("validate", str(layout["store"]), "--schema", str(schema))
     assert checked.returncode == 2
     assert "/properties/attributes/$ref:" in checked.stderr + checked.stdout
     assert SECRET not in checked.stderr + checked.stdout
@@ -85,9 +79,9 @@ def test_the_same_files_are_read_from_a_subfolder_or_an_include_folder(
     (project / "defs").mkdir(parents=True)
     (project / "defs" / "attrs.json").write_text(json.dumps({"type": "object", "title": "ok"}))
     below = _schema(project, "defs/attrs.json")
-    assert zomgen("build", str(below), "-o", str(layout["root"] / "a")).returncode == 0
+    assert run_zomgen("build", str(below), "-o", str(layout["root"] / "a")).returncode == 0
     outside = _schema(layout["root"] / "other", "../home/secret.json")
-    built = zomgen(
+    built = run_zomgen(
         "build", str(outside), "-I", str(layout["secrets"]), "-o", str(layout["root"] / "b")
     )
     assert built.returncode == 0, built.stderr

@@ -8,14 +8,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import zarr
-from conftest import ROOT
 
+from tests.support.cli import run_zomgen
+from tests.support.paths import ROOT
 from zomgen.runtime import StoreError, write_document
 
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}
@@ -123,8 +123,7 @@ def test_build_never_writes_through_a_symlinked_folder_of_the_package(tmp_path: 
     out, mine = tmp_path / "pkg", tmp_path / "my_runtime"
 
     def build() -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(out)]
-        return subprocess.run(command, capture_output=True, text=True, check=False)
+        return run_zomgen("build", schema, "-o", out)
 
     assert build().returncode == 0
     mine.mkdir()

@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from suite_build import Suite
+from tests.support.suite_build import Suite
 
 PINS = Path(__file__).with_name("expected_builds.json")
 UPDATE = os.environ.get("ZOMGEN_UPDATE_PINS") == "1"

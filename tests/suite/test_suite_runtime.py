@@ -12,9 +12,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from node_support import HARNESS, compile_typescript, run_node
-from suite_build import Suite
-from suite_cases import document, typed
+import pytest
+
+from tests.support.node import HARNESS, compile_typescript, run_node
+from tests.support.suite_build import Suite
+from tests.support.suite_cases import document, typed
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ AJV_UNEVALUATED = {
 }
 
 
+@pytest.mark.node
 def test_typescript_validate_gives_the_suites_verdicts(suite: Suite) -> None:
     """Every built package's validate.ts, compiled by the project's tsc and run under Node,
     gives the suite's verdict on every instance (so the two run times agree with each other),

@@ -22,8 +22,11 @@ import os
 from pathlib import Path
 
 import pytest
-from static_checks import CHECKERS, run_checkers, write_cases
-from suite_build import Suite
+
+from tests.support.suite_build import Suite
+from tests.support.suite_static import CHECKERS, run_checkers, write_cases
+
+pytestmark = [pytest.mark.checkers, pytest.mark.node]
 
 PINS = Path(__file__).with_name("expected_static.json")
 UPDATE = os.environ.get("ZOMGEN_UPDATE_PINS") == "1"

@@ -10,7 +10,7 @@ every directive's line must fail.
 The cases mirror typecheck_cases/python file for file (docs/typecheck-cases.md): each Python
 `neg_*.py` has its `neg_*.ts` twin making the same document mistakes under the same names, and
 each of those is also refused at run time by the package's validate.ts at the same (node path,
-pointer) the Python twin names (`TWINS` of tests/test_runtime_twins.py); mutations of what
+pointer) the Python twin names (`TWINS` of tests/typecheck/test_runtime_twins.py); mutations of what
 `parse` returns throw TypeError.
 """
 
@@ -20,12 +20,15 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT
-from node_support import HARNESS, compile_typescript, link_node_modules, run_node
+
+from tests.support.cli import build_package
+from tests.support.node import HARNESS, compile_typescript, link_node_modules, run_node
+from tests.support.paths import CASES, ROOT
+
+pytestmark = [pytest.mark.checkers, pytest.mark.node]
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 TS_CASES = ROOT / "typecheck_cases" / "typescript"
@@ -73,16 +76,6 @@ def _tsc(project: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _build(schema: Path, out: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "zomgen", "build", str(schema), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-
-
 def _project(folder: Path, include: list[str]) -> Path:
     config = folder / "tsconfig.json"
     settings = {"extends": (ROOT / "tsconfig.json").as_posix(), "include": include}
@@ -97,7 +90,7 @@ def test_every_package_typescript_compiles(tmp_path: Path) -> None:
         if not case.name.startswith("bad-") and (case / "schema.json").exists()
     )
     for schema in schemas:
-        _build(schema, tmp_path / schema.parent.name.replace("-", "_"))
+        build_package(schema, tmp_path / schema.parent.name.replace("-", "_"))
     link_node_modules(tmp_path)  # validate.ts imports ajv, as in an app that installed it
     result = _tsc(_project(tmp_path, ["*/*.ts", "*/_runtime_ts/*.ts"]))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -112,7 +105,7 @@ def ts_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("xarray_v2", "xarray_v3"):
         shutil.copytree(ROOT / "generated" / name, packages / name)
     for name, case in BUILT.items():
-        _build(CASES / case / "schema.json", packages / name)
+        build_package(CASES / case / "schema.json", packages / name)
     link_node_modules(work)
     _project(work, ["*_cases/*.ts", "_expect.ts"])
     return work
@@ -222,7 +215,7 @@ def _case_files(prefix: str) -> list[Path]:
 
 
 def test_every_python_negative_has_its_typescript_twin() -> None:
-    from test_runtime_twins import TWINS
+    from tests.typecheck.test_runtime_twins import TWINS
 
     python = {
         p.relative_to(PY_CASES).with_suffix("").as_posix() for p in PY_CASES.glob("*/neg_*.py")
@@ -244,7 +237,7 @@ def test_every_python_negative_has_its_typescript_twin() -> None:
 
 
 def test_typescript_cases_have_run_time_twins(ts_cases: Path, tmp_path: Path) -> None:
-    from test_runtime_twins import TWINS
+    from tests.typecheck.test_runtime_twins import TWINS
 
     work = tmp_path / "w"
     shutil.copytree(ts_cases, work, symlinks=True)

@@ -1,0 +1,817 @@
+"""zomgen on real-world schemas it has never seen: every usable schema of the shared corpus.
+
+Each corpus schema is compiled through a small wrapper convention in tests/corpus_conventions/
+(a node schema that references it, the way a user would write one):
+
+- OME-NGFF 0.4 (v2 `.zattrs`), 0.5, 0.6.dev4, 0.6rc0 (every schema, strict_* and ome_zarr
+  included; the fragments axes / coordinate systems / transformations / version as one attribute),
+  and RFC-4's orientation classes: the group's `attributes` refer to the schema;
+- zarr-conventions (whole `zarr.json` schemas): the node is the base node *and* the convention,
+  `allOf: [GroupSpec, <convention>]`, with array members refined the same way where the
+  convention applies to arrays; the older attribute-level ones refine `attributes`;
+- zarr-extensions: each codec as `codecs.items`, each data type as `data_type`, the chunk grid
+  as `chunk_grid` of an ArraySpec, and all of them at once as a union;
+- a few core-metadata schemas that are node schemas in their own right (PR #347, pydantic-zarr,
+  d-v-b).
+
+Every wrapper is built with `zomgen build` into its own package; then ONE mypy --strict, ONE
+pyright (strict), ONE pyrefly, ONE ty (both configured as tests/support/checkers.py says) and ONE
+ruff check / ruff format --check run over all packages, and the findings are reported per
+package. Pyright also checks that every schema-valid document of the
+corpus (OME test suites and examples, convention examples and stores) is accepted, as a literal,
+by the package's `documents` TypedDicts.
+
+The generated `__init__.py` imports the `_runtime` loader, which is still being written: until
+`zomgen/runtime` defines what `__init__.py` imports, the type checkers look at models.py,
+documents.py, _convert.py and _tables.py only (`RUNTIME_READY` below switches by itself).
+
+Known compiler bugs are xfail(strict=True): when a fix lands the test XPASSes and fails, which is
+the signal to delete the mark. The corpus lives in ../shared/corpus beside the clone.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compiler.test_bundle import CORPUS_SCHEMAS, corpus_cases, original_verdict, schema_by_uri
+from tests.support.checkers import (
+    PyreflyTimeout,
+    pyrefly_diagnostics,
+    run_pyrefly,
+    run_ty,
+    ty_diagnostics,
+)
+from tests.support.cli import run_zomgen
+from tests.support.convert_branches import unreachable_branches
+from tests.support.node import check_typescript
+from tests.support.paths import CORPUS, ROOT
+
+pytestmark = [
+    pytest.mark.checkers,
+    pytest.mark.node,
+    pytest.mark.corpus,
+    pytest.mark.slow,
+]
+
+WRAPPERS = ROOT / "tests" / "corpus_conventions"
+PYTHON = sys.executable
+WORKERS = max(2, min(8, os.cpu_count() or 2))
+
+_ZC = "zarr-conventions"
+_ZM = "zarr-metadata"
+# The folders each family of wrappers may reference (`-I`), relative to the corpus. Every family
+# gets only what it needs: the corpus holds two byte-identical copies of two convention schemas
+# under the same `$id` (spatial v0.1, the conventions meta-schema), which zomgen does not
+# disambiguate (see test_duplicate_ids_are_not_resolved_at_random).
+INCLUDES: dict[str, tuple[str, ...]] = {
+    "ome_0_4": ("ome-ngff/0.4/schemas",),
+    "ome_0_5": ("ome-ngff/0.5/schemas",),
+    "ome_0_6_dev4": ("ome-ngff/0.6.dev4/schemas",),
+    "ome_0_6rc0": ("ome-ngff/0.6rc0/schemas",),
+    "ome_rfc4": ("ome-ngff/rfc-4",),
+    "conventions": (
+        *(
+            f"{_ZC}/{folder}"
+            for folder in (
+                "R-CF__zarr_convention_ref",
+                "clbarnes__zarr-convention-license",
+                "clbarnes__zarr-convention-uom",
+                "zarr-conventions__CF",
+                "zarr-conventions__dggs",
+                "zarr-conventions__geo-proj",
+                "zarr-conventions__multiscales",
+                "zarr-conventions__nzug",
+                "zarr-conventions__spatial",
+                "zarr-conventions__template",
+                "zarr-conventions__zarr-conventions-spec",
+                "zarr-experimental__geo-proj",
+                "zarr-experimental__missing_value",
+                "zarr-developers__geozarr-spec@archives-2025",
+            )
+        ),
+        "external-schemas/proj",
+    ),
+    "conventions_stac": (f"{_ZC}/zarr-conventions__stac",),
+    "zarr_cm": (f"{_ZC}/zarr-conventions__zarr-cm/tests/schemas", "external-schemas/proj"),
+    "extensions": ("zarr-extensions",),
+    "zarr_metadata": (
+        f"{_ZM}/zarr-specs-pr347/json-schema",
+        f"{_ZM}/pydantic-zarr-0.9.2-generated",
+        f"{_ZM}/d-v-b__zarr-metadata-ts/schemas",
+    ),
+}
+
+# Corpus schemas deliberately not compiled, with the reason.
+NOT_WRAPPED = {
+    f"{_ZC}/pvanlaake__zarr-conventions-registry/schema/convention.schema.json": (
+        "validates a registry entry, not a Zarr node"
+    ),
+    f"{_ZC}/zarr-conventions__stac/schema.json": (
+        "its STAC v1.1.0 targets are not in the corpus: refused (test_stac_is_refused_offline)"
+    ),
+    "zarr-extensions/codecs/n5_default/schema.json": (
+        "malformed (`items: {type: '#/$defs/codec'}`): must be refused (test_malformed_...)"
+    ),
+}
+
+
+def _wrapper_name(path: Path) -> str:
+    return f"{path.parent.name}__{path.stem}"
+
+
+def _all_wrappers() -> dict[str, Path]:
+    found = {_wrapper_name(p): p for p in sorted(WRAPPERS.glob("*/*.json"))}
+    return {name: path for name, path in found.items() if path.parent.name in INCLUDES}
+
+
+ALL_WRAPPERS = _all_wrappers()
+# Wrappers that must be refused rather than compiled (checked by their own tests below).
+REFUSED = {"conventions_stac__stac", "extensions__codec_n5_default"}
+WRAPPERS_TO_BUILD = {n: p for n, p in ALL_WRAPPERS.items() if n not in REFUSED}
+
+
+def includes_for(wrapper: Path) -> list[Path]:
+    return [CORPUS / rel for rel in INCLUDES[wrapper.parent.name]]
+
+
+# --- known compiler bugs (reported; remove a mark when its fix lands) ---------------------------
+
+KNOWN: dict[str, dict[str, str]] = defaultdict(dict)
+
+
+def _param(name: str, check: str) -> Any:
+    known = KNOWN.get(name, {})
+    reason = known.get(check) or known.get("build")  # a package that does not build fails all
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(name, marks=marks, id=name)
+
+
+# --- building and checking many packages at once (also used by test_hostile_schemas.py) ------
+
+
+def zomgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return run_zomgen(*args, cwd=cwd, errors="backslashreplace")
+
+
+def build(
+    schema: Path, out: Path, includes: Iterable[Path] = ()
+) -> subprocess.CompletedProcess[str]:
+    args = ["build", str(schema), "-o", str(out)]
+    for folder in includes:
+        args += ["-I", str(folder)]
+    return zomgen(*args)
+
+
+def build_many(
+    jobs: Mapping[str, tuple[Path, Sequence[Path]]], out: Path
+) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Build every `name -> (schema, include dirs)` into `out/name`, a few at a time."""
+
+    def one(item: tuple[str, tuple[Path, Sequence[Path]]]) -> tuple[str, Any]:
+        name, (schema, includes) = item
+        return name, build(schema, out / name, includes)
+
+    with ThreadPoolExecutor(WORKERS) as pool:
+        return dict(pool.map(one, sorted(jobs.items())))
+
+
+def runtime_ready() -> bool:
+    """True once zomgen/runtime defines every name the generated `__init__.py` imports."""
+    source = "\n".join(p.read_text("utf-8") for p in (ROOT / "zomgen" / "runtime").glob("*.py"))
+    needed = ("Problem", "ZomError", "check_document", "load_document", "validate_store")
+    return all(
+        re.search(rf"\b(def|class)\s+{n}\b|\b{n}\s*[:=]|import .*\b{n}\b", source) for n in needed
+    )
+
+
+RUNTIME_READY = runtime_ready()
+MODULES = ("models.py", "documents.py", "_convert.py", "_tables.py")
+
+
+@dataclass
+class Findings:
+    """Diagnostics of one run of each tool, by package (the first path component)."""
+
+    mypy: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    pyright: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    pyrefly: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    ty: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    ruff: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # tsc --strict over every .ts file, and validate.js run under Node (tests/support/node.py)
+    typescript: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _package_of(path: str, folder: Path) -> str:
+    relative = Path(path)
+    if relative.is_absolute():
+        relative = relative.relative_to(folder)
+    return relative.parts[0]
+
+
+def check_packages(
+    folder: Path,
+    packages: Sequence[str],
+    extra: Sequence[str] = (),
+    pyrefly_alone: Collection[str] = (),
+) -> Findings:
+    """mypy --strict, pyright strict, pyrefly, ty, ruff check and ruff format --check over
+    `packages` (folders of `folder`), once each, and tsc --strict over their TypeScript with each
+    validate.js run once under Node. `extra` files (relative to `folder`) go to pyright only.
+    `pyrefly_alone` packages go to pyrefly one by one, with a short time limit, a timeout being
+    their finding (tests/support/checkers.py: pyrefly's time is exponential in the depth of a
+    nested generic)."""
+    findings = Findings()
+    if not packages:
+        return findings
+    (folder / "pyrightconfig.json").write_text(
+        json.dumps({"typeCheckingMode": "strict", "pythonVersion": "3.11"}), encoding="utf-8"
+    )
+    if RUNTIME_READY:
+        targets = list(packages)
+        mypy_follow: list[str] = []
+    else:
+        targets = [f"{p}/{m}" for p in packages for m in MODULES if (folder / p / m).is_file()]
+        mypy_follow = ["--follow-imports=silent"]
+
+    # mypy and then tsc run in a thread beside pyright, pyrefly and ty: mypy, pyright and tsc
+    # each use one core, and the machines have two.
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        mypy_run = beside.submit(
+            subprocess.run,
+            [PYTHON, "-m", "mypy", "--strict", "--no-incremental", *mypy_follow, *targets],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        typescript = beside.submit(check_typescript, folder, packages)
+        _python_checkers(findings, folder, packages, targets, extra, pyrefly_alone)
+        mypy = mypy_run.result()
+        findings.typescript = typescript.result()
+    summary = mypy.stdout.strip().splitlines()[-1:] or [""]
+    assert mypy.returncode in (0, 1) and re.match(r"(Success|Found \d+ error)", summary[0]), (
+        mypy.stdout + mypy.stderr
+    )
+    for line in mypy.stdout.splitlines():
+        match = re.match(r"([^:\s]+\.py):\d+: (error|note): ", line)
+        if match:
+            findings.mypy[_package_of(match.group(1), folder)].append(line)
+    return findings
+
+
+def _python_checkers(
+    findings: Findings,
+    folder: Path,
+    packages: Sequence[str],
+    targets: Sequence[str],
+    extra: Sequence[str],
+    pyrefly_alone: Collection[str],
+) -> None:
+    """pyright, pyrefly, ty and ruff over the packages, their findings added to `findings`."""
+    pyright = subprocess.run(
+        [PYTHON, "-m", "pyright", "--pythonpath", PYTHON, "--outputjson", *targets, *extra],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = json.loads(pyright.stdout)
+    assert report["summary"]["filesAnalyzed"] >= len(targets), pyright.stdout[-2000:]
+    for diagnostic in report["generalDiagnostics"]:
+        if diagnostic["severity"] == "error":
+            line = diagnostic["range"]["start"]["line"] + 1
+            where = f"{Path(diagnostic['file']).relative_to(folder)}:{line}"
+            findings.pyright[_package_of(diagnostic["file"], folder)].append(
+                f"{where}: {diagnostic['message']}"
+            )
+
+    together = [t for t in targets if Path(t).parts[0] not in pyrefly_alone]
+    for diagnostic in pyrefly_diagnostics(run_pyrefly(together, folder)) if together else []:
+        findings.pyrefly[_package_of(diagnostic.path, folder)].append(str(diagnostic))
+    for package in sorted(set(packages) & set(pyrefly_alone)):
+        mine = [t for t in targets if Path(t).parts[0] == package]
+        try:
+            result = run_pyrefly(mine, folder, timeout=30)
+        except PyreflyTimeout as exc:
+            findings.pyrefly[package].append(f"{package}: {exc}")
+            continue
+        for diagnostic in pyrefly_diagnostics(result):
+            findings.pyrefly[package].append(str(diagnostic))
+    for diagnostic in ty_diagnostics(run_ty(targets, folder)):
+        findings.ty[_package_of(diagnostic.path, folder)].append(str(diagnostic))
+
+    check = subprocess.run(
+        [PYTHON, "-m", "ruff", "check", "--isolated", "--output-format", "json", *packages],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for problem in json.loads(check.stdout or "[]"):
+        file = Path(problem["filename"]).relative_to(folder)
+        findings.ruff[file.parts[0]].append(f"{file}: {problem['code']} {problem['message']}")
+    fmt = subprocess.run(
+        [
+            PYTHON,
+            "-m",
+            "ruff",
+            "format",
+            "--isolated",
+            "--line-length",
+            "100",
+            "--check",
+            *packages,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in fmt.stdout.splitlines():
+        if line.startswith("Would reformat: "):
+            findings.ruff[_package_of(line.removeprefix("Would reformat: "), folder)].append(line)
+
+
+# --- the corpus packages ----------------------------------------------------------------------
+
+
+@dataclass
+class Corpus:
+    folder: Path
+    builds: dict[str, subprocess.CompletedProcess[str]]
+    findings: Findings
+    examples: dict[str, list[str]]  # package -> labels of the documents checked as literals
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    folder = tmp_path_factory.mktemp("corpus_packages")
+    jobs = {n: (p, includes_for(p)) for n, p in WRAPPERS_TO_BUILD.items()}
+    builds = build_many(jobs, folder)
+    built = sorted(n for n, r in builds.items() if r.returncode == 0)
+    examples = write_example_modules(folder, built)
+    extra = [f"_examples/{name}.py" for name in sorted(examples)]
+    return Corpus(folder, builds, check_packages(folder, built, extra), examples)
+
+
+def _built(corpus: Corpus, name: str) -> None:
+    result = corpus.builds[name]
+    if result.returncode != 0:
+        pytest.fail(f"{name} did not build:\n{result.stderr}")
+
+
+@pytest.mark.parametrize("name", [_param(n, "build") for n in WRAPPERS_TO_BUILD])
+def test_corpus_schema_compiles(corpus: Corpus, name: str) -> None:
+    result = corpus.builds[name]
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+    package = corpus.folder / name
+    assert {"models.py", "documents.py", "schema.json", "__init__.py"} <= {
+        p.name for p in package.iterdir()
+    }
+
+
+@pytest.mark.parametrize("name", [_param(n, "mypy") for n in WRAPPERS_TO_BUILD])
+def test_mypy_strict(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.mypy.get(name), "\n".join(corpus.findings.mypy[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "pyright") for n in WRAPPERS_TO_BUILD])
+def test_pyright_strict(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.pyright.get(name), "\n".join(corpus.findings.pyright[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "pyrefly") for n in WRAPPERS_TO_BUILD])
+def test_pyrefly(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.pyrefly.get(name), "\n".join(corpus.findings.pyrefly[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "ty") for n in WRAPPERS_TO_BUILD])
+def test_ty(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.ty.get(name), "\n".join(corpus.findings.ty[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "ruff") for n in WRAPPERS_TO_BUILD])
+def test_ruff_check_and_format(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.ruff.get(name), "\n".join(corpus.findings.ruff[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "typescript") for n in WRAPPERS_TO_BUILD])
+def test_typescript_strict_and_validate_runs(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    assert not corpus.findings.typescript.get(name), "\n".join(corpus.findings.typescript[name])
+
+
+@pytest.mark.parametrize("name", [_param(n, "build") for n in WRAPPERS_TO_BUILD])
+def test_no_union_branch_is_unreachable(corpus: Corpus, name: str) -> None:
+    _built(corpus, name)
+    converters = (corpus.folder / name / "_convert.py").read_text("utf-8")
+    assert unreachable_branches(converters) == []
+
+
+def test_valid_corpus_documents_are_accepted_by_the_typeddicts(corpus: Corpus) -> None:
+    """Every document the original schema accepts type-checks (pyright) as a `documents` literal:
+    the static types are never narrower than the schema. (mypy cannot: it has no PEP 728 and
+    rejects the unknown keys of open TypedDicts, as the packages' READMEs say.)"""
+    checked = sum(len(labels) for labels in corpus.examples.values())
+    assert checked >= 250, corpus.examples
+    problems = corpus.findings.pyright.get("_examples", [])
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_the_checks_cover_the_whole_corpus() -> None:
+    """Every corpus schema is compiled through some wrapper, or is listed in NOT_WRAPPED."""
+    reached: set[Path] = set()
+    for wrapper in ALL_WRAPPERS.values():
+        for ref in _refs(json.loads(wrapper.read_text("utf-8"))):
+            target = schema_by_uri(ref, wrapper)
+            assert target is not None, f"{wrapper.name}: {ref} is no corpus schema"
+            reached.add(target)
+    # A byte-identical copy under the same `$id` (zarr-cm vendors two) is reached with it.
+    reached |= {
+        p for p in CORPUS_SCHEMAS for r in list(reached) if p.read_bytes() == r.read_bytes()
+    }
+    expected = {
+        p
+        for p in CORPUS_SCHEMAS
+        if p.relative_to(CORPUS).parts[0] in ("ome-ngff", _ZC, "zarr-extensions")
+    }
+    missing = sorted(
+        str(p.relative_to(CORPUS))
+        for p in expected - reached
+        if str(p.relative_to(CORPUS)) not in NOT_WRAPPED
+    )
+    assert not missing, missing
+
+
+def _refs(node: object) -> Iterable[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and not value.startswith("urn:zom:"):
+                yield value.partition("#")[0]
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+# --- valid corpus documents as TypedDict literals ---------------------------------------------
+
+
+@functools.cache
+def _package_for_schema(schema: Path) -> str | None:
+    """The wrapper package that compiles `schema` as a whole (attributes or node)."""
+    relative = schema.relative_to(CORPUS).as_posix()
+    parts = relative.split("/")
+    if parts[0] == "ome-ngff" and parts[2] == "schemas":
+        family = "ome_" + parts[1].replace(".", "_")
+        return f"{family}__{schema.stem}"
+    for name, wrapper in ALL_WRAPPERS.items():
+        if not name.startswith("conventions__"):
+            continue
+        for ref in _refs(json.loads(wrapper.read_text("utf-8"))):
+            if schema_by_uri(ref, wrapper) == schema:
+                return name
+    return None
+
+
+def _attributes_annotation(package: Path, array_member: bool) -> str | None:
+    """The `documents` annotation of the root node's attributes (or of its array members')."""
+    wrapper = ALL_WRAPPERS[package.name]
+    title = json.loads(wrapper.read_text("utf-8"))["title"]
+    tree = ast.parse((package / "documents.py").read_text("utf-8"))
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    # Module-level names, those defined under `if MYPY:` / `if not MYPY:` included (the public
+    # names of TypedDicts that allow other keys, docs/exact-types.md).
+    statements = [s for n in tree.body for s in (n.body if isinstance(n, ast.If) else [n])]
+    names = set(classes) | {
+        t.id
+        for n in statements
+        for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)])
+        if isinstance(t, ast.Name)
+    }
+
+    def annotation(cls: ast.ClassDef, key: str) -> ast.expr | None:
+        for item in cls.body:
+            if isinstance(item, ast.AnnAssign) and getattr(item.target, "id", None) == key:
+                return item.annotation
+        return None
+
+    root = classes.get(title)
+    if root is None:
+        return None
+    cls = root
+    if array_member and annotation(root, "members") is not None:
+        members = annotation(root, "members")
+        if not (isinstance(members, ast.Subscript) and isinstance(members.slice, ast.Tuple)):
+            return None
+        value = members.slice.elts[1]
+        if not isinstance(value, ast.Name) or value.id not in classes:
+            return None
+        cls = classes[value.id]
+    found = annotation(cls, "attributes")
+    if found is None:
+        return None
+    if isinstance(found, ast.Constant) and isinstance(found.value, str):
+        found = ast.parse(found.value, mode="eval").body
+
+    class Qualify(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in names:
+                return ast.copy_location(ast.Attribute(ast.Name("documents"), node.id), node)
+            return node
+
+    return ast.unparse(Qualify().visit(found))
+
+
+def write_example_modules(folder: Path, built: Sequence[str]) -> dict[str, list[str]]:
+    """_examples/<package>.py: every schema-valid corpus document, as a typed literal."""
+    modules: dict[str, list[tuple[str, str, object]]] = defaultdict(list)
+    for case in corpus_cases():
+        if original_verdict(case) is not True:
+            continue
+        name = _package_for_schema(case.schema)
+        if name is None or name not in built:
+            continue
+        doc = case.instance
+        is_node = isinstance(doc, dict) and "attributes" in doc and "zarr_format" in doc
+        attributes = doc["attributes"] if is_node else doc
+        array = is_node and doc.get("node_type") == "array"
+        annotation = _attributes_annotation(folder / name, array_member=array)
+        if annotation is None:
+            continue
+        modules[name].append((case.label, annotation, attributes))
+    (folder / "_examples").mkdir(exist_ok=True)
+    labels: dict[str, list[str]] = {}
+    for name, items in sorted(modules.items()):
+        lines = [f"from {name} import documents", ""]
+        for i, (label, annotation, attributes) in enumerate(items):
+            lines += [f"# {label}", f"example_{i}: {annotation} = {attributes!r}", ""]
+        (folder / "_examples" / f"{name}.py").write_text("\n".join(lines), encoding="utf-8")
+        labels[name] = [label for label, _a, _d in items]
+    return labels
+
+
+# --- what must be refused ---------------------------------------------------------------------
+
+
+def _assert_refused(result: subprocess.CompletedProcess[str], out: Path) -> list[str]:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    assert not out.exists(), "nothing may be written for refused input"
+    lines = result.stderr.splitlines()
+    assert lines
+    for line in lines:
+        # zomgen: <file>:<JSON pointer>: <message>, the file one that exists
+        match = re.match(r"zomgen: ([^:]+):(/.*?): \S", line)
+        assert match and Path(match.group(1)).exists(), line
+    return lines
+
+
+def test_stac_is_refused_offline(tmp_path: Path) -> None:
+    """The stac convention refers to STAC schemas on schemas.stacspec.org that are not in the
+    corpus: zomgen never fetches, so it refuses and names the reference."""
+    wrapper = ALL_WRAPPERS["conventions_stac__stac"]
+    out = tmp_path / "stac"
+    lines = _assert_refused(build(wrapper, out, includes_for(wrapper)), out)
+    assert any(
+        "cannot resolve `$ref` 'https://schemas.stacspec.org/" in line
+        and "zarr-conventions__stac/schema.json:/$defs/" in line
+        for line in lines
+    ), lines
+
+
+def test_malformed_corpus_schema_is_refused_cleanly(tmp_path: Path) -> None:
+    """zarr-extensions n5_default says `items: {"type": "#/$defs/codec"}` (meant `$ref`)."""
+    wrapper = ALL_WRAPPERS["extensions__codec_n5_default"]
+    out = tmp_path / "n5"
+    lines = _assert_refused(build(wrapper, out, includes_for(wrapper)), out)
+    assert any("/items/type:" in line for line in lines), lines
+
+
+# --- compiler bugs the corpus revealed, each as a minimal schema ------------------------------
+
+V3_GROUP = {"$ref": "urn:zom:v3#/$defs/GroupSpec"}
+
+
+def _group(attributes: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "title": "Probe",
+        "allOf": [V3_GROUP],
+        "properties": {"attributes": attributes},
+        **extra,
+    }
+
+
+def _write(path: Path, schema: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    return path
+
+
+def _ir(schema: Path, *includes: Path) -> dict[str, Any]:
+    args = ["ir", str(schema)]
+    for folder in includes:
+        args += ["-I", str(folder)]
+    result = zomgen(*args)
+    assert result.returncode == 0, result.stderr
+    ir: dict[str, Any] = json.loads(result.stdout)
+    return ir
+
+
+def _types(ir: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {t["name"]: t for t in ir["types"]}
+
+
+def _field(ir: dict[str, Any], owner: str, key: str) -> dict[str, Any] | None:
+    for f in _types(ir)[owner]["fields"]:
+        if f["key"] == key:
+            found: dict[str, Any] = f
+            return found
+    return None
+
+
+def test_files_with_the_same_name_are_different_types(tmp_path: Path) -> None:
+    _write(tmp_path / "lib" / "a" / "schema.json", {"enum": ["x"]})
+    _write(tmp_path / "lib" / "b" / "schema.json", {"enum": ["y"]})
+    root = _write(
+        tmp_path / "conv" / "probe.json",
+        _group(
+            {
+                "type": "object",
+                "properties": {
+                    "p": {"$ref": "https://example.org/a/schema.json"},
+                    "q": {"$ref": "https://example.org/b/schema.json"},
+                },
+            }
+        ),
+    )
+    ir = _ir(root, tmp_path / "lib")
+
+    def values(key: str) -> list[object]:
+        found = _field(ir, "ProbeAttributes", key)
+        assert found is not None
+        t = found["type"]
+        while t.get("form") == "ref":
+            t = _types(ir)[t["name"]]["target"]
+        return list(t["values"])
+
+    assert values("p") == ["x"]
+    assert values("q") == ["y"]  # today: ["x"], both files are the one type `Schema`
+
+
+def test_array_of_impossible_items_still_admits_the_empty_array(tmp_path: Path) -> None:
+    schema = _group(
+        {
+            "type": "object",
+            "properties": {
+                "xs": {"type": ["array", "null"], "items": {"type": "string", "const": 1}}
+            },
+            "additionalProperties": False,
+        }
+    )
+    ir = _ir(_write(tmp_path / "probe.json", schema))
+    assert _field(ir, "ProbeAttributes", "xs") is not None  # {"xs": []} and {"xs": null} are valid
+
+
+def test_recursive_union_alias_compiles(tmp_path: Path) -> None:
+    schema = _group(
+        {"type": "object", "properties": {"v": {"$ref": "#/$defs/J"}}},
+        **{
+            "$defs": {
+                "J": {
+                    "anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/J"}}]
+                }
+            }
+        },
+    )
+    out = tmp_path / "pkg"
+    result = build(_write(tmp_path / "probe.json", schema), out)
+    assert result.returncode == 0, result.stderr
+
+
+def test_object_form_of_a_data_type_type_checks(tmp_path: Path) -> None:
+    schema = {
+        "title": "Probe",
+        "allOf": [{"$ref": "urn:zom:v3#/$defs/ArraySpec"}],
+        "properties": {
+            "data_type": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "name": {"const": "int4"},
+                            "configuration": {"type": "object"},
+                        },
+                        "required": ["name"],
+                        "additionalProperties": False,
+                    },
+                    {"const": "int4"},
+                ]
+            }
+        },
+    }
+    out = tmp_path / "pkg"
+    assert build(_write(tmp_path / "probe.json", schema), out).returncode == 0
+    findings = check_packages(tmp_path, ["pkg"])
+    python = (findings.mypy, findings.pyright, findings.pyrefly, findings.ty)
+    assert not any(python), python
+
+
+@pytest.mark.parametrize(
+    ("ref", "include"),
+    [
+        ("https://ngff.openmicroscopy.org/0.5/schemas/image.schema", "ome-ngff/0.4/schemas"),
+        (
+            "https://schemas.stacspec.org/v1.1.0/item-spec/json-schema/basics.json",
+            "external-schemas/stac-spec@v1.0.0",
+        ),
+    ],
+    ids=["ome-0.5-as-0.4", "stac-1.1.0-as-1.0.0"],
+)
+def test_a_ref_is_never_resolved_to_a_schema_with_another_id(
+    tmp_path: Path, ref: str, include: str
+) -> None:
+    schema = _group({"type": "object", "properties": {"x": {"$ref": ref}}})
+    out = tmp_path / "pkg"
+    lines = _assert_refused(
+        build(_write(tmp_path / "probe.json", schema), out, [CORPUS / include]), out
+    )
+    assert any(f"`$ref` {ref!r}" in line for line in lines), lines
+
+
+def test_duplicate_ids_are_not_resolved_at_random(tmp_path: Path) -> None:
+    _write(tmp_path / "a" / "x.json", {"$id": "https://example.org/x.json", "type": "string"})
+    _write(tmp_path / "b" / "x.json", {"$id": "https://example.org/x.json", "type": "integer"})
+    root = _write(
+        tmp_path / "conv" / "probe.json",
+        _group({"type": "object", "properties": {"v": {"$ref": "https://example.org/x.json"}}}),
+    )
+    outcomes = set()
+    for seed in range(12):
+        out = tmp_path / f"out{seed}" / "pkg"
+        result = run_zomgen(
+            "build",
+            root,
+            "-o",
+            out,
+            "-I",
+            tmp_path / "a",
+            "-I",
+            tmp_path / "b",
+            env={"PYTHONHASHSEED": str(seed)},
+        )
+        models = (out / "models.py").read_text("utf-8") if out.exists() else None
+        outcomes.add((result.returncode, result.stderr.replace(str(out), "OUT"), models))
+    # Always the same package, or always the same refusal (naming both files).
+    assert len(outcomes) == 1, outcomes
+
+
+def test_defs_of_foreign_files_may_share_a_name(tmp_path: Path) -> None:
+    link_a = {"type": "object", "properties": {"href": {"type": "string"}}, "required": ["href"]}
+    link_b = {"type": "object", "properties": {"rel": {"type": "string"}}, "required": ["rel"]}
+    for stem, link in (("item", link_a), ("collection", link_b)):
+        _write(
+            tmp_path / "lib" / f"{stem}.json",
+            {
+                "$id": f"https://example.org/{stem}.json",
+                "type": "object",
+                "properties": {"link": {"$ref": "#/definitions/link"}},
+                "definitions": {"link": link},
+            },
+        )
+    root = _write(
+        tmp_path / "conv" / "probe.json",
+        _group(
+            {
+                "type": "object",
+                "properties": {
+                    "item": {"$ref": "https://example.org/item.json"},
+                    "collection": {"$ref": "https://example.org/collection.json"},
+                },
+            }
+        ),
+    )
+    out = tmp_path / "pkg"
+    result = build(root, out, [tmp_path / "lib"])
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,64 @@
+"""Every benchmark script runs on a tiny N and writes what it promises (no timing is asserted:
+benchmarks never run as timed tests)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, check=False, timeout=900
+    )
+
+
+def test_suite_writes_its_table_and_plot(tmp_path: Path) -> None:
+    result = _run(
+        str(BENCHMARKS / "suite.py"), "-n", "5", "20", "--repeat", "1", "--latency",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = (tmp_path / "benchmarks.md").read_text("utf-8")
+    for kind in ("local", "zip", "memory", "latency", "http"):
+        assert f"| {kind} |" in table
+    assert "`import` v2" in table and "`import` v3" in table
+    assert (tmp_path / "benchmarks.png").stat().st_size > 0
+
+
+def test_suite_measures_the_local_folder_alone(tmp_path: Path) -> None:
+    result = _run(
+        str(BENCHMARKS / "suite.py"), "-n", "5", "20", "--repeat", "1", "--local-only",
+        "--skip-zarr", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = (tmp_path / "benchmarks.md").read_text("utf-8")
+    assert "| local |" in table and "| zip |" not in table
+    assert "v3 n=20 consolidated=True: local load" in result.stdout  # progress as it goes
+    assert "`load` ratio from N to N: 5 -> 20" in table
+
+
+def test_bench_build_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_build.py"), "--defs", "5", "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "| geozarr |" in result.stdout and "| defs-5 |" in result.stdout
+
+
+def test_bench_load_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_load.py"), "-n", "20", "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.node
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_bench_validate_ts_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_validate_ts.py"), "-n", "20", "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,429 @@
+"""The relation keywords (docs/extra-checks.md, "Relations"): x-zomgen-equal, -equal-length,
+-count-equal, -reaches, -in, -unique-by, and x-zomgen-member-kind over the same paths (`*`, `[*]`, `->`,
+`{path}`), each problem at the faulty node and key; the reference engine, jsonschema-rs and
+zomgen's TypeScript runtime under Node give the same verdicts and the same problems."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.node import compiled_runtime, run_node
+from tests.support.runtime import CHECK_COMBINATOR_CASES, V3_GROUP, v3_array
+from zomgen.runtime import Problem, check_document, is_valid
+from zomgen.runtime.pointers import escape
+
+EQUAL = "x-zomgen-equal"
+LENGTH = "x-zomgen-equal-length"
+COUNT = "x-zomgen-count-equal"
+REACHES = "x-zomgen-reaches"
+IN = "x-zomgen-in"
+UNIQUE = "x-zomgen-unique-by"
+KIND = "x-zomgen-member-kind"
+
+Row = tuple[str, str, str, str]
+
+# The OME-NGFF 0.5 rules, one keyword use each (the bundled conventions say the same).
+MS = "/attributes/ome/multiscales/*"
+LEVEL = f"{MS}/datasets/*/path/->"
+LABEL_DATASETS = "/members/labels/attributes/ome/labels/*/->/attributes/ome/multiscales/*/datasets"
+OME_RULES: dict[str, Any] = {
+    KIND: {f"{MS}/datasets/*/path": "array"},
+    LENGTH: [
+        [
+            f"{MS}/axes",
+            f"{LEVEL}/shape",
+            f"{MS}/datasets/*/coordinateTransformations/*/scale",
+            f"{MS}/datasets/*/coordinateTransformations/*/translation",
+        ],
+        [f"{MS}/datasets", LABEL_DATASETS],
+    ],
+    EQUAL: [[f"{MS}/axes/[*]/name", f"{LEVEL}/dimension_names"]],
+    UNIQUE: {f"{MS}/axes": "/name"},
+}
+LABELS_AT = "/properties/members/properties/labels"
+SCHEMA: dict[str, Any] = {
+    **OME_RULES,
+    "properties": {
+        "members": {"properties": {"labels": {KIND: {"/attributes/ome/labels/*": "group"}}}}
+    },
+}
+
+
+def _at(keyword: str, entry: str | int, where: str = "") -> str:
+    """The schema path of one entry of a keyword's value."""
+    return f"{where}/{escape(keyword)}/{escape(entry)}"
+
+
+def _group(attributes: dict[str, Any], members: dict[str, Any]) -> dict[str, Any]:
+    return {**V3_GROUP, "attributes": attributes, "members": members}
+
+
+def _image(levels: int = 2, names: tuple[str, ...] = ("y", "x")) -> dict[str, Any]:
+    datasets = [
+        {"path": f"s{i}", "coordinateTransformations": [{"type": "scale", "scale": [2.0**i] * 2}]}
+        for i in range(levels)
+    ]
+    axes = [{"name": n, "type": "space"} for n in names]
+    members = {
+        f"s{i}": v3_array([64 >> i, 64 >> i], dimension_names=list(names)) for i in range(levels)
+    }
+    ome = {"version": "0.5", "multiscales": [{"axes": axes, "datasets": datasets}]}
+    return _group({"ome": ome}, members)
+
+
+def _labelled(levels: int = 2) -> dict[str, Any]:
+    image = _image()
+    image["members"]["labels"] = _group({"ome": {"labels": ["cells"]}}, {"cells": _image(levels)})
+    return image
+
+
+def _ms(document: dict[str, Any]) -> Any:
+    return document["attributes"]["ome"]["multiscales"][0]
+
+
+def _broken(mutate: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    document = _labelled()
+    mutate(document)
+    return document
+
+
+def _rename(document: dict[str, Any]) -> None:
+    document["members"]["s1"]["dimension_names"] = ["y", "z"]
+
+
+def _three_dims(document: dict[str, Any]) -> None:
+    document["members"]["s1"]["shape"] = [1, 32, 32]
+
+
+PLATE_RULE: dict[str, Any] = {
+    EQUAL: [
+        [
+            "/attributes/plate/wells/*/path",
+            {
+                "join": [
+                    "/attributes/plate/rows/{/attributes/plate/wells/*/rowIndex}/name",
+                    "/attributes/plate/columns/{/attributes/plate/wells/*/columnIndex}/name",
+                ],
+                "with": "/",
+            },
+        ]
+    ],
+    UNIQUE: {"/attributes/plate/wells": "/path"},
+    KIND: {"/attributes/plate/wells/*/path": "group"},
+}
+
+
+# An OME plate's indices name a row and a column; a field's acquisition is one the plate lists.
+INDEX_RULES: dict[str, Any] = {
+    REACHES: [
+        [
+            "/attributes/plate/wells/*/rowIndex",
+            "/attributes/plate/rows/{/attributes/plate/wells/*/rowIndex}",
+        ],
+        [
+            "/attributes/plate/wells/*/columnIndex",
+            "/attributes/plate/columns/{/attributes/plate/wells/*/columnIndex}",
+        ],
+    ],
+    IN: [
+        [
+            "/members/*/members/*/attributes/well/images/*/acquisition",
+            "/attributes/plate/acquisitions/*/id",
+        ]
+    ],
+}
+
+
+def _acquired(acquisitions: list[int], fields: list[int]) -> dict[str, Any]:
+    """A plate of one well `A/1` whose fields name `fields` as their acquisitions."""
+    plate = _plate([("A/1", 0, 0)])
+    plate["attributes"]["plate"]["acquisitions"] = [{"id": i} for i in acquisitions]
+    images = [{"path": str(i), "acquisition": a} for i, a in enumerate(fields)]
+    plate["members"]["A"]["members"]["1"]["attributes"] = {"well": {"images": images}}
+    return plate
+
+
+def _plate(wells: list[tuple[str, int, int]]) -> dict[str, Any]:
+    rows = [{"name": "A"}, {"name": "B"}]
+    columns = [{"name": "1"}, {"name": "2"}]
+    plate = {
+        "rows": rows,
+        "columns": columns,
+        "wells": [{"path": p, "rowIndex": r, "columnIndex": c} for p, r, c in wells],
+    }
+    members = {
+        row["name"]: _group({}, {col["name"]: _group({}, {}) for col in columns}) for row in rows
+    }
+    return _group({"plate": plate}, members)
+
+
+# (name, schema, document, expected problems: node, pointer, keyword, schema path)
+CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
+    ("an image with a label", SCHEMA, _labelled(), []),
+    (
+        "a dataset path that names nothing",
+        SCHEMA,
+        _broken(lambda d: _ms(d)["datasets"][1].update(path="s9")),
+        [
+            (
+                "/",
+                "/attributes/ome/multiscales/0/datasets/1/path",
+                KIND,
+                _at(KIND, f"{MS}/datasets/*/path"),
+            )
+        ],
+    ),
+    (
+        "a level whose dimensions disagree with the axes",
+        SCHEMA,
+        _broken(_three_dims),
+        [("/s1", "/shape", LENGTH, _at(LENGTH, 0))],
+    ),
+    (
+        "a scale of the wrong length",
+        SCHEMA,
+        _broken(lambda d: _ms(d)["datasets"][0]["coordinateTransformations"][0].update(scale=[1])),
+        [
+            (
+                "/",
+                "/attributes/ome/multiscales/0/datasets/0/coordinateTransformations/0/scale",
+                LENGTH,
+                _at(LENGTH, 0),
+            )
+        ],
+    ),
+    (
+        "dimension_names that are not the axes' names",
+        SCHEMA,
+        _broken(_rename),
+        [("/s1", "/dimension_names", EQUAL, _at(EQUAL, 0))],
+    ),
+    (
+        "two axes with one name",
+        SCHEMA,
+        _broken(lambda d: _ms(d)["axes"][1].update(name="y")),
+        [
+            ("/", "/attributes/ome/multiscales/0/axes/1/name", UNIQUE, _at(UNIQUE, f"{MS}/axes")),
+            # and then the levels' dimension_names differ from ["y", "y"]
+            ("/s0", "/dimension_names", EQUAL, _at(EQUAL, 0)),
+            ("/s1", "/dimension_names", EQUAL, _at(EQUAL, 0)),
+        ],
+    ),
+    (
+        "a label listed but missing",
+        SCHEMA,
+        _broken(lambda d: d["members"]["labels"]["attributes"]["ome"]["labels"].append("nuclei")),
+        [
+            (
+                "/labels",
+                "/attributes/ome/labels/1",
+                KIND,
+                _at(KIND, "/attributes/ome/labels/*", LABELS_AT),
+            )
+        ],
+    ),
+    (
+        "a label with fewer levels than its image",
+        SCHEMA,
+        _labelled(levels=1),
+        [("/labels/cells", "/attributes/ome/multiscales/0/datasets", LENGTH, _at(LENGTH, 1))],
+    ),
+    ("a plate whose wells match", PLATE_RULE, _plate([("A/1", 0, 0), ("B/2", 1, 1)]), []),
+    (
+        "a well whose indices disagree with its path",
+        PLATE_RULE,
+        _plate([("A/1", 0, 0), ("B/2", 1, 0)]),
+        [("/", "/attributes/plate/wells/1/path", EQUAL, _at(EQUAL, 0))],
+    ),
+    (
+        "a well listed twice, and one that does not exist",
+        PLATE_RULE,
+        _plate([("A/1", 0, 0), ("A/1", 0, 0), ("C/1", 2, 0)]),
+        [
+            ("/", "/attributes/plate/wells/1/path", UNIQUE, _at(UNIQUE, "/attributes/plate/wells")),
+            (
+                "/",
+                "/attributes/plate/wells/2/path",
+                KIND,
+                _at(KIND, "/attributes/plate/wells/*/path"),
+            ),
+        ],
+    ),
+    ("indices that name a row and a column", INDEX_RULES, _plate([("B/2", 1, 1)]), []),
+    (
+        "a rowIndex beyond the rows, and a columnIndex beyond the columns",
+        INDEX_RULES,
+        _plate([("A/1", 0, 0), ("B/2", 2, 1), ("B/2", 1, 5)]),
+        [
+            ("/", "/attributes/plate/wells/1/rowIndex", REACHES, _at(REACHES, 0)),
+            ("/", "/attributes/plate/wells/2/columnIndex", REACHES, _at(REACHES, 1)),
+        ],
+    ),
+    ("acquisitions the plate lists", INDEX_RULES, _acquired([0, 1], [1, 0, 1]), []),
+    ("no acquisitions listed: nothing to be one of", INDEX_RULES, _acquired([], [4]), []),
+    (
+        "an acquisition the plate does not list",
+        INDEX_RULES,
+        _acquired([0, 1], [1, 2]),
+        [("/A/1", "/attributes/well/images/1/acquisition", IN, _at(IN, 0))],
+    ),
+    (
+        "a count that holds",
+        {COUNT: [["/attributes/n", "/members/*"]]},
+        _group({"n": 2}, {"a": _group({}, {}), "b": _group({}, {})}),
+        [],
+    ),
+    (
+        "a count that does not",
+        {COUNT: [["/attributes/n", "/members/*"]]},
+        _group({"n": 3}, {"a": _group({}, {})}),
+        [("/", "/attributes/n", COUNT, _at(COUNT, 0))],
+    ),
+    (
+        "per-item binding: each multiscale against its own axes",
+        {LENGTH: [["/attributes/m/*/axes", "/attributes/m/*/scale"]]},
+        _group(
+            {"m": [{"axes": [1, 2], "scale": [1, 1]}, {"axes": [1, 2, 3], "scale": [1, 1, 1]}]},
+            {},
+        ),
+        [],
+    ),
+    (
+        "absent targets are not the relation's business",
+        SCHEMA,
+        _group({"ome": {"multiscales": [{"datasets": [{"path": 3}]}]}}, {}),
+        [],
+    ),
+    (
+        "a relation inside an anyOf branch: the other branch rescues the document",
+        {"anyOf": [{LENGTH: [["/a", "/b"]]}, {"required": ["ok"]}]},
+        _group({}, {}) | {"a": [1], "b": [1, 2], "ok": True},
+        [],
+    ),
+    (
+        "a relation inside an anyOf branch: its own problem is reported",
+        {
+            "properties": {
+                "members": {
+                    "additionalProperties": {
+                        "anyOf": [
+                            {"required": ["shape"]},
+                            {LENGTH: [["/attributes/a", "/attributes/b"]]},
+                        ]
+                    }
+                }
+            }
+        },
+        _group({}, {"g": _group({"a": [1], "b": [1, 2]}, {})}),
+        [
+            (
+                "/g",
+                "/attributes/b",
+                LENGTH,
+                _at(LENGTH, 0, "/properties/members/additionalProperties/anyOf/1"),
+            )
+        ],
+    ),
+]
+
+MALFORMED: list[tuple[str, Any]] = [
+    (EQUAL, "/a"),
+    (EQUAL, [["/a"]]),
+    (EQUAL, [[{"join": ["/a"]}, "/b"]]),
+    (EQUAL, [["/a", {"join": ["/b"], "sep": "/"}]]),
+    (LENGTH, [["/a", {"join": ["/b"]}]]),
+    (LENGTH, [["/a/{/b", "/c"]]),
+    (COUNT, {"/a": "/b"}),
+    (REACHES, [["/a"]]),
+    (REACHES, [["/a", {"join": ["/b"], "with": "/"}]]),
+    (IN, {"/a": "/b"}),
+    (UNIQUE, [["/a", "/b"]]),
+    (UNIQUE, {"/a": 1}),
+    (KIND, {"/a/{": "array"}),
+]
+
+
+def _rows(problems: list[Problem]) -> list[Row]:
+    return sorted((p.node_path, p.pointer, p.keyword, p.schema_path) for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("name", "schema", "document", "expected"), CASES, ids=[c[0] for c in CASES]
+)
+def test_relation_problems(
+    name: str, schema: dict[str, Any], document: dict[str, Any], expected: list[Row]
+) -> None:
+    reference = check_document(document, schema, fast=False)
+    assert _rows(reference) == sorted(expected)
+    assert _rows(check_document(document, schema)) == sorted(expected)
+    assert is_valid(document, schema) is (not expected)  # jsonschema-rs's verdict
+    for problem in reference:
+        assert problem.message and "malformed" not in problem.message
+
+
+@pytest.mark.parametrize(("keyword", "value"), MALFORMED)
+def test_a_malformed_relation_is_reported(keyword: str, value: Any) -> None:
+    problems = check_document(_labelled(), {keyword: value})
+    assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [("/", "", keyword)]
+    assert "malformed" in problems[0].message
+    assert not is_valid(_labelled(), {keyword: value})
+
+
+def test_reaches_and_in_say_what_is_missing() -> None:
+    (index,) = check_document(_plate([("B/2", 1, 7)]), INDEX_RULES)
+    assert index.message == (
+        "7: /attributes/plate/columns/{/attributes/plate/wells/*/columnIndex} reaches nothing"
+    )
+    (acquisition,) = check_document(_acquired([0, 1], [3]), INDEX_RULES)
+    assert acquisition.message == (
+        "3 is not one of [0, 1], the values of /attributes/plate/acquisitions/*/id of the group "
+        "2 levels above"
+    )
+
+
+def test_problems_name_the_faulty_node_and_key() -> None:
+    document = _broken(_three_dims)
+    (problem,) = check_document(document, SCHEMA)
+    assert (problem.node_path, problem.pointer) == ("/s1", "/shape")
+    assert (
+        "3 dimensions" in problem.message
+        and "/attributes/ome/multiscales/0/axes" in problem.message
+    )
+
+
+def test_other_validators_ignore_the_keywords() -> None:
+    jsonschema: Any = pytest.importorskip("jsonschema")
+    document = _broken(_three_dims)
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(document)
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out: Path = compiled_runtime(tmp_path_factory.mktemp("relations_ts"))
+    return out
+
+
+@pytest.mark.node
+def test_typescript_gives_the_same_verdicts_and_problems(runtime: Path) -> None:
+    import json
+
+    cases: list[tuple[str, dict[str, Any], Any]] = [(n, s, d) for n, s, d, _e in CASES]
+    cases += [(f"malformed {k}", {k: v}, _labelled()) for k, v in MALFORMED]
+    cases += [(f"combinator {i}", s, d) for i, (s, d, _v) in enumerate(CHECK_COMBINATOR_CASES)]
+    payload = [{"schema": json.dumps(s), "documents": [d]} for _n, s, d in cases]
+    results = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    agree = 0
+    for (name, schema, document), (result,) in zip(cases, results, strict=True):
+        python = _rows(check_document(copy.deepcopy(document), schema))
+        typescript = sorted(
+            (p["node_path"], p["pointer"], p["keyword"], p["schema_path"])
+            for p in result["problems"]
+        )
+        assert (result["valid"], typescript) == (not python, python), name
+        agree += 1
+    assert agree == len(CASES) + len(MALFORMED) + len(CHECK_COMBINATOR_CASES)

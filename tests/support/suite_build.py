@@ -1,0 +1,57 @@
+"""Builds every JSON-Schema-Test-Suite group into a package, once per test session (the
+`suite` fixture in tests/suite/conftest.py calls `build_suite`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.support.suite_cases import Group, groups, wrap
+from zomgen.compile import Options, generate_package
+from zomgen.errors import CompileError
+from zomgen.write import write_package
+
+
+@dataclass(frozen=True)
+class Built:
+    group: Group
+    ok: bool
+    messages: tuple[str, ...]  # the refusal (one line per problem), or the build's warnings
+
+
+@dataclass(frozen=True)
+class Suite:
+    folder: Path  # holds one package per group that builds, beside `sources/`
+    built: tuple[Built, ...]
+
+    def packages(self) -> Iterator[Built]:
+        return (b for b in self.built if b.ok)
+
+
+def _build(job: tuple[Group, Path]) -> Built:
+    group, folder = job
+    source = wrap(group, folder / "sources" / group.package)
+    try:
+        generated = generate_package(Options(source, (), group.package))
+    except CompileError as exc:
+        return Built(group, False, tuple(_relative(str(p), folder) for p in exc.problems))
+    except RecursionError:
+        return Built(group, False, ("RecursionError",))
+    write_package(generated.files, folder / group.package)
+    return Built(group, True, tuple(_relative(str(w), folder) for w in generated.warnings))
+
+
+def _relative(message: str, folder: Path) -> str:
+    return message.replace(str(folder / "sources") + "/", "")
+
+
+def build_suite(folder: Path) -> Suite:
+    """Build every group into `folder` (two processes) and make the packages importable."""
+    jobs = [(group, folder) for group in groups()]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        built = tuple(pool.map(_build, jobs, chunksize=8))
+    sys.path.insert(0, str(folder))
+    return Suite(folder, built)

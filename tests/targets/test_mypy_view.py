@@ -1,0 +1,133 @@
+"""mypy's view of objects that allow other keys (zomgen/targets/mypy_view.py): exact (the
+listed keys, `typeddict-unknown-key` off) where a dict literal meets the object itself, loose
+(the listed keys or a dict) below a union option, where the exact view would make mypy reject
+a valid document. Checked on the names the view picks and by running mypy as users are asked
+to run it, on valid documents with other keys at every such place and on a mistake in each."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.checkers import MYPY_AS_USERS_RUN_IT
+from tests.support.cli import build_package
+from zomgen import ir
+from zomgen.compile import Options, build_ir, load
+from zomgen.targets.mypy_view import loose_names, open_names
+
+pytestmark = pytest.mark.checkers
+
+PYTHON = sys.executable
+
+OPEN_ATTRS = {"type": "object", "properties": {"kind": {"const": "x"}}, "required": ["kind"]}
+SCHEMA = {
+    "title": "Root",
+    "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+    "properties": {
+        "attributes": {"$ref": "#/$defs/RootAttributes"},
+        "members": {
+            "properties": {"one": {"$ref": "#/$defs/Either"}},
+            "required": ["one"],
+            "additionalProperties": False,
+        },
+    },
+    "$defs": {
+        "RootAttributes": {
+            "type": "object",
+            "properties": {"title": {"type": "string"}, "inner": {"$ref": "#/$defs/Inner"}},
+            "required": ["title"],
+        },
+        "Inner": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        # two group options with the same node keys: mypy tries both (the ambiguous path)
+        "Either": {"anyOf": [{"$ref": "#/$defs/Left"}, {"$ref": "#/$defs/Right"}]},
+        "Left": {
+            "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+            "properties": {"attributes": {"$ref": "#/$defs/LeftAttributes"}},
+        },
+        "Right": {
+            "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+            "properties": {"attributes": {"$ref": "#/$defs/RightAttributes"}},
+        },
+        "LeftAttributes": OPEN_ATTRS,
+        "RightAttributes": {**OPEN_ATTRS, "properties": {"kind": {"const": "y"}}},
+    },
+}
+
+
+def group(
+    attributes: dict[str, object], members: dict[str, object] | None = None
+) -> dict[str, object]:
+    return {
+        "zarr_format": 3,
+        "node_type": "group",
+        "attributes": attributes,
+        "members": members or {},
+    }
+
+
+ROOT_ATTRS = {"title": "t", "inner": {"n": 1, "more": 2}, "extra": True}
+VALID = [
+    # other keys on the exact-view objects, and below the union option (both options)
+    group(ROOT_ATTRS, {"one": group({"kind": "x", "other": 1})}),
+    group({"title": "t"}, {"one": group({"kind": "y", "other": [1]})}),
+]
+MISTAKES = [
+    group({"inner": {"n": 1}}, {"one": group({"kind": "x"})}),  # a required key of an open object
+    group({"title": "t", "inner": {"n": "1"}}, {"one": group({"kind": "x"})}),  # nested listed key
+    group({"title": 5}, {"one": group({"kind": "x"})}),  # a listed key's JSON type
+]
+
+
+def _hierarchy(tmp_path: Path) -> ir.Hierarchy:
+    (tmp_path / "root.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    return build_ir(load(Options(schema=tmp_path / "root.json")))
+
+
+def test_only_the_open_objects_below_a_union_are_read_loosely(tmp_path: Path) -> None:
+    h = _hierarchy(tmp_path)
+    assert open_names(h) == {"RootAttributes", "Inner", "LeftAttributes", "RightAttributes"}
+    assert loose_names(h) == {"LeftAttributes", "RightAttributes"}
+
+
+def test_mypy_accepts_other_keys_everywhere_and_rejects_each_mistake(tmp_path: Path) -> None:
+    (tmp_path / "root.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    build_package("root.json", "root", cwd=tmp_path)
+    lines = ["from root import documents", ""]
+    lines += [f"good{n}: documents.Root = {d!r}" for n, d in enumerate(VALID)]
+    first = len(lines) + 1
+    lines += [f"bad{n}: documents.Root = {d!r}" for n, d in enumerate(MISTAKES)]
+    text = "\n".join(lines) + "\n"
+    (tmp_path / "cases.py").write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [PYTHON, "-m", "mypy", "--strict", *MYPY_AS_USERS_RUN_IT, "--no-incremental", "cases.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    failing = {int(m) for m in re.findall(r"^cases\.py:(\d+): error", result.stdout, re.MULTILINE)}
+    assert failing == {first + n for n in range(len(MISTAKES))}, result.stdout
+
+
+def test_the_base_extension_object_in_a_union_is_no_named_type_of_the_convention() -> None:
+    """`NamedConfig` (the base's extension object) is referred to, never defined, by a
+    convention's IR: a union holding it is read, not looked up (a fuzzed codec schema once
+    raised `KeyError: 'NamedConfig'` here)."""
+    codecs = ir.ListOf(ir.UnionOf((ir.Literal(("bytes",)), ir.Ref("NamedConfig"))))
+    node = ir.NodeType(
+        name="Arr",
+        node_kind="array",
+        zarr_format=3,
+        attributes=ir.JsonObject(),
+        members=None,
+        metadata=(ir.Field("codecs", codecs, True),),
+        description=None,
+        pointer="#",
+    )
+    h = ir.Hierarchy("arr.json", "Arr", (node,), (3,), (), None)
+    assert loose_names(h) == frozenset()
