@@ -4,7 +4,7 @@
 # same document with the package's TypeScript validate.ts under Node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# tests/test_demo.py runs this right after the test command installed everything
+# tests/cli/test_demo.py runs this right after the test command installed everything
 [ "${ZOMGEN_DEMO_SKIP_SETUP:-}" = 1 ] || bash scripts/setup.sh
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,7 @@ and every compiler case folder that builds (tests/cases/, not `bad-*`).
 
 Only the derived cases are checked in (`<package>_cases/`: the case files, cases.json,
 report.json, REPORT.md; the runner and the checkers' configurations), not the packages, which
-`zomgen build` makes from the same schemas: tests/test_derived_cases.py derives everything into
+`zomgen build` makes from the same schemas: tests/typecheck/test_derived_cases.py derives everything into
 a temporary folder, fails with a diff when typecheck_cases/derived/ drifted, and runs the
 checked-in cases there under the five checkers.
 """

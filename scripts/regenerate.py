@@ -3,7 +3,7 @@
 `schemas/<name>/schema.json` becomes `generated/<name with - as _>/`, built as `zomgen build
 --cases` builds it: its README carries the agreement report of its derived cases (the cases
 themselves are in typecheck_cases/derived/, scripts/derive_cases.py). Run it after changing the
-compiler, the templates, the runtime or a bundled schema; tests/test_generated.py fails with a
+compiler, the templates, the runtime or a bundled schema; tests/targets/test_generated.py fails with a
 diff until you do.
 """
 
