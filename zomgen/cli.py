@@ -109,7 +109,7 @@ def _package_name(out: Path) -> str | None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from zomgen.compile import Options, generate_package
+    from zomgen.pipeline import Options, generate_package
     from zomgen.write import stale, write_package
 
     name = _package_name(args.out)
@@ -185,7 +185,7 @@ def _build_with_cases(args: argparse.Namespace, name: str) -> int:
 
 def _ir(args: argparse.Namespace) -> int:
     from zomgen import ir
-    from zomgen.compile import Options, build_ir, load
+    from zomgen.pipeline import Options, build_ir, load
 
     hierarchy = build_ir(load(Options(schema=args.schema, include_dirs=tuple(args.include))))
     print(json.dumps(ir.to_json(hierarchy), indent=2, ensure_ascii=False))
@@ -215,9 +215,36 @@ def _cases(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from zomgen.validate_command import run
+    """Exit 0 valid, 1 invalid, 2 unusable input (schema or store)."""
+    from zomgen.pipeline import Options, check_store
+    from zomgen.runtime import StoreError, format_problems_text, problems_to_json
 
-    return run(args)
+    options = Options(args.schema, tuple(args.include))
+    try:
+        problems = check_store(
+            options,
+            args.store,
+            args.path,
+            use_consolidated=not args.no_consolidated,
+            allow_redirects_to=args.allow_redirects_to,
+        )
+    except StoreError as exc:
+        for problem in exc.problems:
+            # A problem names its node and file within the store; a remote store's reads
+            # ("/: zarr.json: ConnectionRefusedError ...") do not say which store that is.
+            line = str(problem)
+            print(
+                f"zomgen: {line}" if args.store in line else f"zomgen: {args.store}: {line}",
+                file=sys.stderr,
+            )
+        return EXIT_USAGE
+    if args.format == "json":
+        sys.stdout.write(problems_to_json(problems) + "\n")
+    elif problems:
+        sys.stdout.write(format_problems_text(problems) + "\n")
+    else:
+        print(f"{args.store}: valid ({args.schema})")
+    return EXIT_FAILED if problems else EXIT_OK
 
 
 def _printable_streams() -> None:

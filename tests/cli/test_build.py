@@ -204,7 +204,7 @@ def test_a_package_built_before_manifests_loses_only_zomgens_own_leftovers(tmp_p
 
 
 def _build_in_process(out: Path) -> None:
-    from zomgen.compile import Options, generate
+    from zomgen.pipeline import Options, generate
     from zomgen.write import write_package
 
     write_package(generate(Options(SCHEMA, (), out.name)), out)

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 
 from tests.support.paths import CASES, SHARED
-from zomgen.compile import build_ir
+from zomgen.pipeline import build_ir
 from zomgen.schema.bundle import bundle
 from zomgen.schema.registry import load_schema_set
 

@@ -17,8 +17,8 @@ import pytest
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import SHARED
-from zomgen.compile import Options, build_ir, generate_package, load
 from zomgen.errors import CompileError
+from zomgen.pipeline import Options, build_ir, generate_package, load
 from zomgen.runtime import validate_store
 from zomgen.schema.bundle import bundle
 from zomgen.schema.registry import load_schema_set

@@ -21,7 +21,7 @@ from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
 from tests.corpus.test_derived import CHOSEN, SAMPLE
 from zomgen.cases.coverage import coverage, option_cases
 from zomgen.cases.derive import refusals
-from zomgen.compile import Options, generate_package
+from zomgen.pipeline import Options, generate_package
 from zomgen.write import write_package
 
 pytestmark = [

@@ -4,7 +4,7 @@ Hypothesis builds convention schemas from the keywords zomgen supports (objects,
 `prefixItems`, `anyOf`/`oneOf`/`allOf`, `$ref` to `$defs`, `enum`/`const` of every JSON type,
 patterns), with hostile names (keywords, builtins, dunders, quotes, line breaks, lone
 surrogates) as keys, `$defs` names, titles and enum values, and injection payloads in every text
-position. Each schema goes through `zomgen.compile.generate()`: it must give a package or a
+position. Each schema goes through `zomgen.pipeline.generate()`: it must give a package or a
 `CompileError` whose problems are one line each, never another exception. The packages built are
 written out and imported together in one fresh interpreter, which must not fail and must not run
 any payload (a payload that ran would leave a file behind). A fixed sample, the first 4 packages
@@ -36,8 +36,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.corpus.test_compile import check_packages
-from zomgen.compile import Options, generate
 from zomgen.errors import CompileError
+from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
 
 DEFAULT_EXAMPLES = 40
@@ -68,7 +68,7 @@ NAMES = [
 ]  # fmt: skip
 SCALARS: list[Any] = [None, True, False, 0, -1, 2**63, 1.5, -0.0, 1e300, "s", "", 'a"b', "\n"]
 
-# zomgen raises the recursion limit for deep schemas (compile.py); hypothesis notices.
+# zomgen raises the recursion limit for deep schemas (pipeline.py); hypothesis notices.
 pytestmark = [
     pytest.mark.checkers,
     pytest.mark.node,

@@ -31,12 +31,12 @@ import pytest
 
 from tests.corpus.test_compile import Findings, build_many, check_packages
 from tests.support.cli import run_zomgen
-from zomgen.compile import Options, build_ir, generate, load
 from zomgen.errors import CompileError
 from zomgen.format import format_python
 from zomgen.ir import AliasType
 from zomgen.ir.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
 from zomgen.names import pascal_case
+from zomgen.pipeline import Options, build_ir, generate, load
 from zomgen.schema.parse import Builder
 from zomgen.schema.read import MAX_ENUM
 from zomgen.write import write_package

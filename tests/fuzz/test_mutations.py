@@ -8,7 +8,7 @@ hostile edits do: a key dropped, a value duplicated under another keyword, a val
 one of another JSON type, `type` changed, a key renamed to a hostile name (keywords, builtins,
 quotes, line breaks, lone surrogates), injection payloads as titles, descriptions, enum values and
 patterns, a `$ref` pointed elsewhere, a subschema nested 5 to 130 levels deeper. Each mutated
-schema goes through `zomgen.compile.generate()`: a package, or a `CompileError` whose problems
+schema goes through `zomgen.pipeline.generate()`: a package, or a `CompileError` whose problems
 are one line each and are not "a zomgen bug"; any other exception is a defect, reported with
 the seed's index and the mutation to reproduce it. The packages built are imported together in
 one fresh interpreter (no payload may run), and the first few go to the checkers with the
@@ -40,8 +40,8 @@ import pytest
 
 from tests.corpus.test_compile import INCLUDES, WRAPPERS_TO_BUILD, includes_for
 from tests.fuzz.test_campaign import MARKER, NAMES, PAYLOADS
-from zomgen.compile import Options, generate
 from zomgen.errors import CompileError
+from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
 
 SEED = 20261123

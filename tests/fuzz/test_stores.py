@@ -43,7 +43,7 @@ import zarr
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
-from zomgen.compile import Options, generate
+from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
 
 SEED = 20261123

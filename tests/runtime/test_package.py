@@ -20,7 +20,7 @@ import pytest
 import xarray as xr
 
 from tests.support.runtime import ROOT, snapshot
-from zomgen.compile import Options, generate
+from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
 
 RUNTIME = ROOT / "zomgen" / "runtime"

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.support.node import HARNESS, compile_typescript, run_node
-from zomgen.compile import Options, generate
+from zomgen.pipeline import Options, generate
 from zomgen.runtime import check_document, is_valid, patterns
 from zomgen.runtime.engines import engines_for
 from zomgen.write import write_package

@@ -48,7 +48,7 @@ from tests.support.runtime import (
     ome_image_store,
     xarray_dataset,
 )
-from zomgen.compile import Options, generate
+from zomgen.pipeline import Options, generate
 from zomgen.runtime import Problem, check_document, read_document
 from zomgen.write import write_package
 

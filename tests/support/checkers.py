@@ -49,7 +49,7 @@ TY = str(BIN / "ty")
 
 # What the packages' README asks of mypy users: mypy has no PEP 728, so a package gives it each
 # object that allows other keys as its listed keys, and mypy accepts the other keys only with
-# this code off (zomgen/targets/mypy_view.py).
+# this code off (zomgen/targets/python/open_dicts.py).
 MYPY_AS_USERS_RUN_IT = ["--disable-error-code", "typeddict-unknown-key"]
 PYREFLY_ARGS = ["--preset", "strict", "--min-severity", "warn"]
 # ty rules left off: style, or `Any` meeting a declared type (see the module docstring).

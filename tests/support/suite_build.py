@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.suite_cases import Group, groups, wrap
-from zomgen.compile import Options, generate_package
 from zomgen.errors import CompileError
+from zomgen.pipeline import Options, generate_package
 from zomgen.write import write_package
 
 

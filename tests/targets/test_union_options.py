@@ -24,8 +24,8 @@ from zomgen.cases.coverage import coverage, option_cases
 from zomgen.cases.derive import refusals, valid_document
 from zomgen.cases.values import value_cases
 from zomgen.cases.verdict import accepts
-from zomgen.compile import Options, generate_package
 from zomgen.errors import CompileError
+from zomgen.pipeline import Options, generate_package
 
 conventions = load_script("regenerate").conventions
 

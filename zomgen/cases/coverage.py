@@ -27,8 +27,8 @@ from zomgen.cases.repair import Check, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
 from zomgen.cases.verdict import accepts
 from zomgen.runtime.subschemas import holds
-from zomgen.targets.pyconvert_view import Record
-from zomgen.targets.python import PythonTarget
+from zomgen.targets.python.convert.view import Record
+from zomgen.targets.python.lower import PythonTarget
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from zomgen.cases.raw import escape
 from zomgen.cases.repair import Refusal, absolute, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
 from zomgen.cases.verdict import accepts
-from zomgen.compile import Generated, Options, build_ir, generate_package, load
 from zomgen.errors import CompileError, InputProblem
+from zomgen.pipeline import Generated, Options, build_ir, generate_package, load
 from zomgen.write import write_package
 
 RUNNER = Path(__file__).with_name("check_cases.py")

@@ -141,7 +141,7 @@ warn_unused_ignores = True
 enable_error_code = ignore-without-code
 python_version = 3.11
 # mypy has no PEP 728: it reads an object that allows other keys as its listed keys, and
-# accepts the others only with this code off (targets/mypy_view.py, the package README).
+# accepts the others only with this code off (the package README says more).
 disable_error_code = typeddict-unknown-key
 mypy_path = $MYPY_CONFIG_FILE_DIR
 """

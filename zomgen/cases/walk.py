@@ -16,7 +16,7 @@ from typing import Any
 
 from zomgen import ir
 from zomgen.ir.queries import json_type
-from zomgen.targets import mypy_view
+from zomgen.targets.python import open_dicts
 
 Path = tuple[str | int, ...]
 
@@ -105,7 +105,7 @@ def places(document: Any, hierarchy: ir.Hierarchy) -> list[Place]:
 class _Walker:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
-        self.loose_for_mypy = mypy_view.loose_names(hierarchy)
+        self.loose_for_mypy = open_dicts.loose_names(hierarchy)
 
     def walk(self, value: Any, ref: ir.TypeRef, path: Path, ctx: Context) -> Iterator[Place]:
         if isinstance(ref, ir.Ref):
@@ -176,7 +176,7 @@ class _Walker:
             return
         spec = node.members
         if spec.named and (spec.other is not None or spec.patterns):
-            ctx = _with(ctx, loose=True)  # always read loosely (mypy_view.loose_names)
+            ctx = _with(ctx, loose=True)  # always read loosely (open_dicts.loose_names)
         where = (*path, "members")
         yield MembersPlace(where, spec, ctx)
         if spec.named:

@@ -15,8 +15,8 @@ import re
 
 from zomgen import ir
 from zomgen.discriminate import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Need
-from zomgen.targets.pyconvert_context import Context
-from zomgen.targets.pyspell import py_literal
+from zomgen.targets.python.convert.context import Context
+from zomgen.targets.python.spelling import py_literal
 
 
 def fits_need(need: Need) -> str:

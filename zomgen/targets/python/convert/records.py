@@ -9,10 +9,17 @@ import keyword
 import re
 
 from zomgen import ir
-from zomgen.targets.pyconvert_context import Context
-from zomgen.targets.pyconvert_fits import among
-from zomgen.targets.pyconvert_view import Construct, Document, Fixed, Loop, NamedMembers, Record
-from zomgen.targets.pyspell import py_literal
+from zomgen.targets.python.convert.context import Context
+from zomgen.targets.python.convert.fits import among
+from zomgen.targets.python.convert.view import (
+    Construct,
+    Document,
+    Fixed,
+    Loop,
+    NamedMembers,
+    Record,
+)
+from zomgen.targets.python.spelling import py_literal
 
 ITEM = "item"
 # Names the functions below use themselves, which no local may take.

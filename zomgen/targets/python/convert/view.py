@@ -1,7 +1,7 @@
 """What a package's `_convert.py` is made of, as plain data: the records the models define
 (built by `PythonTarget`: `Record`, `Slot`, `NamedMembers`), and the view model the template
 `_convert.py.j2` prints (one dataclass per shape of function, `ConvertModule` for the file).
-Nothing here decides anything; `pyconvert` and its helper modules fill these in."""
+Nothing here decides anything; build.py and its helper modules fill these in."""
 
 from __future__ import annotations
 

@@ -1,16 +1,16 @@
 """The functions of unions and aliases. `parse` picks the option the schema means, by the tests
 discriminate.py plans (or dispatches on a tag the options all carry), and `dump` the option
-whose class the model value is (pyconvert_fits); an alias of anything else is one
+whose class the model value is (fits.py); an alias of anything else is one
 expression."""
 
 from __future__ import annotations
 
 from zomgen import ir
 from zomgen.discriminate import Test, plan
-from zomgen.targets.pyconvert_context import Context
-from zomgen.targets.pyconvert_fits import fits_model, fits_need, paren
-from zomgen.targets.pyconvert_view import Branches, Fixed, Function, Match
-from zomgen.targets.pyspell import py_literal
+from zomgen.targets.python.convert.context import Context
+from zomgen.targets.python.convert.fits import fits_model, fits_need, paren
+from zomgen.targets.python.convert.view import Branches, Fixed, Function, Match
+from zomgen.targets.python.spelling import py_literal
 
 
 def union_like(c: Context, side: str, t: ir.TypeRef, target: ir.TypeRef, function: str) -> Function:

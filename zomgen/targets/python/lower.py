@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from zomgen import ir
 from zomgen.names import FIELD_RESERVED_NAMES, field_identifier
-from zomgen.targets import mypy_view
-from zomgen.targets.pyconvert import convert_module
-from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, Slot, SlotType
-from zomgen.targets.pyspell import Spelling, union
+from zomgen.targets.python import open_dicts
+from zomgen.targets.python.convert.build import convert_module
+from zomgen.targets.python.convert.view import ConvertModule, NamedMembers, Record, Slot, SlotType
+from zomgen.targets.python.spelling import Spelling, union
 
 BASE_CONSTS = {"zarr_format", "node_type"}
 
@@ -206,14 +206,14 @@ class PythonTarget:
         self.sp = Spelling(hierarchy)
         self.records: dict[str, Record] = {}  # what _convert.py converts, by class name
         self.member_documents: list[PyTypedDict] = []
-        self.sp.open_names = set(mypy_view.open_names(hierarchy))
-        self.loose_for_mypy = mypy_view.loose_names(hierarchy)
+        self.sp.open_names = set(open_dicts.open_names(hierarchy))
+        self.loose_for_mypy = open_dicts.loose_names(hierarchy)
         self.extension_records = self._find_extension_records()
 
     def _fallback(
         self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None, *, nodes: bool
     ) -> str | None:
-        """mypy's view of a TypedDict that allows other keys (typeddict.j2, mypy_view.py): its
+        """mypy's view of a TypedDict that allows other keys (typeddict.j2, open_dicts.py): its
         listed keys, or (below a union option, and for a group's members) those or a dict of
         any keys. A group's members are nodes, which mypy can tell apart, so they keep their
         types: mypy checks each other member against them, where the listed keys alone would
@@ -548,7 +548,7 @@ class PythonTarget:
                 None,
                 ir.MapOf(other_ir),
             )
-        name = mypy_view.members_name(n.name)
+        name = open_dicts.members_name(n.name)
         model_fields: list[PyField] = []
         doc_fields: list[PyField] = []
         for f in members.named:

@@ -6,11 +6,11 @@ write by hand for the schema.
 type and default, in the models' order); this module and its helpers decide every expression the
 functions are made of, and `_convert.py.j2` only prints them:
 
-- `pyconvert_view`: the records and the view model, as plain data;
-- `pyconvert_context`: what they share (names imported, which types convert at all);
-- `pyconvert_fits`: the checks a union picks its option by (which ones: `discriminate`);
-- `pyconvert_records`: a record's constructor call and document, tuples and named members;
-- `pyconvert_unions`: unions and aliases;
+- `view`: the records and the view model, as plain data;
+- `context`: what they share (names imported, which types convert at all);
+- `fits`: the checks a union picks its option by (which ones: `discriminate`);
+- `records`: a record's constructor call and document, tuples and named members;
+- `unions`: unions and aliases;
 - here: the expression converting a value of each type, and which function is made once for
   each record, alias and anonymous union, tuple or named-members type.
 
@@ -38,16 +38,17 @@ import re
 from zomgen import ir
 from zomgen.discriminate import plan
 from zomgen.ir.queries import any_node_version
-from zomgen.targets import pyconvert_records, pyconvert_unions
-from zomgen.targets.pyconvert_context import Context
-from zomgen.targets.pyconvert_view import (
+from zomgen.targets.python.convert.context import Context
+from zomgen.targets.python.convert.records import construct, document, members, tuple_items
+from zomgen.targets.python.convert.unions import union_like
+from zomgen.targets.python.convert.view import (
     ConvertModule,
     Function,
     NamedMembers,
     Record,
     SlotType,
 )
-from zomgen.targets.pyspell import Spelling
+from zomgen.targets.python.spelling import Spelling
 
 ITEM = "item"
 # A string literal in generated code (py_literal spells them), dropped before looking for calls.
@@ -180,17 +181,15 @@ class Converters(Context):
 
     def _build_named(self, side: str, name: str, function: str) -> Function:
         if name in self.aliases:
-            return pyconvert_unions.union_like(
-                self, side, ir.Ref(name), self.aliases[name].target, function
-            )
+            return union_like(self, side, ir.Ref(name), self.aliases[name].target, function)
         record = self.records[name]
         cls = self.use(name)
         typed = cls
         if record.node is not None and name == self.sp.base_name(*record.node):
             typed = self.model_type(ir.BaseNode(*record.node))  # generic: GroupSpec[...]
         if side == "parse":
-            return pyconvert_records.construct(self, record, cls, typed, function)
-        return pyconvert_records.document(self, record, typed, function)
+            return construct(self, record, cls, typed, function)
+        return document(self, record, typed, function)
 
     def helper(self, side: str, t: ir.TupleOf | ir.UnionOf | NamedMembers) -> str:
         """The function converting an anonymous type, built on first use."""
@@ -217,10 +216,10 @@ class Converters(Context):
         self, side: str, t: ir.TupleOf | ir.UnionOf | NamedMembers, name: str
     ) -> Function:
         if isinstance(t, NamedMembers):
-            return pyconvert_records.members(self, side, t, name)
+            return members(self, side, t, name)
         if isinstance(t, ir.TupleOf):
-            return pyconvert_records.tuple_items(self, side, t, name)
-        return pyconvert_unions.union_like(self, side, t, t, name)
+            return tuple_items(self, side, t, name)
+        return union_like(self, side, t, t, name)
 
 
 def convert_module(

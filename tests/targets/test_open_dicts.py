@@ -1,4 +1,4 @@
-"""mypy's view of objects that allow other keys (zomgen/targets/mypy_view.py): exact (the
+"""mypy's view of objects that allow other keys (zomgen/targets/python/open_dicts.py): exact (the
 listed keys, `typeddict-unknown-key` off) where a dict literal meets the object itself, loose
 (the listed keys or a dict) below a union option, where the exact view would make mypy reject
 a valid document. Checked on the names the view picks and by running mypy as users are asked
@@ -17,8 +17,8 @@ import pytest
 from tests.support.checkers import MYPY_AS_USERS_RUN_IT
 from tests.support.cli import build_package
 from zomgen import ir
-from zomgen.compile import Options, build_ir, load
-from zomgen.targets.mypy_view import loose_names, open_names
+from zomgen.pipeline import Options, build_ir, load
+from zomgen.targets.python.open_dicts import loose_names, open_names
 
 pytestmark = pytest.mark.checkers
 

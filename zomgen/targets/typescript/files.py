@@ -19,7 +19,7 @@ from zomgen import ir
 from zomgen.ir.queries import any_node_version, merge_literals
 from zomgen.names import BaseNames
 from zomgen.render import render
-from zomgen.resources import runtime_ts_dir
+from zomgen.targets.shipped import runtime_ts_files
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _PRIMITIVES = {
@@ -255,6 +255,4 @@ def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str
         "validate.ts": render("typescript/validate.ts.j2", t=view),
         "schema.ts": render("typescript/schema.ts.j2", source=hierarchy.source, lines=lines),
     }
-    for source in sorted(runtime_ts_dir().glob("*.ts")):
-        files[f"_runtime_ts/{source.name}"] = source.read_text("utf-8")
-    return files
+    return files | runtime_ts_files()

@@ -8,8 +8,8 @@ import re
 from abc import ABC, abstractmethod
 
 from zomgen import ir
-from zomgen.targets.pyconvert_view import ConvertModule, NamedMembers, Record, SlotType
-from zomgen.targets.pyspell import Spelling, py_literal
+from zomgen.targets.python.convert.view import ConvertModule, NamedMembers, Record, SlotType
+from zomgen.targets.python.spelling import Spelling, py_literal
 
 # Names a spelled model type uses that the template imports itself (builtins, typing).
 _NOT_FROM_MODELS = frozenset(
@@ -28,7 +28,7 @@ MAX_TYPED_ALIAS_NESTING = 12
 
 class Context(ABC):
     """The state the lowering shares, and the two conversions every part calls back into
-    (implemented by pyconvert.Converters; the record and union parts see only this class)."""
+    (implemented by build.Converters; the record and union parts see only this class)."""
 
     def __init__(
         self, hierarchy: ir.Hierarchy, spelling: Spelling, records: dict[str, Record]

@@ -1,0 +1,119 @@
+"""The whole pipeline, orchestrated: schema file -> IR -> {relative path: file content}, and
+schema + store -> problems. Each step lives in its own folder; this module only calls them.
+
+    schema/registry  files and the `$ref` registry (schema/read, schema/metaschema)
+    schema/parse     the IR, checked for schemas that admit no value
+    ir/flatten       deep types named
+    schema/bundle    the package's schema.json, and where each union option's subschema is in it
+    targets/python, targets/typescript, targets/shipped   the files
+
+Nothing here writes files or knows about the command line (see `write.py` and `cli.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from zomgen import ir
+from zomgen.errors import InputProblem
+from zomgen.ir.flatten import flatten
+from zomgen.runtime import Problem, validate_store
+from zomgen.schema.bundle import bundle, bundle_with_places, locate_options
+from zomgen.schema.documents import SchemaSet
+from zomgen.schema.parse import Builder
+from zomgen.schema.registry import load_schema_set
+from zomgen.targets.python.files import python_files
+from zomgen.targets.shipped import runtime_files
+from zomgen.targets.typescript.files import typescript_files
+
+# The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default
+# limit (1000) would stop at about 50 levels. Deeper than this is reported as too deep.
+RECURSION_LIMIT = 8000
+
+
+def _allow_deep_schemas() -> None:
+    """Every entry point below starts here (`zomgen ir`, `build`, `cases` and `validate` each
+    reach the compiler through one of them)."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+
+
+@dataclass(frozen=True)
+class Options:
+    schema: Path
+    include_dirs: tuple[Path, ...] = ()
+    package: str = "convention"
+
+
+def load(options: Options) -> SchemaSet:
+    _allow_deep_schemas()
+    return load_schema_set(options.schema, list(options.include_dirs))
+
+
+def build_ir(schema_set: SchemaSet) -> ir.Hierarchy:
+    _allow_deep_schemas()
+    return flatten(Builder(schema_set).build())
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A package's files, and what the compiler did safely but not exactly (a type left wider
+    than the schema, a pattern one run time cannot read), each with its file and pointer."""
+
+    files: dict[str, str]
+    warnings: tuple[InputProblem, ...]
+    # what the files were generated from; union options' subschemas point into schema.json
+    hierarchy: ir.Hierarchy | None = None
+
+
+def generate(options: Options) -> dict[str, str]:
+    return generate_package(options).files
+
+
+def generate_package(options: Options) -> Generated:
+    schema_set = load(options)
+    hierarchy = build_ir(schema_set)
+    bundled, places = bundle_with_places(schema_set)
+    hierarchy = locate_options(hierarchy, places)
+    schema_text = _json_text(bundled)
+    files = {
+        **python_files(hierarchy, options.package),
+        "schema.json": schema_text,
+        **typescript_files(hierarchy, schema_text),
+        **runtime_files(),
+    }
+    return Generated(files, tuple(schema_set.warnings), hierarchy)
+
+
+def check_store(
+    options: Options,
+    store: object,
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
+) -> list[Problem]:
+    """`zomgen validate`: the problems of `store` (or of its node at `path`) under the schema,
+    without generating a package. Raises CompileError for the schema, StoreError for the
+    store."""
+    schema = bundle(load(options))
+    return validate_store(
+        store,
+        schema,
+        path,
+        use_consolidated=use_consolidated,
+        allow_redirects_to=allow_redirects_to,
+    )
+
+
+def _json_text(data: object) -> str:
+    """Readable JSON (non-ASCII kept), escaped only where a character cannot be encoded."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data, indent=2) + "\n"
+    return text

@@ -1,0 +1,28 @@
+"""The Python side of a package: IR -> view model (lower.py) -> rendered, formatted files."""
+
+from __future__ import annotations
+
+from zomgen import ir
+from zomgen.format import format_python
+from zomgen.render import render
+from zomgen.targets.python.lower import PythonTarget
+
+# (template, file) of the modules rendered from the package's view model
+_MODULES = (
+    ("python/models.py.j2", "models.py"),
+    ("python/documents.py.j2", "documents.py"),
+    ("python/__init__.py.j2", "__init__.py"),
+)
+
+
+def python_files(hierarchy: ir.Hierarchy, package: str) -> dict[str, str]:
+    """{file name: text} of the Python modules, the package README and `py.typed`."""
+    view = PythonTarget(hierarchy).package()
+    files = {
+        name: format_python(render(template, p=view, package=package))
+        for template, name in _MODULES
+    }
+    files["_convert.py"] = format_python(render("python/_convert.py.j2", c=view.convert))
+    files["README.md"] = render("python/README.md.j2", p=view, package=package)
+    files["py.typed"] = ""
+    return files
