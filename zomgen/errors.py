@@ -38,3 +38,18 @@ class CompileError(Exception):
     @classmethod
     def one(cls, file: str, pointer: str, message: str) -> CompileError:
         return cls([InputProblem(file, pointer, message)])
+
+
+class Warnings:
+    """What a compilation step did safely but not exactly (a type widened, a pattern one run
+    time cannot read), each said once, in the order found. Each step returns its own; the
+    pipeline hands them to `zomgen build`, which prints them and never fails on them."""
+
+    def __init__(self) -> None:
+        self._found: dict[InputProblem, None] = {}
+
+    def add(self, file: str, pointer: str, message: str) -> None:
+        self._found.setdefault(InputProblem(file, pointer, message), None)
+
+    def found(self) -> tuple[InputProblem, ...]:
+        return tuple(self._found)

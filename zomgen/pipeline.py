@@ -22,9 +22,10 @@ from zomgen import ir
 from zomgen.errors import InputProblem
 from zomgen.ir.flatten import flatten
 from zomgen.runtime import Problem, validate_store
+from zomgen.schema.atoms import Expander
 from zomgen.schema.bundle import bundle, bundle_with_places, locate_options
 from zomgen.schema.documents import SchemaSet
-from zomgen.schema.parse import Builder
+from zomgen.schema.parse import parse
 from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python.files import python_files
 from zomgen.targets.shipped import runtime_files
@@ -54,8 +55,10 @@ def load(options: Options) -> SchemaSet:
 
 
 def build_ir(schema_set: SchemaSet) -> ir.Hierarchy:
+    """The IR alone (`zomgen ir`), without the warnings."""
     _allow_deep_schemas()
-    return flatten(Builder(schema_set).build())
+    hierarchy, _warnings = parse(schema_set, Expander(schema_set))
+    return flatten(hierarchy)
 
 
 @dataclass(frozen=True)
@@ -75,17 +78,19 @@ def generate(options: Options) -> dict[str, str]:
 
 def generate_package(options: Options) -> Generated:
     schema_set = load(options)
-    hierarchy = build_ir(schema_set)
-    bundled, places = bundle_with_places(schema_set)
-    hierarchy = locate_options(hierarchy, places)
-    schema_text = _json_text(bundled)
+    expander = Expander(schema_set)  # one for both: the parser and the bundler resolve alike
+    hierarchy, type_warnings = parse(schema_set, expander)
+    bundled = bundle_with_places(schema_set, expander)
+    hierarchy = locate_options(flatten(hierarchy), bundled.places)
+    schema_text = _json_text(bundled.schema)
     files = {
         **python_files(hierarchy, options.package),
         "schema.json": schema_text,
         **typescript_files(hierarchy, schema_text),
         **runtime_files(),
     }
-    return Generated(files, tuple(schema_set.warnings), hierarchy)
+    warnings = tuple(dict.fromkeys(type_warnings + bundled.warnings))
+    return Generated(files, warnings, hierarchy)
 
 
 def check_store(

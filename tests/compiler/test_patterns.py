@@ -22,7 +22,8 @@ from tests.support.cli import run_zomgen
 from tests.support.paths import SHARED
 from zomgen.runtime import check_document
 from zomgen.runtime.pointers import escape as escape_pointer
-from zomgen.schema.bundle import bundle
+from zomgen.schema.atoms import Expander
+from zomgen.schema.bundle import bundle_with_places
 from zomgen.schema.patterns import matches, readers
 from zomgen.schema.registry import load_schema_set
 
@@ -215,8 +216,9 @@ def test_suite_groups_with_unicode_property_escapes(
         "properties": {"attributes": {"properties": {"value": {"$ref": "case.json"}}}},
     }
     schema_set = load_schema_set(write(tmp_path, schema), [])
-    document = bundle(schema_set)
-    assert len(schema_set.warnings) == 1
+    bundled = bundle_with_places(schema_set, Expander(schema_set))
+    document = bundled.schema
+    assert len(bundled.warnings) == 1
     node = {"zarr_format": 3, "node_type": "group", "members": {}}
     for test in group["tests"]:
         problems = check_document({**node, "attributes": {"value": test["data"]}}, document)

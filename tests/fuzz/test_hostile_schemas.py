@@ -37,6 +37,7 @@ from zomgen.ir import AliasType
 from zomgen.ir.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
 from zomgen.names import pascal_case
 from zomgen.pipeline import Options, build_ir, generate, load
+from zomgen.schema.atoms import Expander
 from zomgen.schema.parse import Builder
 from zomgen.schema.read import MAX_ENUM
 from zomgen.write import write_package
@@ -461,7 +462,8 @@ def test_a_hierarchy_no_deeper_than_the_limit_is_left_as_it_is(tmp_path: Path) -
     )
     schema = tmp_path / "s.json"
     schema.write_text(json.dumps(shallow), encoding="utf-8")
-    built = Builder(load(Options(schema, (), "pkg"))).build()
+    schema_set = load(Options(schema, (), "pkg"))
+    built = Builder(schema_set, Expander(schema_set)).build()
     assert flatten(built) is built
     deeper = group(obj({"x": nest(MAX_TYPE_DEPTH, S, lambda s: {"type": "array", "items": s})}))
     assert _alias_names(deeper, tmp_path) == [f"HostileAttributesXItemLevels{MAX_TYPE_DEPTH - 1}"]

@@ -26,7 +26,7 @@ from urllib.parse import quote
 from referencing._core import Resolver
 
 from zomgen import ir
-from zomgen.errors import CompileError
+from zomgen.errors import CompileError, InputProblem, Warnings
 from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Expander
 from zomgen.schema.documents import SchemaDocument, SchemaSet
@@ -81,9 +81,10 @@ class _Ref:
 
 
 class Bundler:
-    def __init__(self, schema_set: SchemaSet) -> None:
+    def __init__(self, schema_set: SchemaSet, x: Expander) -> None:
         self.schema_set = schema_set
-        self.x = Expander(schema_set)
+        self.x = x
+        self.warnings = Warnings()
         self.keys: dict[int, str] = {id(schema_set.root.contents): ""}
         self.pending: list[SchemaDocument] = []
         # id(schema object as loaded) -> its JSON pointer in the bundle. A `$ref` points where
@@ -244,7 +245,7 @@ class Bundler:
         problem = pattern_problem(pattern)
         if problem is not None:
             file, pointer = self.x.where(node)
-            self.schema_set.warn(file, pointer + where, problem)
+            self.warnings.add(file, pointer + where, problem)
 
     def _rewrite(
         self,
@@ -281,13 +282,20 @@ def _def_pointer(key: str) -> str:
 
 
 def bundle(schema_set: SchemaSet) -> dict[str, object]:
-    return Bundler(schema_set).bundle()
+    return bundle_with_places(schema_set, Expander(schema_set)).schema
 
 
-def bundle_with_places(schema_set: SchemaSet) -> tuple[dict[str, object], dict[str, str]]:
-    """The bundled schema, and where each input schema is in it (`Bundler.places`)."""
-    bundler = Bundler(schema_set)
-    return bundler.bundle(), bundler.places()
+@dataclass(frozen=True)
+class Bundled:
+    schema: dict[str, object]  # the package's schema.json
+    places: dict[str, str]  # where each input schema is in it (`Bundler.places`)
+    warnings: tuple[InputProblem, ...]  # patterns some run time cannot read as written
+
+
+def bundle_with_places(schema_set: SchemaSet, x: Expander) -> Bundled:
+    bundler = Bundler(schema_set, x)
+    schema = bundler.bundle()
+    return Bundled(schema, bundler.places(), bundler.warnings.found())
 
 
 def locate_options(hierarchy: ir.Hierarchy, places: dict[str, str]) -> ir.Hierarchy:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from referencing import Registry
 
-from zomgen.errors import CompileError, InputProblem
+from zomgen.errors import CompileError
 from zomgen.runtime.pointers import escape as escape_pointer
 
 SUPPORTED_DIALECTS = {
@@ -64,9 +64,6 @@ class SchemaSet:
     # hands back the very objects we loaded, so identity is a cheap, exact location.
     locations: dict[int, tuple[SchemaDocument, str]] = field(default_factory=dict)
     checked: set[int] = field(default_factory=set)  # documents checked against their meta-schema
-    # What the compilation could not do exactly but did safely (a type widened, a pattern one
-    # run time cannot read): reported by `zomgen build` as warnings, never as a failure.
-    warnings: list[InputProblem] = field(default_factory=list)
 
     indexed: int = 0  # documents already in `locations` (files found on disk come later)
 
@@ -87,11 +84,6 @@ class SchemaSet:
     def text_of(self, doc: SchemaDocument, pointer: str) -> str:
         label = "" if doc is self.root else doc.label or doc.path.as_posix()
         return f"{label}#{pointer}"
-
-    def warn(self, file: str, pointer: str, message: str) -> None:
-        problem = InputProblem(file, pointer, message)
-        if problem not in self.warnings:
-            self.warnings.append(problem)
 
 
 def _index(

@@ -14,6 +14,19 @@ The builder turns a conjunction of atoms (see `atoms.py`) into an IR type:
 Keywords no static type can express are recorded as run-time checks (§4).
 """
 
+from __future__ import annotations
+
+from zomgen import ir
+from zomgen.errors import InputProblem
+from zomgen.schema.atoms import Expander
+from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse.builder import Builder
 
-__all__ = ["Builder"]
+__all__ = ["Builder", "parse"]
+
+
+def parse(schema_set: SchemaSet, x: Expander) -> tuple[ir.Hierarchy, tuple[InputProblem, ...]]:
+    """The IR of the input schema, and the warnings of its types (raises CompileError)."""
+    builder = Builder(schema_set, x)
+    hierarchy = builder.build()
+    return hierarchy, builder.warn.found.found()

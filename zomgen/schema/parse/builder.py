@@ -14,19 +14,19 @@ from zomgen.schema.parse.explain import no_branch, root_problems
 from zomgen.schema.parse.keywords import Keywords, canonical
 from zomgen.schema.parse.naming import Naming, branch_hint
 from zomgen.schema.parse.values import ValueShapes
-from zomgen.schema.parse.warn import Warnings
+from zomgen.schema.parse.warn import TypeWarnings
 
 
 class Builder(ValueShapes):
-    def __init__(self, schema_set: SchemaSet, *, collect_all: bool = False) -> None:
+    def __init__(self, schema_set: SchemaSet, x: Expander, *, collect_all: bool = False) -> None:
         self.schema_set = schema_set
         self.collect_all = collect_all
-        self.x = Expander(schema_set)
+        self.x = x
         self.bases = BaseSchemas(schema_set)
         self.types = {}
         self.naming = Naming(schema_set, self.x, self.bases, self.types)
         self.kw = Keywords(self.x, self.bases)
-        self.warn = Warnings(schema_set, self.x, self.bases)
+        self.warn = TypeWarnings(self.x, self.bases)
         self.by_key = {}
         self.runtime = set()
         self.formats = set()
@@ -41,7 +41,7 @@ class Builder(ValueShapes):
             result = self.type_of(Conj(atoms), root_name)
         except Impossible as exc:
             if not self.collect_all:
-                exc = Builder(self.schema_set, collect_all=True).root_failure() or exc
+                exc = Builder(self.schema_set, self.x, collect_all=True).root_failure() or exc
             raise CompileError(root_problems(str(root.path), exc)) from None
         named = self.types.get(result.name) if isinstance(result, ir.Ref) else None
         if not isinstance(named, ir.NodeType):

@@ -20,7 +20,7 @@ from zomgen.schema.parse.keywords import (
     merge_patterns,
 )
 from zomgen.schema.parse.naming import Naming
-from zomgen.schema.parse.warn import Warnings
+from zomgen.schema.parse.warn import TypeWarnings
 
 ARRAY_METADATA = {
     3: (
@@ -52,7 +52,7 @@ class RecordShapes(ABC):
     bases: BaseSchemas
     naming: Naming
     kw: Keywords
-    warn: Warnings
+    warn: TypeWarnings
     # After a required key that admits no value, go on with the other keys to report them
     # all (a second pass, made only to explain a root that admits no value).
     collect_all: bool

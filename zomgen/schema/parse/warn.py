@@ -4,16 +4,16 @@ admits no value."""
 
 from __future__ import annotations
 
+from zomgen.errors import Warnings
 from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Conj, Expander, Impossible
-from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse.bases import BaseSchemas
 from zomgen.schema.parse.keywords import TYPED_KEYWORDS
 
 
-class Warnings:
-    def __init__(self, schema_set: SchemaSet, x: Expander, bases: BaseSchemas) -> None:
-        self.schema_set = schema_set
+class TypeWarnings:
+    def __init__(self, x: Expander, bases: BaseSchemas) -> None:
+        self.found = Warnings()
         self.x = x
         self.bases = bases
         self.warned: set[int] = set()  # schema objects already warned about
@@ -31,7 +31,7 @@ class Warnings:
                 if used:
                     self.warned.add(id(atom.schema))
                     file, pointer = self.x.where(atom.schema)
-                    self.schema_set.warn(
+                    self.found.add(
                         file,
                         pointer,
                         f"`{used[0]}` applies to {kind}s only and no `type` is given, so any "
@@ -58,7 +58,7 @@ class Warnings:
             file, where = self.x.where(atom.schema)
             what = f"member {key!r}" if key is not None else "every member not listed"
             why = "; ".join(f"{at or '/'}: {reason}" for at, reason in exc.causes) or exc.reason
-            self.schema_set.warn(
+            self.found.add(
                 file,
                 where + pointer,
                 f"{what} admits no value, so it is typed as never present (a group holding it "
