@@ -19,7 +19,8 @@ from zomgen import ir
 from zomgen.cases import mypy_unions, walk
 from zomgen.cases.synth import base_node
 from zomgen.ir.queries import json_type
-from zomgen.targets.python.lower import PythonTarget, base_fields
+from zomgen.targets.python.bases import base_fields
+from zomgen.targets.python.lower import PythonTarget
 
 UNKNOWN_KEY = "zomgen_unknown"
 UNKNOWN_MEMBER = "zomgen_unknown"

@@ -7,197 +7,26 @@ the templates only loop and print.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from zomgen import ir
 from zomgen.names import FIELD_RESERVED_NAMES, field_identifier
 from zomgen.targets.python import open_dicts
+from zomgen.targets.python.bases import BaseArrays, base_fields
 from zomgen.targets.python.convert.build import convert_module
-from zomgen.targets.python.convert.view import ConvertModule, NamedMembers, Record, Slot, SlotType
+from zomgen.targets.python.convert.view import NamedMembers, Record, Slot, SlotType
 from zomgen.targets.python.spelling import Spelling, union
+from zomgen.targets.python.view import (
+    PyAlias,
+    PyField,
+    PyModel,
+    PyPackage,
+    PyTypedDict,
+    comment,
+    docstring,
+)
 
 BASE_CONSTS = {"zarr_format", "node_type"}
-
-
-@dataclass
-class PyField:
-    name: str  # dataclass attribute
-    key: str  # exact JSON key
-    model_type: str
-    doc_type: str  # TypedDict value type, with Required/NotRequired applied by the template
-    required: bool
-    default: str | None  # None: no default (required)
-    comment: str | None
-    convert: SlotType | None  # the type its value converts by (_convert.py)
-    # The value type inside the listed keys of a TypedDict that allows other keys, as pyright,
-    # pyrefly and ty read it (naming such TypedDicts by their PEP 728 classes) and as mypy
-    # reads it (naming them by mypy's view): see typeddict.j2.
-    precise_type: str = ""
-    mypy_type: str = ""
-
-    def __post_init__(self) -> None:
-        self.precise_type = self.precise_type or self.doc_type
-        self.mypy_type = self.mypy_type or self.doc_type
-
-
-@dataclass
-class PyModel:
-    """A frozen dataclass in models.py."""
-
-    name: str
-    bases: str
-    fields: list[PyField]
-    docstring: str | None
-    extras: str | None  # name of the field keeping unknown keys (open objects)
-    extras_type: str | None
-
-
-@dataclass
-class PyTypedDict:
-    name: str
-    fields: list[PyField]
-    docstring: str | None
-    extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
-    functional: bool
-    generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
-    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys, or a
-    # dict of any keys whose values have one of the object's types (literals widened).
-    fallback: str | None = None
-    precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
-
-    def __post_init__(self) -> None:
-        self.precise_extra = self.precise_extra or self.extra_items
-
-    @property
-    def pyright_rules(self) -> str:
-        """What pyright reports on the three definitions of the public name: a redeclaration,
-        and for an all-capitals name (pyright's constants) a constant redefined."""
-        constant = self.name.upper() == self.name and any(c.isalpha() for c in self.name)
-        return (
-            "reportRedeclaration, reportConstantRedefinition" if constant else "reportRedeclaration"
-        )
-
-    @property
-    def needs_mypy_keys(self) -> bool:
-        """Do mypy's listed keys differ from the precise ones (an open object inside)?"""
-        return any(f.precise_type != f.mypy_type for f in self.fields)
-
-
-@dataclass
-class PyAlias:
-    name: str
-    model_type: str
-    doc_type: str
-    comment: str | None
-
-
-@dataclass
-class PyPackage:
-    source: str
-    root: str
-    versions: list[int]
-    base_names: dict[str, str]
-    models: list[PyModel]
-    model_members: list[PyTypedDict]  # TypedDicts of named members holding models
-    documents: list[PyTypedDict]
-    aliases: list[PyAlias]
-    open_documents: list[PyTypedDict]  # TypedDicts that allow other keys (see typeddict.j2)
-    open_members: list[PyTypedDict]
-    exports: list[str]
-    convert: ConvertModule
-    runtime_checks: list[tuple[str, str]]
-    description: str | None
-    checker_notes: list[str] = field(default_factory=list)
-    # the base v3 array's type of each extension point (`data_type`, `codecs`...)
-    extension_types: dict[str, str] = field(default_factory=dict)
-
-
-def docstring(text: str | None) -> str | None:
-    """Schema text made safe inside a triple-quoted docstring: no quote or backslash in it can
-    end the string or start an escape."""
-    if text is None or not text.strip():
-        return None
-    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
-    wrapped = "\n\n".join(textwrap.fill(p, width=92) for p in paragraphs if p)
-    safe = wrapped.replace("\\", "\\\\").replace('"', '\\"')
-    return "".join(c if c.isprintable() or c == "\n" else _escape(c) for c in safe)
-
-
-def _escape(c: str) -> str:
-    if ord(c) < 256:
-        return f"\\x{ord(c):02x}"
-    return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
-
-
-def comment(text: str | None) -> str | None:
-    """Schema text as a one-line comment: newlines folded so nothing escapes the comment."""
-    if text is None or not text.strip():
-        return None
-    flat = " ".join(text.split())
-    flat = "".join(c if c.isprintable() else " " for c in flat)
-    return flat[:200] + ("..." if len(flat) > 200 else "")
-
-
-_EXTENSION = ir.UnionOf((ir.Primitive("string"), ir.Ref("NamedConfig")))
-# A v3 array's extension points: one value, or a list of them.
-_EXTENSION_POINTS = ("data_type", "chunk_grid", "chunk_key_encoding")
-_EXTENSION_LISTS = ("codecs", "storage_transformers")
-_INTEGERS = ir.ListOf(ir.Primitive("integer"))
-
-
-def base_fields(
-    sp: Spelling, kind: ir.NodeKind, version: int
-) -> list[tuple[str, str, str, ir.TypeRef, bool, bool]]:
-    """(key, model type, document type, type converted by, required, nullable) of a base
-    node's metadata."""
-    ext = "str | NamedConfig"
-    ext_type = _EXTENSION
-    if kind == "group":
-        return []
-    if version == 3:
-        return [
-            ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
-            ("data_type", ext, ext, ext_type, True, False),
-            ("chunk_grid", ext, ext, ext_type, True, False),
-            ("chunk_key_encoding", ext, ext, ext_type, True, False),
-            ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
-            ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ir.ListOf(ext_type), True, False),
-            (
-                "storage_transformers",
-                f"tuple[{ext}, ...]",
-                f"list[{ext}]",
-                ir.ListOf(ext_type),
-                False,
-                False,
-            ),
-            (
-                "dimension_names",
-                "tuple[str | None, ...]",
-                "list[str | None]",
-                ir.ListOf(ir.Json()),
-                False,
-                False,
-            ),
-        ]
-    return [
-        ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
-        ("chunks", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
-        ("dtype", "str | Sequence[JsonValue]", "str | list[JsonValue]", ir.Json(), True, False),
-        ("compressor", "JsonObject | None", "JsonObject | None", ir.Json(), True, True),
-        ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
-        ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', ir.Json(), True, False),
-        (
-            "filters",
-            "tuple[JsonObject, ...] | None",
-            "list[JsonObject] | None",
-            ir.UnionOf((ir.ListOf(ir.JsonObject()), ir.Primitive("null"))),
-            True,
-            True,
-        ),
-        ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', ir.Json(), False, False),
-    ]
 
 
 class PythonTarget:
@@ -208,7 +37,7 @@ class PythonTarget:
         self.member_documents: list[PyTypedDict] = []
         self.sp.open_names = set(open_dicts.open_names(hierarchy))
         self.loose_for_mypy = open_dicts.loose_names(hierarchy)
-        self.extension_records = self._find_extension_records()
+        self.arrays = BaseArrays(hierarchy)
 
     def _fallback(
         self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None, *, nodes: bool
@@ -265,12 +94,7 @@ class PythonTarget:
             for kind in ("group", "array")
         } | {f"any{v}": self.sp.any_node(v) for v in versions}
         exports = sorted({t.name for t in self.h.types})
-        extension_types = {
-            key: " | ".join(["str", "NamedConfig", *self.extension_records.get(key, ())])
-            for key in _EXTENSION_POINTS + _EXTENSION_LISTS
-        }
-        for key in _EXTENSION_LISTS:
-            extension_types[key] = f"tuple[{extension_types[key]}, ...]"
+        extension_types = self.arrays.extension_types()
         return PyPackage(
             source=self.h.source,
             root=self.h.root,
@@ -316,7 +140,7 @@ class PythonTarget:
             )
             slots = [Slot("attributes", "attributes", ir.Json(), True)]
             for key, _m, _d, typ, required, _n in base_fields(self.sp, "array", version):
-                slots.append(self._base_slot(key, typ, required))
+                slots.append(self.arrays.base_slot(key, typ, required))
             array = self.sp.base_name("array", version)
             self.records[array] = Record(array, tuple(slots), node=("array", version))
 
@@ -405,7 +229,7 @@ class PythonTarget:
             for key, model_type, doc_type, converts, required, _nullable in base_fields(
                 self.sp, "array", n.zarr_format
             ):
-                if key in narrowed and self._narrowable(key, metadata[key]):
+                if key in narrowed and self.arrays.narrowable(key, metadata[key]):
                     f = narrowed[key]
                     own.append(f)
                     doc_fields.append(f)
@@ -416,7 +240,7 @@ class PythonTarget:
                     # arrays where the base field holds JSON values), and the schema checks
                     # the rest.
                     doc_fields.append(narrowed[key])
-                    slots.append(self._base_slot(key, converts, required))
+                    slots.append(self.arrays.base_slot(key, converts, required))
                 else:
                     default = None if required else "None"
                     if not required:
@@ -425,107 +249,12 @@ class PythonTarget:
                         key, key, model_type, doc_type, required, default, None, converts
                     )
                     doc_fields.append(base_field)
-                    slots.append(self._base_slot(key, converts, required))
+                    slots.append(self.arrays.base_slot(key, converts, required))
         self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)
         model = PyModel(n.name, bases, own, doc, None, None)
         document = PyTypedDict(n.name, doc_fields, doc, None, False)
         return model, document, member_dict
-
-    def _base_slot(self, key: str, converts: ir.TypeRef, required: bool) -> Slot:
-        """A base array field a node's model inherits: parsed as the base type, dumped as the
-        type the base field is declared with (its extension points may hold records)."""
-        dump_type: ir.TypeRef | None = None
-        records = tuple(ir.Ref(name) for name in self.extension_records.get(key, ()))
-        if records:
-            dump_type = ir.UnionOf((*_EXTENSION.options, *records))
-            if key in _EXTENSION_LISTS:
-                dump_type = ir.ListOf(dump_type)
-        return Slot(key, key, converts, required, None if required else "None", dump_type)
-
-    def _find_extension_records(self) -> dict[str, tuple[str, ...]]:
-        """The convention's own records at each v3 extension point some array narrows: the base
-        array declares the point as `str | NamedConfig | <those records>`, so that the
-        narrowed field of the array's model is a subtype of it and `parse` builds them."""
-        found: dict[str, dict[str, None]] = {}
-        for n in self.h.types:
-            if not isinstance(n, ir.NodeType) or n.node_kind != "array" or n.zarr_format != 3:
-                continue
-            for f in n.metadata:
-                records = self._extension_parts(f.key, f)
-                if records:
-                    found.setdefault(f.key, {}).update(dict.fromkeys(records))
-        return {key: tuple(names) for key, names in found.items()}
-
-    def _narrowable(self, key: str, f: ir.Field) -> bool:
-        """Can the model override the base field `key` with the narrowed type? Only when the
-        narrowed type is a subtype of the base one: JSON-only values, and for extension points
-        (`data_type`, `codecs`...) strings, the base `NamedConfig` and the convention's own
-        records there (which the base field lists)."""
-        if key in _EXTENSION_POINTS + _EXTENSION_LISTS:
-            return self._extension_parts(key, f) is not None
-        if f.nullable and not f.required:
-            return False  # the base field has no `Unset`
-        return self._json_only(f.type, set())
-
-    def _extension_parts(self, key: str, f: ir.Field) -> list[str] | None:
-        """The records a narrowed extension point holds, or None where the field cannot be
-        narrowed (other JSON values, or a `null` the base field has no place for)."""
-        if key not in _EXTENSION_POINTS + _EXTENSION_LISTS or (f.nullable and not f.required):
-            return None
-        records: list[str] = []
-        t = f.type
-        if key in _EXTENSION_POINTS:
-            parts = [t]
-        elif isinstance(t, ir.ListOf):
-            parts = [t.item]
-        elif isinstance(t, ir.TupleOf):
-            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-        else:
-            return None
-        if all(self._extension_only(p, records) for p in parts):
-            return records
-        return None
-
-    def _extension_only(self, t: ir.TypeRef, records: list[str]) -> bool:
-        """Is `t` made of strings, `NamedConfig` and records only? The records are added to
-        `records`."""
-        if isinstance(t, ir.UnionOf):
-            return all(self._extension_only(o, records) for o in t.options)
-        if isinstance(t, ir.Literal):
-            return all(isinstance(v, str) for v in t.values)
-        if isinstance(t, ir.Primitive):
-            return t.name == "string"
-        if isinstance(t, ir.Ref):
-            named = None if t.name == "NamedConfig" else self.h.type_named(t.name)
-            if named is None:
-                return True
-            if isinstance(named, ir.ObjectType):
-                records.append(t.name)
-                return True
-            return isinstance(named, ir.AliasType) and self._extension_only(named.target, records)
-        return False
-
-    def _json_only(self, t: ir.TypeRef, seen: set[str]) -> bool:
-        """No records (dataclasses are not JSON values) anywhere inside."""
-        if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.JsonObject, ir.Never)):
-            return True
-        if isinstance(t, ir.ListOf):
-            return self._json_only(t.item, seen)
-        if isinstance(t, ir.TupleOf):
-            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-            return all(self._json_only(p, seen) for p in parts)
-        if isinstance(t, ir.MapOf):
-            return self._json_only(t.value, seen)
-        if isinstance(t, ir.UnionOf):
-            return all(self._json_only(o, seen) for o in t.options)
-        if isinstance(t, ir.Ref) and t.name != "NamedConfig":
-            named = self.h.type_named(t.name)
-            if isinstance(named, ir.AliasType):
-                if t.name in seen:
-                    return True
-                return self._json_only(named.target, seen | {t.name})
-        return False
 
     def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, SlotType]:
         members = n.members

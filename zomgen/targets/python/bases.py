@@ -1,0 +1,183 @@
+"""The Zarr base arrays as the Python target declares them: each version's metadata fields
+(`base_fields`: model type, document type, the type each converts by), and the v3 extension
+points (`data_type`, `codecs`...) a convention narrows to records of its own, which the base
+`ArraySpec` of that package then lists so that the narrowed models are subtypes of it."""
+
+from __future__ import annotations
+
+from zomgen import ir
+from zomgen.targets.python.convert.view import Slot
+from zomgen.targets.python.spelling import Spelling
+
+_EXTENSION = ir.UnionOf((ir.Primitive("string"), ir.Ref("NamedConfig")))
+
+# A v3 array's extension points: one value, or a list of them.
+_EXTENSION_POINTS = ("data_type", "chunk_grid", "chunk_key_encoding")
+
+_EXTENSION_LISTS = ("codecs", "storage_transformers")
+
+_INTEGERS = ir.ListOf(ir.Primitive("integer"))
+
+
+def base_fields(
+    sp: Spelling, kind: ir.NodeKind, version: int
+) -> list[tuple[str, str, str, ir.TypeRef, bool, bool]]:
+    """(key, model type, document type, type converted by, required, nullable) of a base
+    node's metadata."""
+    ext = "str | NamedConfig"
+    ext_type = _EXTENSION
+    if kind == "group":
+        return []
+    if version == 3:
+        return [
+            ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
+            ("data_type", ext, ext, ext_type, True, False),
+            ("chunk_grid", ext, ext, ext_type, True, False),
+            ("chunk_key_encoding", ext, ext, ext_type, True, False),
+            ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
+            ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ir.ListOf(ext_type), True, False),
+            (
+                "storage_transformers",
+                f"tuple[{ext}, ...]",
+                f"list[{ext}]",
+                ir.ListOf(ext_type),
+                False,
+                False,
+            ),
+            (
+                "dimension_names",
+                "tuple[str | None, ...]",
+                "list[str | None]",
+                ir.ListOf(ir.Json()),
+                False,
+                False,
+            ),
+        ]
+    return [
+        ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
+        ("chunks", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
+        ("dtype", "str | Sequence[JsonValue]", "str | list[JsonValue]", ir.Json(), True, False),
+        ("compressor", "JsonObject | None", "JsonObject | None", ir.Json(), True, True),
+        ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
+        ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', ir.Json(), True, False),
+        (
+            "filters",
+            "tuple[JsonObject, ...] | None",
+            "list[JsonObject] | None",
+            ir.UnionOf((ir.ListOf(ir.JsonObject()), ir.Primitive("null"))),
+            True,
+            True,
+        ),
+        ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', ir.Json(), False, False),
+    ]
+
+
+class BaseArrays:
+    def __init__(self, hierarchy: ir.Hierarchy) -> None:
+        self.h = hierarchy
+        self.extension_records = self._find_extension_records()
+
+    def extension_types(self) -> dict[str, str]:
+        """The model type of each extension point of the package's base `ArraySpec`."""
+        types = {
+            key: " | ".join(["str", "NamedConfig", *self.extension_records.get(key, ())])
+            for key in _EXTENSION_POINTS + _EXTENSION_LISTS
+        }
+        for key in _EXTENSION_LISTS:
+            types[key] = f"tuple[{types[key]}, ...]"
+        return types
+
+    def base_slot(self, key: str, converts: ir.TypeRef, required: bool) -> Slot:
+        """A base array field a node's model inherits: parsed as the base type, dumped as the
+        type the base field is declared with (its extension points may hold records)."""
+        dump_type: ir.TypeRef | None = None
+        records = tuple(ir.Ref(name) for name in self.extension_records.get(key, ()))
+        if records:
+            dump_type = ir.UnionOf((*_EXTENSION.options, *records))
+            if key in _EXTENSION_LISTS:
+                dump_type = ir.ListOf(dump_type)
+        return Slot(key, key, converts, required, None if required else "None", dump_type)
+
+    def _find_extension_records(self) -> dict[str, tuple[str, ...]]:
+        """The convention's own records at each v3 extension point some array narrows: the base
+        array declares the point as `str | NamedConfig | <those records>`, so that the
+        narrowed field of the array's model is a subtype of it and `parse` builds them."""
+        found: dict[str, dict[str, None]] = {}
+        for n in self.h.types:
+            if not isinstance(n, ir.NodeType) or n.node_kind != "array" or n.zarr_format != 3:
+                continue
+            for f in n.metadata:
+                records = self._extension_parts(f.key, f)
+                if records:
+                    found.setdefault(f.key, {}).update(dict.fromkeys(records))
+        return {key: tuple(names) for key, names in found.items()}
+
+    def narrowable(self, key: str, f: ir.Field) -> bool:
+        """Can the model override the base field `key` with the narrowed type? Only when the
+        narrowed type is a subtype of the base one: JSON-only values, and for extension points
+        (`data_type`, `codecs`...) strings, the base `NamedConfig` and the convention's own
+        records there (which the base field lists)."""
+        if key in _EXTENSION_POINTS + _EXTENSION_LISTS:
+            return self._extension_parts(key, f) is not None
+        if f.nullable and not f.required:
+            return False  # the base field has no `Unset`
+        return self._json_only(f.type, set())
+
+    def _extension_parts(self, key: str, f: ir.Field) -> list[str] | None:
+        """The records a narrowed extension point holds, or None where the field cannot be
+        narrowed (other JSON values, or a `null` the base field has no place for)."""
+        if key not in _EXTENSION_POINTS + _EXTENSION_LISTS or (f.nullable and not f.required):
+            return None
+        records: list[str] = []
+        t = f.type
+        if key in _EXTENSION_POINTS:
+            parts = [t]
+        elif isinstance(t, ir.ListOf):
+            parts = [t.item]
+        elif isinstance(t, ir.TupleOf):
+            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+        else:
+            return None
+        if all(self._extension_only(p, records) for p in parts):
+            return records
+        return None
+
+    def _extension_only(self, t: ir.TypeRef, records: list[str]) -> bool:
+        """Is `t` made of strings, `NamedConfig` and records only? The records are added to
+        `records`."""
+        if isinstance(t, ir.UnionOf):
+            return all(self._extension_only(o, records) for o in t.options)
+        if isinstance(t, ir.Literal):
+            return all(isinstance(v, str) for v in t.values)
+        if isinstance(t, ir.Primitive):
+            return t.name == "string"
+        if isinstance(t, ir.Ref):
+            named = None if t.name == "NamedConfig" else self.h.type_named(t.name)
+            if named is None:
+                return True
+            if isinstance(named, ir.ObjectType):
+                records.append(t.name)
+                return True
+            return isinstance(named, ir.AliasType) and self._extension_only(named.target, records)
+        return False
+
+    def _json_only(self, t: ir.TypeRef, seen: set[str]) -> bool:
+        """No records (dataclasses are not JSON values) anywhere inside."""
+        if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.JsonObject, ir.Never)):
+            return True
+        if isinstance(t, ir.ListOf):
+            return self._json_only(t.item, seen)
+        if isinstance(t, ir.TupleOf):
+            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+            return all(self._json_only(p, seen) for p in parts)
+        if isinstance(t, ir.MapOf):
+            return self._json_only(t.value, seen)
+        if isinstance(t, ir.UnionOf):
+            return all(self._json_only(o, seen) for o in t.options)
+        if isinstance(t, ir.Ref) and t.name != "NamedConfig":
+            named = self.h.type_named(t.name)
+            if isinstance(named, ir.AliasType):
+                if t.name in seen:
+                    return True
+                return self._json_only(named.target, seen | {t.name})
+        return False

@@ -1,0 +1,129 @@
+"""The view model of a package's Python files: plain frozen-in-spirit data the templates print
+(models.py.j2, documents.py.j2, __init__.py.j2, README.md.j2), and how schema prose becomes a
+docstring or a comment. Nothing here decides anything; lower.py fills these in."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+from zomgen.targets.python.convert.view import ConvertModule, SlotType
+
+
+@dataclass
+class PyField:
+    name: str  # dataclass attribute
+    key: str  # exact JSON key
+    model_type: str
+    doc_type: str  # TypedDict value type, with Required/NotRequired applied by the template
+    required: bool
+    default: str | None  # None: no default (required)
+    comment: str | None
+    convert: SlotType | None  # the type its value converts by (_convert.py)
+    # The value type inside the listed keys of a TypedDict that allows other keys, as pyright,
+    # pyrefly and ty read it (naming such TypedDicts by their PEP 728 classes) and as mypy
+    # reads it (naming them by mypy's view): see typeddict.j2.
+    precise_type: str = ""
+    mypy_type: str = ""
+
+    def __post_init__(self) -> None:
+        self.precise_type = self.precise_type or self.doc_type
+        self.mypy_type = self.mypy_type or self.doc_type
+
+
+@dataclass
+class PyModel:
+    """A frozen dataclass in models.py."""
+
+    name: str
+    bases: str
+    fields: list[PyField]
+    docstring: str | None
+    extras: str | None  # name of the field keeping unknown keys (open objects)
+    extras_type: str | None
+
+
+@dataclass
+class PyTypedDict:
+    name: str
+    fields: list[PyField]
+    docstring: str | None
+    extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
+    functional: bool
+    generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
+    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys, or a
+    # dict of any keys whose values have one of the object's types (literals widened).
+    fallback: str | None = None
+    precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
+
+    def __post_init__(self) -> None:
+        self.precise_extra = self.precise_extra or self.extra_items
+
+    @property
+    def pyright_rules(self) -> str:
+        """What pyright reports on the three definitions of the public name: a redeclaration,
+        and for an all-capitals name (pyright's constants) a constant redefined."""
+        constant = self.name.upper() == self.name and any(c.isalpha() for c in self.name)
+        return (
+            "reportRedeclaration, reportConstantRedefinition" if constant else "reportRedeclaration"
+        )
+
+    @property
+    def needs_mypy_keys(self) -> bool:
+        """Do mypy's listed keys differ from the precise ones (an open object inside)?"""
+        return any(f.precise_type != f.mypy_type for f in self.fields)
+
+
+@dataclass
+class PyAlias:
+    name: str
+    model_type: str
+    doc_type: str
+    comment: str | None
+
+
+@dataclass
+class PyPackage:
+    source: str
+    root: str
+    versions: list[int]
+    base_names: dict[str, str]
+    models: list[PyModel]
+    model_members: list[PyTypedDict]  # TypedDicts of named members holding models
+    documents: list[PyTypedDict]
+    aliases: list[PyAlias]
+    open_documents: list[PyTypedDict]  # TypedDicts that allow other keys (see typeddict.j2)
+    open_members: list[PyTypedDict]
+    exports: list[str]
+    convert: ConvertModule
+    runtime_checks: list[tuple[str, str]]
+    description: str | None
+    checker_notes: list[str] = field(default_factory=list)
+    # the base v3 array's type of each extension point (`data_type`, `codecs`...)
+    extension_types: dict[str, str] = field(default_factory=dict)
+
+
+def docstring(text: str | None) -> str | None:
+    """Schema text made safe inside a triple-quoted docstring: no quote or backslash in it can
+    end the string or start an escape."""
+    if text is None or not text.strip():
+        return None
+    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    wrapped = "\n\n".join(textwrap.fill(p, width=92) for p in paragraphs if p)
+    safe = wrapped.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(c if c.isprintable() or c == "\n" else _escape(c) for c in safe)
+
+
+def _escape(c: str) -> str:
+    if ord(c) < 256:
+        return f"\\x{ord(c):02x}"
+    return f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+
+
+def comment(text: str | None) -> str | None:
+    """Schema text as a one-line comment: newlines folded so nothing escapes the comment."""
+    if text is None or not text.strip():
+        return None
+    flat = " ".join(text.split())
+    flat = "".join(c if c.isprintable() else " " for c in flat)
+    return flat[:200] + ("..." if len(flat) > 200 else "")
