@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, assert_never
 
 from zomgen import ir
 from zomgen.cases.strings import matching
@@ -212,7 +212,9 @@ class Synthesiser:
             return base_node(ref.kind, ref.zarr_format)
         if isinstance(ref, ir.UnionOf):
             return self._union(ref, where)
-        return self._named(ref.name)
+        if isinstance(ref, ir.Ref):
+            return self._named(ref.name)
+        assert_never(ref)
 
     def recursive(self, ref: ir.TypeRef) -> bool:
         """Whether building `ref` now would enter a named type already being built."""

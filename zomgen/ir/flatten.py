@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import assert_never
 
 from zomgen import ir
 from zomgen.names import pascal_case, type_identifier
@@ -59,6 +60,10 @@ def _repeats_compound(t: ir.TypeRef) -> bool:
 def _repeats(t: ir.TypeRef) -> bool:
     """A tuple with optional positions: spelled once per length it may have."""
     return isinstance(t, ir.TupleOf) and t.required_length < len(t.items)
+
+
+# The types that hold no other type: flatten leaves them as they are.
+_LEAVES = (ir.Primitive, ir.Literal, ir.Json, ir.Never, ir.JsonObject, ir.Ref, ir.BaseNode)
 
 
 def _children(t: ir.TypeRef) -> tuple[ir.TypeRef, ...]:
@@ -172,7 +177,7 @@ class _Flattener:
         self, t: ir.TypeRef, depth: int, hint: str, words: tuple[str, ...], pointer: str
     ) -> ir.TypeRef:
         children = _children(t)
-        if not children:
+        if not children or isinstance(t, _LEAVES):
             return t
         if depth == self.limit:
             return self._alias(t, hint, words, pointer)
@@ -197,10 +202,11 @@ class _Flattener:
                 items=tuple(part(item, f"Item{i + 1}") for i, item in enumerate(t.items)),
                 rest=None if t.rest is None else part(t.rest, "Item"),
             )
-        assert isinstance(t, ir.UnionOf)
-        return dataclasses.replace(
-            t, options=tuple(down(o, f"Option{i + 1}") for i, o in enumerate(t.options))
-        )
+        if isinstance(t, ir.UnionOf):
+            return dataclasses.replace(
+                t, options=tuple(down(o, f"Option{i + 1}") for i, o in enumerate(t.options))
+            )
+        assert_never(t)
 
     def _alias(self, t: ir.TypeRef, hint: str, words: tuple[str, ...], pointer: str) -> ir.Ref:
         known = self.named.get(t)

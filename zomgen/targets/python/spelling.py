@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Literal as TLiteral
+from typing import assert_never
 
 from zomgen import ir
 from zomgen.ir.queries import any_node_version, merge_literals
@@ -68,9 +69,11 @@ class Spelling:
             return union([self.model(o) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
             return t.name
-        if t.kind == "group":
-            return f"{self.base_name('group', t.zarr_format)}[JsonObject, Mapping[str, {self.any_node(t.zarr_format)}]]"
-        return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+        if isinstance(t, ir.BaseNode):
+            if t.kind == "group":
+                return f"{self.base_name('group', t.zarr_format)}[JsonObject, Mapping[str, {self.any_node(t.zarr_format)}]]"
+            return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+        assert_never(t)
 
     # --- documents (TypedDicts of the JSON as json.loads returns it) --------------------
 
@@ -105,9 +108,11 @@ class Spelling:
             if t.name in self.open_names and view != "public":
                 return f"_{t.name}Open" if view == "precise" else f"_{t.name}Mypy"
             return t.name
-        if t.kind == "group":
-            return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
-        return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+        if isinstance(t, ir.BaseNode):
+            if t.kind == "group":
+                return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
+            return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+        assert_never(t)
 
 
 def _widened(t: ir.Literal) -> str:

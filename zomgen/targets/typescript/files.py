@@ -14,6 +14,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from typing import assert_never
 
 from zomgen import ir
 from zomgen.ir.queries import any_node_version, merge_literals
@@ -123,11 +124,13 @@ class TypeScriptTarget:
             return " | ".join(dict.fromkeys(self.type(o) for o in merge_literals(t.options)))
         if isinstance(t, ir.Ref):
             return t.name
-        if t.kind == "group":
-            group = self.names.base("group", t.zarr_format)
-            members = f"{{ readonly [name: string]: {self.names.any_node(t.zarr_format)} }}"
-            return f"{group}<JsonObject, {members}>"
-        return f"{self.names.base('array', t.zarr_format)}<JsonObject>"
+        if isinstance(t, ir.BaseNode):
+            if t.kind == "group":
+                group = self.names.base("group", t.zarr_format)
+                members = f"{{ readonly [name: string]: {self.names.any_node(t.zarr_format)} }}"
+                return f"{group}<JsonObject, {members}>"
+            return f"{self.names.base('array', t.zarr_format)}<JsonObject>"
+        assert_never(t)
 
     def _element(self, t: ir.TypeRef) -> str:
         text = self.type(t)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import re
+from typing import assert_never
 
 from zomgen import ir
 from zomgen.discriminate import plan
@@ -134,8 +135,11 @@ class Converters(Context):
             return f"{self.helper('parse', t)}({e})"
         if isinstance(t, ir.BaseNode):
             return f"{self.named('parse', self.sp.base_name(t.kind, t.zarr_format))}({e})"
-        assert isinstance(t, ir.Ref)
-        return f"{self.named('parse', t.name)}({e})"
+        if isinstance(t, ir.Ref):
+            return f"{self.named('parse', t.name)}({e})"
+        if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.Never, ir.JsonObject)):
+            return e  # a JSON value is its own model (`needs` said so above)
+        assert_never(t)
 
     def dump_expr(self, t: SlotType, e: str, depth: int = 0) -> str:
         """The JSON value of the model value `e`."""
@@ -165,8 +169,11 @@ class Converters(Context):
             return f"{self.helper('dump', t)}({e})"
         if isinstance(t, ir.BaseNode):
             return f"{self.named('dump', self.sp.base_name(t.kind, t.zarr_format))}({e})"
-        assert isinstance(t, ir.Ref)
-        return f"{self.named('dump', t.name)}({e})"
+        if isinstance(t, ir.Ref):
+            return f"{self.named('dump', t.name)}({e})"
+        if isinstance(t, (ir.Primitive, ir.Literal)):
+            return e  # its own JSON value (`needs` said so above)
+        assert_never(t)
 
     # --- functions ---------------------------------------------------------------------
 
@@ -284,4 +291,6 @@ def _slug(c: Converters, t: SlotType) -> str:
         return "_or_".join(_slug(c, o) for o in t.options)
     if isinstance(t, ir.BaseNode):
         return c.sp.base_name(t.kind, t.zarr_format)
-    return t.name
+    if isinstance(t, ir.Ref):
+        return t.name
+    assert_never(t)
