@@ -77,9 +77,10 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 class CFGrid(GroupSpec["DatasetAttributes", "Mapping[str, Variable]"]):
     """A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v3
     group: every member is a variable (a data, coordinate, bounds or grid-mapping variable)
-    whose attributes follow the CF attribute schema of zarr-conventions/CF (vendored in zarr-
-    conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`, `bounds`
-    and `ancillary_variables` give must be variables of the dataset (checked at run time)."""
+    whose attributes follow the CF attribute schema of zarr-conventions/CF (vendored in
+    zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`,
+    `bounds` and `ancillary_variables` give must be variables of the dataset (checked at run
+    time)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -369,9 +369,9 @@ ConcatenatedOperation: TypeAlias = "ConcatenatedOperationOption1 | ConcatenatedO
 
 
 class GeoZarrDataset(TypedDict):
-    """A GeoZarr dataset (Zarr v3), built from the three conventions GeoZarr is now made of (zarr-
-    developers/geozarr-spec, Dec 2025): `multiscales`, `proj:` and `spatial:` (each vendored
-    unchanged beside this file). A group or array that declares one of them in
+    """A GeoZarr dataset (Zarr v3), built from the three conventions GeoZarr is now made of
+    (zarr-developers/geozarr-spec, Dec 2025): `multiscales`, `proj:` and `spatial:` (each
+    vendored unchanged beside this file). A group or array that declares one of them in
     `attributes.zarr_conventions` (by its uuid, as geozarr-spec's validator dispatches) must
     follow that convention's schema; its attributes are typed with every key of the three, with
     their exact prefixed spelling. Groups nest (a multiscale pyramid's levels are groups or
@@ -1667,8 +1667,8 @@ CoordinateMetadata = TypedDict(
 
 
 class GeoArray(TypedDict):
-    """An array of a GeoZarr dataset, which may carry its own proj: and spatial: keys (an array-
-    level CRS overrides the group's)."""
+    """An array of a GeoZarr dataset, which may carry its own proj: and spatial: keys (an
+    array-level CRS overrides the group's)."""
 
     zarr_format: Literal[3]
     node_type: Literal["array"]

@@ -226,9 +226,9 @@ ConcatenatedOperation: TypeAlias = "ConcatenatedOperationOption1 | ConcatenatedO
 
 @dataclass(frozen=True, kw_only=True)
 class GeoZarrDataset(GroupSpec["GeoAttributes", "Mapping[str, GeoZarrDataset | GeoArray]"]):
-    """A GeoZarr dataset (Zarr v3), built from the three conventions GeoZarr is now made of (zarr-
-    developers/geozarr-spec, Dec 2025): `multiscales`, `proj:` and `spatial:` (each vendored
-    unchanged beside this file). A group or array that declares one of them in
+    """A GeoZarr dataset (Zarr v3), built from the three conventions GeoZarr is now made of
+    (zarr-developers/geozarr-spec, Dec 2025): `multiscales`, `proj:` and `spatial:` (each
+    vendored unchanged beside this file). A group or array that declares one of them in
     `attributes.zarr_conventions` (by its uuid, as geozarr-spec's validator dispatches) must
     follow that convention's schema; its attributes are typed with every key of the three, with
     their exact prefixed spelling. Groups nest (a multiscale pyramid's levels are groups or
@@ -1531,5 +1531,5 @@ class CoordinateMetadata:
 
 @dataclass(frozen=True, kw_only=True)
 class GeoArray(ArraySpec["GeoAttributes"]):
-    """An array of a GeoZarr dataset, which may carry its own proj: and spatial: keys (an array-
-    level CRS overrides the group's)."""
+    """An array of a GeoZarr dataset, which may carry its own proj: and spatial: keys (an
+    array-level CRS overrides the group's)."""

@@ -636,8 +636,8 @@ class OmeGroup(TypedDict):
 
 class OmeZarr04Image(TypedDict):
     """An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the
-    official image.schema; its levels are the arrays its datasets[].path name (any names: ome-
-    zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
+    official image.schema; its levels are the arrays its datasets[].path name (any names:
+    ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
     multiscale image with as many levels as this one."""
 
     zarr_format: Literal[2]

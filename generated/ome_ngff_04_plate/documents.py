@@ -798,8 +798,8 @@ LabelsMember: TypeAlias = "LabelImage | LabelsFolder"
 
 class OmeZarr04Plate(TypedDict):
     """An OME-NGFF 0.4 high-content screening plate (a Zarr v2 group): its attributes are checked
-    by the official plate.schema; its members are row groups, whose members are wells (the ome-
-    ngff-04-well convention), whose members are fields of view (the ome-ngff-04-image
+    by the official plate.schema; its members are row groups, whose members are wells (the
+    ome-ngff-04-well convention), whose members are fields of view (the ome-ngff-04-image
     convention). Every listed well exists at its path, and its path is its row's name and its
     column's name."""
 
@@ -829,8 +829,8 @@ class OmeZarr04Well(TypedDict):
 
 class OmeZarr04Image(TypedDict):
     """An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the
-    official image.schema; its levels are the arrays its datasets[].path name (any names: ome-
-    zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
+    official image.schema; its levels are the arrays its datasets[].path name (any names:
+    ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
     multiscale image with as many levels as this one."""
 
     zarr_format: Literal[2]

@@ -939,8 +939,8 @@ LabelsMember: TypeAlias = "LabelImage | LabelsFolder"
 
 class OmeZarr05Plate(TypedDict):
     """An OME-NGFF 0.5 high-content screening plate (a Zarr v3 group): its attributes are checked
-    by the official plate.schema; its members are row groups, whose members are wells (the ome-
-    ngff-05-well convention), whose members are fields of view (the ome-ngff-05-image
+    by the official plate.schema; its members are row groups, whose members are wells (the
+    ome-ngff-05-well convention), whose members are fields of view (the ome-ngff-05-image
     convention). Every listed well exists at its path, and its path is its row's name and its
     column's name."""
 
@@ -973,8 +973,8 @@ class OmeZarr05Well(TypedDict):
 
 class OmeZarr05Image(TypedDict):
     """An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the
-    official image.schema; its levels are the arrays its datasets[].path name (any names: ome-
-    zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
+    official image.schema; its levels are the arrays its datasets[].path name (any names:
+    ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
     multiscale image with as many levels as this one."""
 
     zarr_format: Literal[3]

@@ -134,8 +134,8 @@ if not MYPY:
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr05Plate(GroupSpec["OMEZarrPlateSchema", "Mapping[str, Row]"]):
     """An OME-NGFF 0.5 high-content screening plate (a Zarr v3 group): its attributes are checked
-    by the official plate.schema; its members are row groups, whose members are wells (the ome-
-    ngff-05-well convention), whose members are fields of view (the ome-ngff-05-image
+    by the official plate.schema; its members are row groups, whose members are wells (the
+    ome-ngff-05-well convention), whose members are fields of view (the ome-ngff-05-image
     convention). Every listed well exists at its path, and its path is its row's name and its
     column's name."""
 
@@ -269,8 +269,8 @@ class OMEZarrWellSchemaOmeWellImagesItem:
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr05Image(GroupSpec["OMEZarrImage", "OmeZarr05ImageMembers"]):
     """An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the
-    official image.schema; its levels are the arrays its datasets[].path name (any names: ome-
-    zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
+    official image.schema; its levels are the arrays its datasets[].path name (any names:
+    ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
     multiscale image with as many levels as this one."""
 
 

@@ -744,8 +744,8 @@ class OmeZarr05Well(TypedDict):
 
 class OmeZarr05Image(TypedDict):
     """An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the
-    official image.schema; its levels are the arrays its datasets[].path name (any names: ome-
-    zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
+    official image.schema; its levels are the arrays its datasets[].path name (any names:
+    ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
     multiscale image with as many levels as this one."""
 
     zarr_format: Literal[3]

@@ -177,8 +177,8 @@ class OMEZarrWellSchemaOmeWellImagesItem:
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr05Image(GroupSpec["OMEZarrImage", "OmeZarr05ImageMembers"]):
     """An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the
-    official image.schema; its levels are the arrays its datasets[].path name (any names: ome-
-    zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
+    official image.schema; its levels are the arrays its datasets[].path name (any names:
+    ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a
     multiscale image with as many levels as this one."""
 
 

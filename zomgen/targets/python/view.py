@@ -109,7 +109,9 @@ def docstring(text: str | None) -> str | None:
     if text is None or not text.strip():
         return None
     paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
-    wrapped = "\n\n".join(textwrap.fill(p, width=92) for p in paragraphs if p)
+    wrapped = "\n\n".join(
+        textwrap.fill(p, width=92, break_on_hyphens=False) for p in paragraphs if p
+    )
     safe = wrapped.replace("\\", "\\\\").replace('"', '\\"')
     return "".join(c if c.isprintable() or c == "\n" else _escape(c) for c in safe)
 
