@@ -65,8 +65,8 @@ _CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"typ
 _NGFFImageMultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset(
     {"path", "coordinateTransformations"}
 )
+# also the keys of AxesItemOption2
 _AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_AxesItemOption2_KEYS: frozenset[str] = frozenset({"name", "type"})
 _NGFFImageMultiscalesItem_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "version", "coordinateTransformations"}
 )
@@ -446,8 +446,8 @@ def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption2_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
         },
     )
 

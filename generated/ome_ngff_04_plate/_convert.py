@@ -65,8 +65,8 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
+# also the keys of OMENGFFPlateSchemaPlateRowsItem
 _OMENGFFPlateSchemaPlateColumnsItem_KEYS: frozenset[str] = frozenset({"name"})
-_OMENGFFPlateSchemaPlateRowsItem_KEYS: frozenset[str] = frozenset({"name"})
 _OMENGFFPlateSchemaPlateWellsItem_KEYS: frozenset[str] = frozenset(
     {"path", "rowIndex", "columnIndex"}
 )
@@ -85,8 +85,8 @@ _CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"typ
 _NGFFImageMultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset(
     {"path", "coordinateTransformations"}
 )
+# also the keys of AxesItemOption2
 _AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_AxesItemOption2_KEYS: frozenset[str] = frozenset({"name", "type"})
 _NGFFImageMultiscalesItem_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "version", "coordinateTransformations"}
 )
@@ -231,11 +231,11 @@ def parse_OMENGFFPlateSchemaPlateRowsItem(value: Any) -> OMENGFFPlateSchemaPlate
         {
             "name": value["name"],
             "extras": {}
-            if value.keys() <= _OMENGFFPlateSchemaPlateRowsItem_KEYS
+            if value.keys() <= _OMENGFFPlateSchemaPlateColumnsItem_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMENGFFPlateSchemaPlateRowsItem_KEYS
+                if key not in _OMENGFFPlateSchemaPlateColumnsItem_KEYS
             },
         },
     )
@@ -668,8 +668,8 @@ def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption2_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
         },
     )
 

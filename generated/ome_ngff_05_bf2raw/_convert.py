@@ -68,11 +68,12 @@ _set_attribute = object.__setattr__
 _OMEZarrContainerProducedByBioformats2rawOme_KEYS: frozenset[str] = frozenset(
     {"bioformats2raw.layout", "version"}
 )
+# also the keys of OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata, OMEZarrImage, LabelsAttributes, LabelImageAttributes
 _OMEZarrContainerProducedByBioformats2raw_KEYS: frozenset[str] = frozenset({"ome"})
 _OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme_KEYS: frozenset[str] = frozenset(
     {"series", "version"}
 )
-_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata_KEYS: frozenset[str] = frozenset({"ome"})
+# also the keys of OmeGroup, LabelImage, LabelsFolder, Labels, OmeZarr05Image, OmeZarr05Bf2raw
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
@@ -89,12 +90,11 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
-_OmeGroup_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
 _CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
 _CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
 _MultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset({"path", "coordinateTransformations"})
+# also the keys of AxesItemOption2
 _AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_AxesItemOption2_KEYS: frozenset[str] = frozenset({"name", "type"})
 _MultiscalesItem_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "coordinateTransformations"}
 )
@@ -104,27 +104,13 @@ _OmeroChannelsItem_KEYS: frozenset[str] = frozenset(
 )
 _Omero_KEYS: frozenset[str] = frozenset({"channels"})
 _OMEZarrImageOme_KEYS: frozenset[str] = frozenset({"multiscales", "version", "omero"})
-_OMEZarrImage_KEYS: frozenset[str] = frozenset({"ome"})
 _LabelsAttributesOme_KEYS: frozenset[str] = frozenset({"labels", "version"})
-_LabelsAttributes_KEYS: frozenset[str] = frozenset({"ome"})
 _ImageLabelColorsItem_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
 _ImageLabelPropertiesItem_KEYS: frozenset[str] = frozenset({"label-value"})
 _ImageLabelSource_KEYS: frozenset[str] = frozenset({"image"})
 _ImageLabel_KEYS: frozenset[str] = frozenset({"colors", "properties", "source"})
 _LabelImageAttributesOme_KEYS: frozenset[str] = frozenset(
     {"multiscales", "version", "image-label", "omero"}
-)
-_LabelImageAttributes_KEYS: frozenset[str] = frozenset({"ome"})
-_LabelImage_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_LabelsFolder_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
-_Labels_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_OmeZarr05Image_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
-_OmeZarr05Bf2raw_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
 )
 
 
@@ -137,8 +123,8 @@ def parse_OmeZarr05Bf2raw(value: Any) -> OmeZarr05Bf2raw:
             "attributes": parse_OMEZarrContainerProducedByBioformats2raw(value["attributes"]),
             "members": _parse_OmeZarr05Bf2rawMembers(value["members"]),
             "extensions": {}
-            if value.keys() <= _OmeZarr05Bf2raw_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeZarr05Bf2raw_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -226,8 +212,8 @@ def parse_OmeGroup(value: Any) -> OmeGroup:
             ),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _OmeGroup_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeGroup_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -254,11 +240,11 @@ def parse_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata(
         {
             "ome": parse_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata_KEYS
+            if value.keys() <= _OMEZarrContainerProducedByBioformats2raw_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata_KEYS
+                if key not in _OMEZarrContainerProducedByBioformats2raw_KEYS
             },
         },
     )
@@ -411,8 +397,8 @@ def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
             "attributes": parse_OMEZarrImage(value["attributes"]),
             "members": _parse_OmeZarr05ImageMembers(value["members"]),
             "extensions": {}
-            if value.keys() <= _OmeZarr05Image_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -435,8 +421,12 @@ def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
         {
             "ome": parse_OMEZarrImageOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _OMEZarrImage_KEYS
-            else {key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
+            if value.keys() <= _OMEZarrContainerProducedByBioformats2raw_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrContainerProducedByBioformats2raw_KEYS
+            },
         },
     )
 
@@ -658,8 +648,8 @@ def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption2_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
         },
     )
 
@@ -767,8 +757,8 @@ def parse_Labels(value: Any) -> Labels:
             "attributes": parse_LabelsAttributes(value["attributes"]),
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _Labels_KEYS
-            else {key: item for key, item in value.items() if key not in _Labels_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -791,8 +781,12 @@ def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
         {
             "ome": parse_LabelsAttributesOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _LabelsAttributes_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+            if value.keys() <= _OMEZarrContainerProducedByBioformats2raw_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrContainerProducedByBioformats2raw_KEYS
+            },
         },
     )
 
@@ -851,8 +845,8 @@ def parse_LabelImage(value: Any) -> LabelImage:
             "attributes": parse_LabelImageAttributes(value["attributes"]),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _LabelImage_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelImage_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -875,9 +869,11 @@ def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
         {
             "ome": parse_LabelImageAttributesOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _LabelImageAttributes_KEYS
+            if value.keys() <= _OMEZarrContainerProducedByBioformats2raw_KEYS
             else {
-                key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS
+                key: item
+                for key, item in value.items()
+                if key not in _OMEZarrContainerProducedByBioformats2raw_KEYS
             },
         },
     )
@@ -1036,8 +1032,8 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
             "attributes": value["attributes"],
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _LabelsFolder_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 

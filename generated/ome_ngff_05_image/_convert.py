@@ -61,8 +61,8 @@ _set_attribute = object.__setattr__
 _CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
 _CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
 _MultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset({"path", "coordinateTransformations"})
+# also the keys of AxesItemOption2
 _AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_AxesItemOption2_KEYS: frozenset[str] = frozenset({"name", "type"})
 _MultiscalesItem_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "coordinateTransformations"}
 )
@@ -72,9 +72,9 @@ _OmeroChannelsItem_KEYS: frozenset[str] = frozenset(
 )
 _Omero_KEYS: frozenset[str] = frozenset({"channels"})
 _OMEZarrImageOme_KEYS: frozenset[str] = frozenset({"multiscales", "version", "omero"})
+# also the keys of LabelsAttributes, LabelImageAttributes
 _OMEZarrImage_KEYS: frozenset[str] = frozenset({"ome"})
 _LabelsAttributesOme_KEYS: frozenset[str] = frozenset({"labels", "version"})
-_LabelsAttributes_KEYS: frozenset[str] = frozenset({"ome"})
 _ImageLabelColorsItem_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
 _ImageLabelPropertiesItem_KEYS: frozenset[str] = frozenset({"label-value"})
 _ImageLabelSource_KEYS: frozenset[str] = frozenset({"image"})
@@ -82,7 +82,7 @@ _ImageLabel_KEYS: frozenset[str] = frozenset({"colors", "properties", "source"})
 _LabelImageAttributesOme_KEYS: frozenset[str] = frozenset(
     {"multiscales", "version", "image-label", "omero"}
 )
-_LabelImageAttributes_KEYS: frozenset[str] = frozenset({"ome"})
+# also the keys of LabelImage, LabelsFolder, Labels, OmeZarr05Image
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
@@ -99,14 +99,6 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
-_LabelImage_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_LabelsFolder_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
-_Labels_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_OmeZarr05Image_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
 
 
 def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
@@ -118,8 +110,8 @@ def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
             "attributes": parse_OMEZarrImage(value["attributes"]),
             "members": _parse_OmeZarr05ImageMembers(value["members"]),
             "extensions": {}
-            if value.keys() <= _OmeZarr05Image_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -365,8 +357,8 @@ def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption2_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
         },
     )
 
@@ -474,8 +466,8 @@ def parse_Labels(value: Any) -> Labels:
             "attributes": parse_LabelsAttributes(value["attributes"]),
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _Labels_KEYS
-            else {key: item for key, item in value.items() if key not in _Labels_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -498,8 +490,8 @@ def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
         {
             "ome": parse_LabelsAttributesOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _LabelsAttributes_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+            if value.keys() <= _OMEZarrImage_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
         },
     )
 
@@ -558,8 +550,8 @@ def parse_LabelImage(value: Any) -> LabelImage:
             "attributes": parse_LabelImageAttributes(value["attributes"]),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _LabelImage_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelImage_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -582,10 +574,8 @@ def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
         {
             "ome": parse_LabelImageAttributesOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _LabelImageAttributes_KEYS
-            else {
-                key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS
-            },
+            if value.keys() <= _OMEZarrImage_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
         },
     )
 
@@ -839,8 +829,8 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
             "attributes": value["attributes"],
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _LabelsFolder_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 

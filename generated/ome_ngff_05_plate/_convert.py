@@ -72,8 +72,8 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
+# also the keys of OMEZarrPlateSchemaOmePlateRowsItem
 _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS: frozenset[str] = frozenset({"name"})
-_OMEZarrPlateSchemaOmePlateRowsItem_KEYS: frozenset[str] = frozenset({"name"})
 _OMEZarrPlateSchemaOmePlateWellsItem_KEYS: frozenset[str] = frozenset(
     {"path", "rowIndex", "columnIndex"}
 )
@@ -84,16 +84,16 @@ _OMEZarrPlateSchemaOmePlate_KEYS: frozenset[str] = frozenset(
     {"columns", "rows", "wells", "acquisitions", "field_count", "name"}
 )
 _OMEZarrPlateSchemaOme_KEYS: frozenset[str] = frozenset({"plate", "version"})
+# also the keys of OMEZarrWellSchema, OMEZarrImage, LabelsAttributes, LabelImageAttributes
 _OMEZarrPlateSchema_KEYS: frozenset[str] = frozenset({"ome"})
 _OMEZarrWellSchemaOmeWellImagesItem_KEYS: frozenset[str] = frozenset({"path", "acquisition"})
 _OMEZarrWellSchemaOmeWell_KEYS: frozenset[str] = frozenset({"images"})
 _OMEZarrWellSchemaOme_KEYS: frozenset[str] = frozenset({"well", "version"})
-_OMEZarrWellSchema_KEYS: frozenset[str] = frozenset({"ome"})
 _CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
 _CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
 _MultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset({"path", "coordinateTransformations"})
+# also the keys of AxesItemOption2
 _AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_AxesItemOption2_KEYS: frozenset[str] = frozenset({"name", "type"})
 _MultiscalesItem_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "coordinateTransformations"}
 )
@@ -103,9 +103,7 @@ _OmeroChannelsItem_KEYS: frozenset[str] = frozenset(
 )
 _Omero_KEYS: frozenset[str] = frozenset({"channels"})
 _OMEZarrImageOme_KEYS: frozenset[str] = frozenset({"multiscales", "version", "omero"})
-_OMEZarrImage_KEYS: frozenset[str] = frozenset({"ome"})
 _LabelsAttributesOme_KEYS: frozenset[str] = frozenset({"labels", "version"})
-_LabelsAttributes_KEYS: frozenset[str] = frozenset({"ome"})
 _ImageLabelColorsItem_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
 _ImageLabelPropertiesItem_KEYS: frozenset[str] = frozenset({"label-value"})
 _ImageLabelSource_KEYS: frozenset[str] = frozenset({"image"})
@@ -113,7 +111,7 @@ _ImageLabel_KEYS: frozenset[str] = frozenset({"colors", "properties", "source"})
 _LabelImageAttributesOme_KEYS: frozenset[str] = frozenset(
     {"multiscales", "version", "image-label", "omero"}
 )
-_LabelImageAttributes_KEYS: frozenset[str] = frozenset({"ome"})
+# also the keys of LabelImage, LabelsFolder, Labels, OmeZarr05Image, OmeZarr05Well, Row, OmeZarr05Plate
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
@@ -130,21 +128,6 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
-_LabelImage_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_LabelsFolder_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
-_Labels_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_OmeZarr05Image_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
-_OmeZarr05Well_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
-_Row_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_OmeZarr05Plate_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
 
 
 def parse_OmeZarr05Plate(value: Any) -> OmeZarr05Plate:
@@ -156,8 +139,8 @@ def parse_OmeZarr05Plate(value: Any) -> OmeZarr05Plate:
             "attributes": parse_OMEZarrPlateSchema(value["attributes"]),
             "members": {key: parse_Row(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _OmeZarr05Plate_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeZarr05Plate_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -308,11 +291,11 @@ def parse_OMEZarrPlateSchemaOmePlateRowsItem(value: Any) -> OMEZarrPlateSchemaOm
         {
             "name": value["name"],
             "extras": {}
-            if value.keys() <= _OMEZarrPlateSchemaOmePlateRowsItem_KEYS
+            if value.keys() <= _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMEZarrPlateSchemaOmePlateRowsItem_KEYS
+                if key not in _OMEZarrPlateSchemaOmePlateColumnsItem_KEYS
             },
         },
     )
@@ -413,8 +396,8 @@ def parse_Row(value: Any) -> Row:
             "attributes": value["attributes"],
             "members": {key: parse_OmeZarr05Well(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _Row_KEYS
-            else {key: item for key, item in value.items() if key not in _Row_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -440,8 +423,8 @@ def parse_OmeZarr05Well(value: Any) -> OmeZarr05Well:
             "attributes": parse_OMEZarrWellSchema(value["attributes"]),
             "members": {key: parse_OmeZarr05Image(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _OmeZarr05Well_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeZarr05Well_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -464,8 +447,8 @@ def parse_OMEZarrWellSchema(value: Any) -> OMEZarrWellSchema:
         {
             "ome": parse_OMEZarrWellSchemaOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _OMEZarrWellSchema_KEYS
-            else {key: item for key, item in value.items() if key not in _OMEZarrWellSchema_KEYS},
+            if value.keys() <= _OMEZarrPlateSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrPlateSchema_KEYS},
         },
     )
 
@@ -570,8 +553,8 @@ def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
             "attributes": parse_OMEZarrImage(value["attributes"]),
             "members": _parse_OmeZarr05ImageMembers(value["members"]),
             "extensions": {}
-            if value.keys() <= _OmeZarr05Image_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeZarr05Image_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -594,8 +577,8 @@ def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
         {
             "ome": parse_OMEZarrImageOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _OMEZarrImage_KEYS
-            else {key: item for key, item in value.items() if key not in _OMEZarrImage_KEYS},
+            if value.keys() <= _OMEZarrPlateSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrPlateSchema_KEYS},
         },
     )
 
@@ -817,8 +800,8 @@ def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption2_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption2_KEYS},
+            if value.keys() <= _AxesItemOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
         },
     )
 
@@ -926,8 +909,8 @@ def parse_Labels(value: Any) -> Labels:
             "attributes": parse_LabelsAttributes(value["attributes"]),
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _Labels_KEYS
-            else {key: item for key, item in value.items() if key not in _Labels_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -950,8 +933,8 @@ def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
         {
             "ome": parse_LabelsAttributesOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _LabelsAttributes_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelsAttributes_KEYS},
+            if value.keys() <= _OMEZarrPlateSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrPlateSchema_KEYS},
         },
     )
 
@@ -1010,8 +993,8 @@ def parse_LabelImage(value: Any) -> LabelImage:
             "attributes": parse_LabelImageAttributes(value["attributes"]),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _LabelImage_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelImage_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -1034,10 +1017,8 @@ def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
         {
             "ome": parse_LabelImageAttributesOme(value["ome"]),
             "extras": {}
-            if value.keys() <= _LabelImageAttributes_KEYS
-            else {
-                key: item for key, item in value.items() if key not in _LabelImageAttributes_KEYS
-            },
+            if value.keys() <= _OMEZarrPlateSchema_KEYS
+            else {key: item for key, item in value.items() if key not in _OMEZarrPlateSchema_KEYS},
         },
     )
 
@@ -1291,8 +1272,8 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
             "attributes": value["attributes"],
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _LabelsFolder_KEYS
-            else {key: item for key, item in value.items() if key not in _LabelsFolder_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 

@@ -36,6 +36,7 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
+# also the keys of CfAttributes
 _CFConventionGroupAttributes_KEYS: frozenset[str] = frozenset(
     {
         "zarr_conventions",
@@ -89,6 +90,7 @@ _CFConventionGroupAttributes_KEYS: frozenset[str] = frozenset(
         "standard_parallel",
     }
 )
+# also the keys of CFConventionGroupMemberOption2Option2
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
         "zarr_format",
@@ -104,78 +106,8 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
+# also the keys of CFConventionGroup
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_CfAttributes_KEYS: frozenset[str] = frozenset(
-    {
-        "zarr_conventions",
-        "Conventions",
-        "title",
-        "institution",
-        "source",
-        "history",
-        "references",
-        "comment",
-        "standard_name",
-        "long_name",
-        "units",
-        "calendar",
-        "axis",
-        "positive",
-        "coordinates",
-        "bounds",
-        "cell_methods",
-        "cell_measures",
-        "grid_mapping",
-        "ancillary_variables",
-        "flag_values",
-        "flag_meanings",
-        "flag_masks",
-        "valid_min",
-        "valid_max",
-        "valid_range",
-        "_FillValue",
-        "missing_value",
-        "add_offset",
-        "scale_factor",
-        "compress",
-        "formula_terms",
-        "standard_name_vocabulary",
-        "grid_mapping_name",
-        "crs_wkt",
-        "semi_major_axis",
-        "semi_minor_axis",
-        "inverse_flattening",
-        "earth_radius",
-        "longitude_of_prime_meridian",
-        "false_easting",
-        "false_northing",
-        "longitude_of_projection_origin",
-        "latitude_of_projection_origin",
-        "scale_factor_at_projection_origin",
-        "scale_factor_at_central_meridian",
-        "longitude_of_central_meridian",
-        "straight_vertical_longitude_from_pole",
-        "standard_parallel",
-    }
-)
-_CFConventionGroupMemberOption2Option2_KEYS: frozenset[str] = frozenset(
-    {
-        "zarr_format",
-        "node_type",
-        "attributes",
-        "shape",
-        "data_type",
-        "chunk_grid",
-        "chunk_key_encoding",
-        "fill_value",
-        "codecs",
-        "storage_transformers",
-        "dimension_names",
-    }
-)
-_CFConventionGroup_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
 
 
 def parse_CFConventionGroup(value: Any) -> CFConventionGroup:
@@ -190,8 +122,8 @@ def parse_CFConventionGroup(value: Any) -> CFConventionGroup:
                 for key, item in value["members"].items()
             },
             "extensions": {}
-            if value.keys() <= _CFConventionGroup_KEYS
-            else {key: item for key, item in value.items() if key not in _CFConventionGroup_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -506,12 +438,8 @@ def parse_CFConventionGroupMemberOption2Option2(
             if "dimension_names" in value
             else None,
             "extensions": {}
-            if value.keys() <= _CFConventionGroupMemberOption2Option2_KEYS
-            else {
-                key: item
-                for key, item in value.items()
-                if key not in _CFConventionGroupMemberOption2Option2_KEYS
-            },
+            if value.keys() <= _ArraySpec_KEYS
+            else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
         },
     )
 
@@ -599,8 +527,12 @@ def parse_CfAttributes(value: Any) -> CfAttributes:
             if "standard_parallel" in value
             else None,
             "extras": {}
-            if value.keys() <= _CfAttributes_KEYS
-            else {key: item for key, item in value.items() if key not in _CfAttributes_KEYS},
+            if value.keys() <= _CFConventionGroupAttributes_KEYS
+            else {
+                key: item
+                for key, item in value.items()
+                if key not in _CFConventionGroupAttributes_KEYS
+            },
         },
     )
 

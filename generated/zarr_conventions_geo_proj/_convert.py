@@ -149,6 +149,7 @@ _ProjAttributesOption2_KEYS: frozenset[str] = frozenset(
 _ProjAttributesOption3_KEYS: frozenset[str] = frozenset(
     {"proj:projjson", "zarr_conventions", "proj:code", "proj:wkt2"}
 )
+# also the keys of GeoProjGroup
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
@@ -165,9 +166,6 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
-_GeoProjGroup_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
 
 
 def parse_GeoProjGroup(value: Any) -> GeoProjGroup:
@@ -179,8 +177,8 @@ def parse_GeoProjGroup(value: Any) -> GeoProjGroup:
             "attributes": parse_ProjAttributes(value["attributes"]),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _GeoProjGroup_KEYS
-            else {key: item for key, item in value.items() if key not in _GeoProjGroup_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 

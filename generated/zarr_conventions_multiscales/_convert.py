@@ -41,6 +41,7 @@ _LayoutObject_KEYS: frozenset[str] = frozenset(
 )
 _MultiscalesProperties_KEYS: frozenset[str] = frozenset({"layout", "resampling_method"})
 _MultiscalesGroupAttributes_KEYS: frozenset[str] = frozenset({"zarr_conventions", "multiscales"})
+# also the keys of MultiscalesGroup
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
@@ -57,9 +58,6 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
-_MultiscalesGroup_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
 
 
 def parse_MultiscalesGroup(value: Any) -> MultiscalesGroup:
@@ -71,8 +69,8 @@ def parse_MultiscalesGroup(value: Any) -> MultiscalesGroup:
             "attributes": parse_MultiscalesGroupAttributes(value["attributes"]),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
             "extensions": {}
-            if value.keys() <= _MultiscalesGroup_KEYS
-            else {key: item for key, item in value.items() if key not in _MultiscalesGroup_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 

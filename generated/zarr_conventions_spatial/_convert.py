@@ -53,6 +53,7 @@ _SpatialAttributes_KEYS: frozenset[str] = frozenset(
         "multiscales",
     }
 )
+# also the keys of SpatialCoordinateConventionSpatial
 _ArraySpec_KEYS: frozenset[str] = frozenset(
     {
         "zarr_format",
@@ -68,25 +69,8 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
         "dimension_names",
     }
 )
+# also the keys of SpatialGroup
 _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
-_SpatialCoordinateConventionSpatial_KEYS: frozenset[str] = frozenset(
-    {
-        "zarr_format",
-        "node_type",
-        "attributes",
-        "shape",
-        "data_type",
-        "chunk_grid",
-        "chunk_key_encoding",
-        "fill_value",
-        "codecs",
-        "storage_transformers",
-        "dimension_names",
-    }
-)
-_SpatialGroup_KEYS: frozenset[str] = frozenset(
-    {"zarr_format", "node_type", "attributes", "members"}
-)
 
 
 def parse_SpatialGroup(value: Any) -> SpatialGroup:
@@ -101,8 +85,8 @@ def parse_SpatialGroup(value: Any) -> SpatialGroup:
                 for key, item in value["members"].items()
             },
             "extensions": {}
-            if value.keys() <= _SpatialGroup_KEYS
-            else {key: item for key, item in value.items() if key not in _SpatialGroup_KEYS},
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -351,12 +335,8 @@ def parse_SpatialCoordinateConventionSpatial(value: Any) -> SpatialCoordinateCon
             if "dimension_names" in value
             else None,
             "extensions": {}
-            if value.keys() <= _SpatialCoordinateConventionSpatial_KEYS
-            else {
-                key: item
-                for key, item in value.items()
-                if key not in _SpatialCoordinateConventionSpatial_KEYS
-            },
+            if value.keys() <= _ArraySpec_KEYS
+            else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
         },
     )
 

@@ -15,6 +15,7 @@ from zomgen.targets.python.convert.view import (
     Construct,
     Document,
     Fixed,
+    KeySet,
     Loop,
     NamedMembers,
     Record,
@@ -64,13 +65,23 @@ def _others(c: Context, record: Record, converted: str) -> str:
     keys = _known_keys(record)
     if not keys:
         return "dict(value)" if converted == ITEM else _comprehension(converted, "")
-    name = f"_{record.name}_KEYS"
-    if all(n != name for n, _k in c.module.constants):
-        c.module.constants.append((name, "{" + ", ".join(keys) + "}"))
+    name = _key_set(c, record.name, "{" + ", ".join(keys) + "}")
     # Most documents have no other key: the subset test runs in C, the comprehension would not.
     return (
         f"{{}} if value.keys() <= {name} else {_comprehension(converted, f' if key not in {name}')}"
     )
+
+
+def _key_set(c: Context, record: str, keys: str) -> str:
+    """The name of the constant holding `keys`: one per distinct set of keys in the module,
+    named for the first record that has it."""
+    for known in c.module.constants:
+        if known.keys == keys:
+            if known.name != f"_{record}_KEYS" and record not in known.shared_by:
+                known.shared_by.append(record)
+            return known.name
+    c.module.constants.append(KeySet(f"_{record}_KEYS", keys))
+    return c.module.constants[-1].name
 
 
 def _comprehension(converted: str, condition: str) -> str:

@@ -140,12 +140,23 @@ Function = Construct | Document | Branches | Match | Loop | Fixed
 
 
 @dataclass
+class KeySet:
+    """A record's own keys, as a constant the converters test other keys against:
+    `_Name_KEYS: frozenset[str] = frozenset({"a", "b"})`, printed once for every record with
+    the same keys (`shared_by` names the others, in a comment above it)."""
+
+    name: str
+    keys: str  # the set's literal: `{"a", "b"}`
+    shared_by: list[str] = field(default_factory=list)
+
+
+@dataclass
 class ConvertModule:
     source: str
     root: str
     functions: list[Function] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)  # names imported from `.models`
-    constants: list[tuple[str, str]] = field(default_factory=list)  # (name, set of keys)
+    constants: list[KeySet] = field(default_factory=list)
     escaped: list[tuple[str, str]] = field(default_factory=list)  # (name, type) for cast()
     # The module's own helpers, each printed only where a function calls it.
     uses_model: bool = False
