@@ -12,10 +12,10 @@ from typing import Any
 
 from .confinement import LocalRoot
 from .document_files import NodeFiles, document_files, key_prefix, write_problem
+from .metadata_files import V3, ZARRAY, ZATTRS, ZGROUP, ZMETADATA
 from .opening import split_path
 from .pointers import node_path
 from .problems import Problem
-from .reading import V3, ZARRAY, ZATTRS, ZGROUP, ZMETADATA
 from .write_targets import Target, open_target, unusable
 
 # The files whose presence makes a node (.zattrs too: without overwrite, none is replaced)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name
 from .pointers import node_path
 from .problems import Problem
-from .reading import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name
 from .values import is_object
 
 # (member names from the root, file name -> encoded content) of each node
