@@ -45,6 +45,8 @@ REMOTE_ONLY = (
     "jsonschema",
     f"{PACKAGE}._runtime.remote",
     f"{PACKAGE}._runtime.writing",
+    f"{PACKAGE}._runtime.write_targets",
+    f"{PACKAGE}._runtime.document_files",
 )
 
 

@@ -11,8 +11,9 @@ import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .checks import CHECKS, Check
+from .checks import CHECKS
 from .patterns import pattern_keywords
+from .violations import Check
 
 
 class _FastKeyword:

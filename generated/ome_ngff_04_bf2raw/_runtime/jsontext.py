@@ -7,8 +7,8 @@ a problem that names the file, never a wrong document or a traceback.
 msgspec, where installed, parses first: it is 2.5 times as fast as `json` on metadata files
 (a fifth of a load's reading). It fails on everything `json` would refuse and more (`1e400`,
 lone surrogates), never the other way round, and gives the same value where both succeed
-(integers of any size, floats rounded alike; tests/runtime/test_jsontext.py compares
-them). Wherever it fails, `json` parses the file again and decides, with its messages.
+(integers of any size, floats rounded alike; zomgen's tests compare the two). Wherever it
+fails, `json` parses the file again and decides, with its messages.
 """
 
 from __future__ import annotations

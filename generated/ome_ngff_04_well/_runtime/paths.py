@@ -195,62 +195,93 @@ def evaluate(
 ) -> list[Reached]:
     """Every (location, value) `path` reaches from `start` (the node's document when empty),
     in document order; `choices` are the anchor's, for the bound `*`s."""
-    bound = {i: choices[j] for i, j in path.links.items() if j in choices}
-    found: list[Reached] = []
-    tokens = path.tokens
+    evaluation = _Evaluation(root, path, choices)
+    location, value = start if start is not None else ((), root)
+    evaluation.step(0, location, value, {})
+    return evaluation.found
 
-    def step(i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
-        if i == len(tokens):
-            found.append(Reached(location, value, dict(taken)))
+
+class _Evaluation:
+    """One evaluation of a path. `step` follows token `i` from one place, going on (depth
+    first, so in document order) from each place it leads to; the places the last token
+    reaches are collected in `found`."""
+
+    def __init__(self, root: Any, path: Path, choices: Mapping[int, str | int]) -> None:
+        self.root = root
+        self.path = path
+        self.tokens = path.tokens
+        self.choices = choices
+        self.bound = {i: choices[j] for i, j in path.links.items() if j in choices}
+        self.found: list[Reached] = []
+
+    def step(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        if i == len(self.tokens):
+            self.found.append(Reached(location, value, dict(taken)))
             return
-        token = tokens[i]
+        token = self.tokens[i]
         if token == WILDCARD:
-            children: list[tuple[str | int, Any]]
-            if is_object(value):
-                children = list(value.items())
-            elif is_array(value):
-                children = list(enumerate(value))
-            else:
-                return
-            if i in bound:
-                children = [(k, v) for k, v in children if k == bound[i]]
-            for key, child in children:
-                step(i + 1, (*location, key), child, {**taken, i: key})
-            return
-        if token == COLLECT:
-            if not is_array(value):
-                return
-            collected: list[Any] = []
-            rest = Path(path.text, tokens[i + 1 :])
-            for index, item in enumerate(value):
-                below = evaluate(root, rest, {}, ((*location, index), item))
-                if len(below) != 1:
-                    return
-                collected.append(below[0].value)
-            found.append(Reached(location, collected, dict(taken)))
-            return
-        if token == WORDS:
+            self.wildcard(i, location, value, taken)
+        elif token == COLLECT:
+            self.collect(i, location, value, taken)
+        elif token == WORDS:
             if isinstance(value, str):
                 for word in _ASCII_SPACE.split(value):
                     if word:
-                        step(i + 1, location, word, taken)
+                        self.step(i + 1, location, word, taken)
+        elif token == FOLLOW:
+            self.follow(i, location, value, taken)
+        else:
+            self.segment(i, token, location, value, taken)
+
+    def wildcard(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        """`*`: every item of a list or value of an object (only the anchor's, if bound)."""
+        children: list[tuple[str | int, Any]]
+        if is_object(value):
+            children = list(value.items())
+        elif is_array(value):
+            children = list(enumerate(value))
+        else:
             return
-        if token == FOLLOW:
-            if not isinstance(value, str):
+        if i in self.bound:
+            children = [(k, v) for k, v in children if k == self.bound[i]]
+        for key, child in children:
+            self.step(i + 1, (*location, key), child, {**taken, i: key})
+
+    def collect(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        """`[*]`: the list of what the rest of the path reaches in each item, one value each,
+        else nothing."""
+        if not is_array(value):
+            return
+        collected: list[Any] = []
+        rest = Path(self.path.text, self.tokens[i + 1 :])
+        for index, item in enumerate(value):
+            below = evaluate(self.root, rest, {}, ((*location, index), item))
+            if len(below) != 1:
                 return
-            prefix = holder_of(root, location)
-            node = value_at(root, prefix)
-            target = list(prefix)
-            for name in value.split("/"):
-                members = node.get("members") if is_object(node) else None
-                if not is_object(members) or name in ("", ".", "..") or name not in members:
-                    return
-                node = members[name]
-                target += ["members", name]
-            step(i + 1, tuple(target), node, taken)
+            collected.append(below[0].value)
+        self.found.append(Reached(location, collected, dict(taken)))
+
+    def follow(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        """`->`: the member node the string names, relative to the node holding the string."""
+        if not isinstance(value, str):
             return
+        prefix = holder_of(self.root, location)
+        node = value_at(self.root, prefix)
+        target = list(prefix)
+        for name in value.split("/"):
+            members = node.get("members") if is_object(node) else None
+            if not is_object(members) or name in ("", ".", "..") or name not in members:
+                return
+            node = members[name]
+            target += ["members", name]
+        self.step(i + 1, tuple(target), node, taken)
+
+    def segment(
+        self, i: int, token: Token, location: Location, value: Any, taken: dict[int, str | int]
+    ) -> None:
+        """A key or an index, literal or the value a `{path}` reaches."""
         if isinstance(token, Indirect):
-            reached = evaluate(root, token.path, choices)
+            reached = evaluate(self.root, token.path, self.choices)
             text = segment_value(reached[0].value) if len(reached) == 1 else None
             if text is None:
                 return
@@ -258,13 +289,9 @@ def evaluate(
         else:
             literal = token
         if is_object(value) and literal in value:
-            step(i + 1, (*location, literal), value[literal], taken)
+            self.step(i + 1, (*location, literal), value[literal], taken)
         elif is_array(value) and _is_index(literal) and int(literal) < len(value):
-            step(i + 1, (*location, int(literal)), value[int(literal)], taken)
-
-    location, value = start if start is not None else ((), root)
-    step(0, location, value, {})
-    return found
+            self.step(i + 1, (*location, int(literal)), value[int(literal)], taken)
 
 
 def canonical(value: Any) -> str:

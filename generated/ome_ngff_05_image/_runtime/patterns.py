@@ -5,8 +5,8 @@ cannot read some valid ones (`\p{Letter}`). Such a pattern is matched by the fir
 reads it: `regress` (ECMA-262, with the `u` flag as Ajv compiles it, then without), then
 jsonschema-rs. The reference engine's `pattern`, `patternProperties` and `additionalProperties`
 use it (`pattern_keywords`), and any other keyword that trips over it (`unevaluatedProperties`)
-leaves the details to jsonschema-rs. The compiler asks the same questions of the same code
-(zomgen/schema/patterns.py), so the two never disagree about what a pattern matches.
+leaves the details to jsonschema-rs. zomgen's compiler asks the same questions of this same
+code, so the two never disagree about what a pattern matches.
 """
 
 from __future__ import annotations
@@ -77,7 +77,17 @@ def pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[st
     """`pattern`, `patternProperties` and `additionalProperties` for the reference engine:
     python-jsonschema's own while `re` reads every pattern involved, else the same checks with
     `search`, reported in the same words."""
+    return {
+        "pattern": _pattern(originals, ValidationError),
+        "patternProperties": _pattern_properties(originals, ValidationError),
+        "additionalProperties": _additional_properties(originals, ValidationError),
+    }
 
+
+# Each keyword below looks its original up in `originals` when it runs, as jsonschema would.
+
+
+def _pattern(originals: dict[str, Any], ValidationError: Any) -> Any:
     def pattern(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
         if not isinstance(value, str) or python_reads(value):
             yield from originals["pattern"](validator, value, instance, schema)
@@ -90,6 +100,10 @@ def pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[st
         elif not matcher(instance):
             yield ValidationError(f"{instance!r} does not match {value!r}")
 
+    return pattern
+
+
+def _pattern_properties(originals: dict[str, Any], ValidationError: Any) -> Any:
     def pattern_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
         if not is_object(value) or all(python_reads(p) for p in value):
             yield from originals["patternProperties"](validator, value, instance, schema)
@@ -105,6 +119,10 @@ def pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[st
                 if matcher(name):
                     yield from validator.descend(item, subschema, path=name, schema_path=key)
 
+    return pattern_properties
+
+
+def _additional_properties(originals: dict[str, Any], ValidationError: Any) -> Any:
     def additional_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
         patterns = schema.get("patternProperties")
         if not is_object(patterns) or all(python_reads(p) for p in patterns):
@@ -129,8 +147,4 @@ def pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[st
             regexes = ", ".join(repr(p) for p in sorted(patterns))
             yield ValidationError(f"{names} {verb} not match any of the regexes: {regexes}")
 
-    return {
-        "pattern": pattern,
-        "patternProperties": pattern_properties,
-        "additionalProperties": additional_properties,
-    }
+    return additional_properties

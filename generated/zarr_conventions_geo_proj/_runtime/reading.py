@@ -1,8 +1,5 @@
-"""Reading a hierarchy into ONE ZOM document (input-language.md §1).
-
-- v3: each node's zarr.json minus `consolidated_metadata`, `attributes` defaulted to {};
-- v2: `.zgroup` / `.zarray` plus `attributes` from `.zattrs` ({} when absent);
-- groups get `members`: child name -> child document.
+"""Reading a hierarchy into ONE ZOM document: every node's document (metadata_files.py), each
+group's under its parent's `members`, child name -> child document.
 
 The walk goes level by level: list every group of one level, then read the metadata of every
 child found, all in one batch, so a remote source keeps many requests in flight and a deep
@@ -21,20 +18,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .consolidated import Entries, v2_entries, v3_entries
-from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES, parse_object
+from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES
 from .members import Forced, MemberTree
+from .metadata_files import (
+    ALL_FILES,
+    METADATA_NAMES,
+    V2_FILES,
+    V2_FILES_SET,
+    V3,
+    ZARRAY,
+    ZATTRS,
+    ZGROUP,
+    ZMETADATA,
+    NodeReader,
+    forbidden_name,
+)
 from .opening import open_source
 from .pointers import join_node_path, node_path
 from .problems import Problem, StoreError
 from .sources import Failure, Fetched, Source
 from .values import is_object
 
-V3 = "zarr.json"
-ZARRAY, ZGROUP, ZATTRS, ZMETADATA = ".zarray", ".zgroup", ".zattrs", ".zmetadata"
-V2_FILES = (ZARRAY, ZGROUP, ZATTRS)
-ALL_FILES = (V3, *V2_FILES)
-V2_FILES_SET = frozenset(V2_FILES)
-METADATA_NAMES = frozenset((*ALL_FILES, ZMETADATA))
 # Stands for a file known to exist whose content is never used (see read_children).
 _PRESENT = b"{}"
 # Deeper than this, members are reported instead of read: no real hierarchy comes near it, and
@@ -59,29 +63,7 @@ def _no_names() -> Forced:
     return {}
 
 
-def forbidden_name(name: str) -> str | None:
-    """Why `name` cannot be a node name (core spec, "Node names"), or None."""
-    if name == "" or "/" in name:
-        return "a node name cannot be empty or hold '/'"
-    if set(name) == {"."}:
-        return "a node name cannot consist of periods only"
-    if name.startswith("__"):
-        return "node names starting with '__' are reserved"
-    if not name.isprintable() and _not_unicode(name):
-        # A folder name that is not UTF-8 arrives from the OS as lone surrogates.
-        return "a node name must be Unicode text, and this one holds bytes that are not UTF-8"
-    return None
-
-
-def _not_unicode(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-class _Walk:
+class _Walk(NodeReader):
     def __init__(
         self,
         source: Source,
@@ -92,81 +74,13 @@ class _Walk:
         max_bytes: int,
         max_root_bytes: int,
     ) -> None:
+        super().__init__()
         self.source = source
         self.use_consolidated = use_consolidated
         self.tree = tree
         self.max_depth = max_depth
         self.max_bytes = max_bytes
         self.max_root_bytes = max_root_bytes
-        self.problems: list[Problem] = []
-        self.version = 0
-
-    def problem(self, path: str, message: str, pointer: str = "") -> None:
-        self.problems.append(Problem(path, pointer, message, "read"))
-
-    # -- one node's files -> its document
-
-    def parse_files(self, path: str, fetched: dict[str, Fetched]) -> dict[str, Any] | None:
-        """name -> parsed object for every file present; None (problems noted) when any is
-        unreadable or not a JSON object."""
-        files: dict[str, Any] = {}
-        ok = True
-        for name, got in fetched.items():
-            if got is None:
-                continue
-            if isinstance(got, Failure):
-                self.problem(path, f"{name}: {got.message}")
-                ok = False
-                continue
-            parsed = parse_object(got, name)
-            if isinstance(parsed, str):
-                self.problem(path, parsed)
-                ok = False
-            else:
-                files[name] = parsed
-        return files if ok else None
-
-    def build(self, path: str, files: dict[str, Any]) -> dict[str, Any] | None:
-        """The node's ZOM document from its metadata files, or None (not a node, or a problem
-        noted). Groups get an empty `members` to fill."""
-        v2 = [n for n in (ZARRAY, ZGROUP) if n in files]
-        if V3 in files and (v2 or ZATTRS in files):
-            found = ", ".join(n for n in ALL_FILES if n in files)
-            self.problem(path, f"Zarr v3 and v2 metadata mixed in one node ({found})")
-            return None
-        if V3 not in files and not v2:
-            if ZATTRS in files:
-                self.problem(path, ".zattrs without .zgroup or .zarray: not a node")
-            return None
-        if len(v2) == 2:
-            self.problem(path, "both .zarray and .zgroup: a node is an array or a group")
-            return None
-        version = 3 if V3 in files else 2
-        if self.version and version != self.version:
-            self.problem(path, f"a Zarr v{version} node in a Zarr v{self.version} hierarchy")
-            return None
-        for name, value in files.items():
-            if not is_object(value):
-                self.problem(path, f"{name} holds a {type(value).__name__}, not an object")
-                return None
-        # The parsed files are ours (fresh from json.loads, consolidated entries included),
-        # so they become the document in place instead of being copied.
-        if version == 3:
-            document: dict[str, Any] = files[V3]
-            document.pop("consolidated_metadata", None)
-            document.setdefault("attributes", {})
-            is_group = document.get("node_type") == "group"
-        else:
-            document = files[v2[0]]
-            document.pop("consolidated_metadata", None)
-            document["attributes"] = files.get(ZATTRS, {})
-            is_group = v2[0] == ZGROUP
-        if is_group:
-            if "members" in document:
-                message = "the metadata holds a 'members' key, which the ZOM reserves; ignored"
-                self.problem(path, message, "/members")
-            document["members"] = dict[str, Any]()
-        return document
 
     # -- the walk
 

@@ -2,7 +2,7 @@
 
 Every batch the walk asks for is sent at once, with up to `concurrency` requests in flight: a
 store that answers in 20 ms per request must not be walked one request at a time (zarr itself
-walks group after group; see facts.md, "Loading metadata: where the time goes").
+walks group after group).
 """
 
 from __future__ import annotations
