@@ -5,7 +5,7 @@ item of a list (or value of an object), `[*]` the list of what the rest of the p
 every item (one value per item, else nothing), `->` the member node the string reached so far
 names (relative to the node holding the string: `s0`, `A/1`), `{path}` the string or integer
 that path reaches, used as a segment, and `[words]` the blank-separated words of a string.
-The full reference is docs/extra-checks.md, "Relations".
+zomgen's documentation of the check keywords is the full reference.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ JSON Schema wherever that says exactly the same.
 Why: a custom keyword is a call back into Python, and jsonschema-rs first copies the instance
 (the whole array's metadata) into new Python objects for it. The base ZOM and most conventions
 put the keyword on every array, and schemas that compose reach it two or three times per array:
-on 10,000 v3 arrays the callbacks were 0.3-0.45x of the floor of `load` (docs/performance.md).
+on 10,000 v3 arrays the callbacks were 0.3-0.45x of the floor of `load` (zomgen's measurements).
 
 What it says, for plain pointers: "where `shape` is a list of n items, the list each pointer
 reaches, if any, has n items". As JSON Schema: `if` `shape` has at most 0 items `then` each

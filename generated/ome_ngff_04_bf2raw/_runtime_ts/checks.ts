@@ -1,6 +1,6 @@
 /**
- * zomgen's check keywords: rules JSON Schema cannot express, declared in the schema itself
- * (docs/extra-checks.md). The TypeScript twin of zomgen/runtime/checks.py, rule for rule, so
+ * zomgen's check keywords: rules JSON Schema cannot express, declared in the schema itself.
+ * The TypeScript twin of the Python run time's _runtime/checks.py, rule for rule, so
  * that validate.ts and the Python loader give the same verdicts:
  *
  * - `x-zomgen-ndim-length: [pointer, ...]`: every list reached has one item per dimension.
@@ -206,7 +206,7 @@ export function memberNdimLength(value: unknown): Check {
 // every item of a list (or value of an object), `[*]` the list of what the rest of the path
 // reaches in every item (one value per item, else nothing), `->` the member node the string
 // reached so far names (relative to the node holding the string), and `{path}` the string or
-// integer that path reaches, used as a segment. (zomgen/runtime/checks.py, rule for rule.)
+// integer that path reaches, used as a segment. (_runtime/checks.py, rule for rule.)
 
 export const EQUAL = "x-zomgen-equal";
 export const EQUAL_LENGTH = "x-zomgen-equal-length";

@@ -3,8 +3,8 @@
 Each keyword sits on a NODE schema, so the instance it sees is one node's document (with
 `shape` for arrays and `members` for groups). Paths are JSON pointers relative to that document
 in which a `*` segment stands for every item of a list (or value of an object). A path that
-reaches nothing is not this check's business: `required` and `type` report that. The full
-reference is docs/extra-checks.md.
+reaches nothing is not this check's business: `required` and `type` report that. zomgen's
+documentation of the check keywords is the full reference.
 
 - `x-zomgen-ndim-length: [pointer, ...]`: every list reached has one item per dimension
   (`len(shape)`); e.g. `/attributes/_ARRAY_DIMENSIONS`, `/dimension_names`, `/chunks`.

@@ -4,7 +4,7 @@ A store's server could send the reader anywhere: to a service on the user's own 
 (127.0.0.1:5432), to a host of their intranet, whose answers would then be echoed in problems.
 So a redirect is followed only to the store's own origin, and to the origins the user names
 with `allow_redirects_to` (`"https://files.example.org"`, or `"*"` for any): data portals that
-hand their files out from another host are allowed by name (docs/runtime.md).
+hand their files out from another host are allowed by name.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
  * The bundled schema under Ajv: options that give python-jsonschema's verdicts, the zomgen check
  * keywords as Ajv keywords, and the one place where Ajv must be helped to read a key.
  *
- * Why these options: the bundled schema is always draft 2020-12 (zomgen/schema/bundle.py), so
+ * Why these options: the bundled schema is always draft 2020-12 (zomgen's bundler writes it so), so
  * Ajv2020; `strict: false` because JSON Schema ignores unknown keywords (annotations, `x-*`) and
  * so must we; `validateFormats: false` because the Python loader does not assert `format`
  * either; `validateSchema: false` because `zomgen build` already checked the schema against

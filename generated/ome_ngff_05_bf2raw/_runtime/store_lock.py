@@ -5,8 +5,7 @@ files end up side by side. So `create` first takes a lock file: `.zomgen-lock` i
 root, `<name>.zip.zomgen-lock` beside a zip. The file is held with `flock`, which the system
 releases when the process ends however it ends, and it says who took it. A finished `create`
 removes it. One that was killed leaves it behind: the next `create` finds it unheld, and reports
-that the store may hold part of a hierarchy instead of silently adopting what is there
-(docs/runtime.md).
+that the store may hold part of a hierarchy instead of silently adopting what is there.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The relation keywords (docs/extra-checks.md, "Relations"): they compare values that paths
+"""The relation keywords: they compare values that paths
 reach anywhere in the node and its members; a path may follow a string to the member it names (`->`), collect a
 list (`[*]`), use a value as a segment (`{pointer}`) and split a string into its blank-separated
 words (`[words]`); a string held by an array names a sibling (arrays have no members):

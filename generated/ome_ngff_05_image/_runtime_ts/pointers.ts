@@ -1,6 +1,6 @@
 /**
  * JSON pointers (RFC 6901): node paths inside a ZOM tree, and the wildcard paths of the zomgen
- * check keywords. The TypeScript twin of zomgen/runtime/pointers.py: the two must split and
+ * check keywords. The TypeScript twin of _runtime/pointers.py: the two must split and
  * match pointers identically, or the two languages would report problems at different places.
  */
 

@@ -4,7 +4,7 @@ metadata back.
 
 This folder is copied verbatim into every generated package as `_runtime/`, so it imports
 nothing from zomgen, only relatively from itself; zarr, jsonschema and jsonschema-rs are imported
-inside the functions that need them, never at import time. See docs/runtime.md.
+inside the functions that need them, never at import time.
 
 Importing this package loads only `problems`: each other name is imported from its module on
 first use (PEP 562), so `import <package>` of a generated package stays fast and a type-only

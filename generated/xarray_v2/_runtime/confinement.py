@@ -4,7 +4,7 @@ system holds.
 A colleague's store may hold a member folder that is a symlink to their home: reading through it
 would echo their files in problems, writing through it would put `zarr.json` there. A name
 longer than the file system allows would fail half way with a raw OSError. Both are problems at
-their node instead, found before anything is read or written (docs/runtime.md).
+their node instead, found before anything is read or written.
 """
 
 from __future__ import annotations

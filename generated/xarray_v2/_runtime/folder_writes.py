@@ -7,7 +7,7 @@ its writes, a write still running landed (1 in 4 runs of the full-disk test left
 `zarr.json` behind). Written here, a write has either happened or not when the undo starts.
 Each file goes to a temporary name beside it and is renamed into place, so a reader (or a
 killed process) never sees half a file; folders made for a write are removed again when an
-undo leaves them empty (docs/runtime.md).
+undo leaves them empty.
 """
 
 from __future__ import annotations

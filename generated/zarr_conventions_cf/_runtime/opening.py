@@ -158,7 +158,7 @@ def _from_store_object(store: Any) -> Source:
     local_class: Any = getattr(storage, "LocalStore", None) if storage is not None else None
     if local_class is not None and isinstance(store, local_class):
         # The same files, read with plain system calls: zarr's LocalStore sends each read to a
-        # thread, which costs more than the read itself (see docs/runtime.md).
+        # thread, which costs more than the read itself.
         root = os.fsdecode(store.root)
         if not os.path.isdir(root):
             raise _unusable(f"{root}: no such folder")

@@ -4,7 +4,7 @@ A zip cannot be changed in place safely: appending to it and rewriting its centr
 the end is exactly what a full disk or a killed process interrupts, and then none of its entries
 can be read. So `create` collects the changes, writes every kept entry and every new file into a
 temporary file in the same folder, flushes it to disk and renames it over the old zip in one
-step: a reader sees the old zip or the new one, never half of either (docs/runtime.md).
+step: a reader sees the old zip or the new one, never half of either.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 /**
  * Which options of a failed `anyOf` / `oneOf` a value cannot have meant, by the constants that
- * tell the options apart: the same rule, step for step, as zomgen/runtime/meant.py (read its
+ * tell the options apart: the same rule, step for step, as _runtime/meant.py (read its
  * docstring for why). An option's tags are the `const` and `enum` values it requires at a path
  * below the value, and its closed objects those allowing no key or only named ones, read through
  * `$ref`, `allOf` and up to three levels of `properties`. It is ruled out when the value carries

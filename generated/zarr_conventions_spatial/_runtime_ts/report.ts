@@ -1,5 +1,5 @@
 /**
- * Ajv's errors -> Problems, the way the Python loader reports them (zomgen/runtime/validation.py):
+ * Ajv's errors -> Problems, the way the Python loader reports them (_runtime/validation.py):
  * every error split into node path + pointer, a failed `anyOf` / `oneOf` replaced by the errors
  * of the option the value meant (meant.ts) or else came closest, wrong-kind nodes reduced to
  * their node_type, a store of the other Zarr version to its root's zarr_format, duplicates
