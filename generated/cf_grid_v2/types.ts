@@ -40,17 +40,29 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v2 group: every member is a variable (a data, coordinate, bounds or grid-mapping variable) whose attributes follow the CF attribute schema of zarr-conventions/CF (vendored in zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`, `bounds` and `ancillary_variables` give must be variables of the dataset (checked at run time). */
+/**
+ * A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v2 group:
+ * every member is a variable (a data, coordinate, bounds or grid-mapping variable) whose attributes
+ * follow the CF attribute schema of zarr-conventions/CF (vendored in
+ * zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`, `bounds`
+ * and `ancillary_variables` give must be variables of the dataset (checked at run time).
+ */
 export type CFGrid = {
   readonly zarr_format: 2;
   readonly attributes: DatasetAttributes;
   readonly members: { readonly [name: string]: Variable };
 };
 
-/** The dataset's global attributes: CF's (Conventions, title, institution, source, history, references, comment) and any other. */
+/**
+ * The dataset's global attributes: CF's (Conventions, title, institution, source, history,
+ * references, comment) and any other.
+ */
 export type DatasetAttributes = {
   readonly zarr_conventions?: JsonValue;
-  /** CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces. */
+  /**
+   * CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by
+   * spaces.
+   */
   readonly Conventions?: string;
   /** A succinct description of what is in the dataset */
   readonly title?: string;
@@ -71,7 +83,17 @@ export type DatasetAttributes = {
   /** Units of the variable's values, recognized by UDUNITS */
   readonly units?: string;
   /** Calendar used for time coordinates */
-  readonly calendar?: "standard" | "gregorian" | "proleptic_gregorian" | "noleap" | "365_day" | "all_leap" | "366_day" | "360_day" | "julian" | "none";
+  readonly calendar?:
+    | "standard"
+    | "gregorian"
+    | "proleptic_gregorian"
+    | "noleap"
+    | "365_day"
+    | "all_leap"
+    | "366_day"
+    | "360_day"
+    | "julian"
+    | "none";
   /** Identifies the axis type (X, Y, Z, or T) */
   readonly axis?: "X" | "Y" | "Z" | "T";
   /** Direction of increasing vertical coordinate values */
@@ -162,16 +184,29 @@ export type Variable = {
   readonly dimension_separator?: "." | "/";
 };
 
-/** A variable's CF attributes (units, standard_name, coordinates, grid_mapping, bounds, ...); any other attribute is allowed and kept. */
+/**
+ * A variable's CF attributes (units, standard_name, coordinates, grid_mapping, bounds, ...); any
+ * other attribute is allowed and kept.
+ */
 export type VariableAttributes = {
   /** One dimension name per axis of `shape` (xarray's Zarr encoding). */
   readonly _ARRAY_DIMENSIONS: readonly string[];
-  /** A CF standard name, optionally followed by blanks and a standard name modifier (CF 1.11, section 3.3). */
+  /**
+   * A CF standard name, optionally followed by blanks and a standard name modifier (CF 1.11,
+   * section 3.3).
+   */
   readonly standard_name?: string;
-  /** The name of the variable that describes the grid mapping. Only CF's short form (one variable name) is supported: the extended form (`crs: x y`) is refused by the pattern rather than checked wrongly. */
+  /**
+   * The name of the variable that describes the grid mapping. Only CF's short form (one variable
+   * name) is supported: the extended form (`crs: x y`) is refused by the pattern rather than
+   * checked wrongly.
+   */
   readonly grid_mapping?: string;
   readonly zarr_conventions?: JsonValue;
-  /** CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces. */
+  /**
+   * CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by
+   * spaces.
+   */
   readonly Conventions?: string;
   /** A succinct description of what is in the dataset */
   readonly title?: string;
@@ -190,7 +225,17 @@ export type VariableAttributes = {
   /** Units of the variable's values, recognized by UDUNITS */
   readonly units?: string;
   /** Calendar used for time coordinates */
-  readonly calendar?: "standard" | "gregorian" | "proleptic_gregorian" | "noleap" | "365_day" | "all_leap" | "366_day" | "360_day" | "julian" | "none";
+  readonly calendar?:
+    | "standard"
+    | "gregorian"
+    | "proleptic_gregorian"
+    | "noleap"
+    | "365_day"
+    | "all_leap"
+    | "366_day"
+    | "360_day"
+    | "julian"
+    | "none";
   /** Identifies the axis type (X, Y, Z, or T) */
   readonly axis?: "X" | "Y" | "Z" | "T";
   /** Direction of increasing vertical coordinate values */

@@ -49,7 +49,13 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v3 group: every member is a variable (a data, coordinate, bounds or grid-mapping variable) whose attributes follow the CF attribute schema of zarr-conventions/CF (vendored in zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`, `bounds` and `ancillary_variables` give must be variables of the dataset (checked at run time). */
+/**
+ * A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v3 group:
+ * every member is a variable (a data, coordinate, bounds or grid-mapping variable) whose attributes
+ * follow the CF attribute schema of zarr-conventions/CF (vendored in
+ * zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`, `bounds`
+ * and `ancillary_variables` give must be variables of the dataset (checked at run time).
+ */
 export type CFGrid = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -57,10 +63,16 @@ export type CFGrid = {
   readonly members: { readonly [name: string]: Variable };
 };
 
-/** The dataset's global attributes: CF's (Conventions, title, institution, source, history, references, comment) and any other. */
+/**
+ * The dataset's global attributes: CF's (Conventions, title, institution, source, history,
+ * references, comment) and any other.
+ */
 export type DatasetAttributes = {
   readonly zarr_conventions?: JsonValue;
-  /** CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces. */
+  /**
+   * CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by
+   * spaces.
+   */
   readonly Conventions?: string;
   /** A succinct description of what is in the dataset */
   readonly title?: string;
@@ -81,7 +93,17 @@ export type DatasetAttributes = {
   /** Units of the variable's values, recognized by UDUNITS */
   readonly units?: string;
   /** Calendar used for time coordinates */
-  readonly calendar?: "standard" | "gregorian" | "proleptic_gregorian" | "noleap" | "365_day" | "all_leap" | "366_day" | "360_day" | "julian" | "none";
+  readonly calendar?:
+    | "standard"
+    | "gregorian"
+    | "proleptic_gregorian"
+    | "noleap"
+    | "365_day"
+    | "all_leap"
+    | "366_day"
+    | "360_day"
+    | "julian"
+    | "none";
   /** Identifies the axis type (X, Y, Z, or T) */
   readonly axis?: "X" | "Y" | "Z" | "T";
   /** Direction of increasing vertical coordinate values */
@@ -158,7 +180,10 @@ export type DatasetAttributes = {
   readonly standard_parallel?: number | readonly number[];
 } & { readonly [key: string]: unknown };
 
-/** A variable: a Zarr v3 array with CF attributes and one dimension name per axis; a 0-d variable (a grid mapping, a scalar coordinate) has none, and xarray writes no `dimension_names` for it. */
+/**
+ * A variable: a Zarr v3 array with CF attributes and one dimension name per axis; a 0-d variable (a
+ * grid mapping, a scalar coordinate) has none, and xarray writes no `dimension_names` for it.
+ */
 export type Variable = {
   readonly zarr_format: 3;
   readonly node_type: "array";
@@ -174,14 +199,27 @@ export type Variable = {
   readonly dimension_names?: readonly string[];
 };
 
-/** A variable's CF attributes (units, standard_name, coordinates, grid_mapping, bounds, ...); any other attribute is allowed and kept. */
+/**
+ * A variable's CF attributes (units, standard_name, coordinates, grid_mapping, bounds, ...); any
+ * other attribute is allowed and kept.
+ */
 export type VariableAttributes = {
-  /** A CF standard name, optionally followed by blanks and a standard name modifier (CF 1.11, section 3.3). */
+  /**
+   * A CF standard name, optionally followed by blanks and a standard name modifier (CF 1.11,
+   * section 3.3).
+   */
   readonly standard_name?: string;
-  /** The name of the variable that describes the grid mapping. Only CF's short form (one variable name) is supported: the extended form (`crs: x y`) is refused by the pattern rather than checked wrongly. */
+  /**
+   * The name of the variable that describes the grid mapping. Only CF's short form (one variable
+   * name) is supported: the extended form (`crs: x y`) is refused by the pattern rather than
+   * checked wrongly.
+   */
   readonly grid_mapping?: string;
   readonly zarr_conventions?: JsonValue;
-  /** CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces. */
+  /**
+   * CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by
+   * spaces.
+   */
   readonly Conventions?: string;
   /** A succinct description of what is in the dataset */
   readonly title?: string;
@@ -200,7 +238,17 @@ export type VariableAttributes = {
   /** Units of the variable's values, recognized by UDUNITS */
   readonly units?: string;
   /** Calendar used for time coordinates */
-  readonly calendar?: "standard" | "gregorian" | "proleptic_gregorian" | "noleap" | "365_day" | "all_leap" | "366_day" | "360_day" | "julian" | "none";
+  readonly calendar?:
+    | "standard"
+    | "gregorian"
+    | "proleptic_gregorian"
+    | "noleap"
+    | "365_day"
+    | "all_leap"
+    | "366_day"
+    | "360_day"
+    | "julian"
+    | "none";
   /** Identifies the axis type (X, Y, Z, or T) */
   readonly axis?: "X" | "Y" | "Z" | "T";
   /** Direction of increasing vertical coordinate values */

@@ -75,7 +75,15 @@ export type AnyNodeV2 =
   | GroupSpecV2<JsonObject, { readonly [name: string]: AnyNodeV2 }>
   | ArraySpecV2<JsonObject>;
 
-/** A GeoZarr dataset (Zarr v3), built from the three conventions GeoZarr is now made of (zarr-developers/geozarr-spec, Dec 2025): `multiscales`, `proj:` and `spatial:` (each vendored unchanged beside this file). A group or array that declares one of them in `attributes.zarr_conventions` (by its uuid, as geozarr-spec's validator dispatches) must follow that convention's schema; its attributes are typed with every key of the three, with their exact prefixed spelling. Groups nest (a multiscale pyramid's levels are groups or arrays), and every layout `asset` and `derived_from` must name a member. */
+/**
+ * A GeoZarr dataset (Zarr v3), built from the three conventions GeoZarr is now made of
+ * (zarr-developers/geozarr-spec, Dec 2025): `multiscales`, `proj:` and `spatial:` (each vendored
+ * unchanged beside this file). A group or array that declares one of them in
+ * `attributes.zarr_conventions` (by its uuid, as geozarr-spec's validator dispatches) must follow
+ * that convention's schema; its attributes are typed with every key of the three, with their exact
+ * prefixed spelling. Groups nest (a multiscale pyramid's levels are groups or arrays), and every
+ * layout `asset` and `derived_from` must name a member.
+ */
 export type GeoZarrDataset = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -83,7 +91,11 @@ export type GeoZarrDataset = {
   readonly members: { readonly [name: string]: GeoZarrDataset | GeoArray };
 };
 
-/** The attributes of a GeoZarr node: the zarr_conventions it declares, and the keys of multiscales, proj: and spatial:, each optional (what is required depends on what the node declares, checked at run time). Other attributes are allowed and kept. */
+/**
+ * The attributes of a GeoZarr node: the zarr_conventions it declares, and the keys of multiscales,
+ * proj: and spatial:, each optional (what is required depends on what the node declares, checked at
+ * run time). Other attributes are allowed and kept.
+ */
 export type GeoAttributes = {
   /** The conventions the node follows (the zarr-conventions framework). */
   readonly zarr_conventions?: readonly JsonObject[];
@@ -99,13 +111,26 @@ export type GeoAttributes = {
   readonly "spatial:dimensions"?: readonly [string, string];
   /** 2D bounding box in coordinate space: [xmin, ymin, xmax, ymax]. */
   readonly "spatial:bbox"?: readonly [number, number, number, number];
-  /** Type of transformation used to map array indices to coordinates. Defaults to 'affine' if not specified. Currently defined types: 'affine'. Additional transform types may be defined in future versions (e.g., 'rpc', 'polynomial', 'lookup'). Custom types are allowed for extensibility. */
+  /**
+   * Type of transformation used to map array indices to coordinates. Defaults to 'affine' if not
+   * specified. Currently defined types: 'affine'. Additional transform types may be defined in
+   * future versions (e.g., 'rpc', 'polynomial', 'lookup'). Custom types are allowed for
+   * extensibility.
+   */
   readonly "spatial:transform_type"?: string;
-  /** 2D affine transformation coefficients [a, b, c, d, e, f] mapping array indices to coordinates, where x = a*col_index + b*row_index + c and y = d*col_index + e*row_index + f. Used when transform_type is 'affine' (default). */
+  /**
+   * 2D affine transformation coefficients [a, b, c, d, e, f] mapping array indices to coordinates,
+   * where x = a*col_index + b*row_index + c and y = d*col_index + e*row_index + f. Used when
+   * transform_type is 'affine' (default).
+   */
   readonly "spatial:transform"?: readonly [number, number, number, number, number, number];
   /** Shape of the two spatial dimensions [height, width], corresponding to [y, x]. */
   readonly "spatial:shape"?: readonly [number, number];
-  /** Grid cell registration type. 'node' (grid-registered) means cells are centered on coordinate points with footprints extending 1/2 cell width outside the range. 'pixel' (cell-registered) means cell boundaries align with coordinate points. Defaults to 'pixel' if not specified. */
+  /**
+   * Grid cell registration type. 'node' (grid-registered) means cells are centered on coordinate
+   * points with footprints extending 1/2 cell width outside the range. 'pixel' (cell-registered)
+   * means cell boundaries align with coordinate points. Defaults to 'pixel' if not specified.
+   */
   readonly "spatial:registration"?: "node" | "pixel";
 } & { readonly [key: string]: unknown };
 
@@ -119,29 +144,68 @@ export type MultiscalesProperties = {
 
 /** Layout object representing a single resolution level */
 export type LayoutObject = {
-  /** Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array within a group) */
+  /**
+   * Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for
+   * a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an
+   * array within a group)
+   */
   readonly asset: string;
-  /** Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources */
+  /**
+   * Path to the source Zarr group or array used to generate this level. Uses the same path syntax
+   * as 'asset' with '/' separator for nested resources
+   */
   readonly derived_from?: string;
-  /** Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at the layout entry level, outside this object. */
+  /**
+   * Transformation parameters describing the coordinate transformation for this level. Contains
+   * relative transformation parameters (scale, translation). Absolute positioning parameters should
+   * be placed at the layout entry level, outside this object.
+   */
   readonly transform?: LayoutObjectTransform;
   /** Default resampling method used for resampling data */
   readonly resampling_method?: string;
 } & { readonly [key: string]: unknown };
 
-/** Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at the layout entry level, outside this object. */
+/**
+ * Transformation parameters describing the coordinate transformation for this level. Contains
+ * relative transformation parameters (scale, translation). Absolute positioning parameters should
+ * be placed at the layout entry level, outside this object.
+ */
 export type LayoutObjectTransform = {
-  /** Array of scale factors per axis describing the coordinate transformation from the source level (derived_from) to this level */
+  /**
+   * Array of scale factors per axis describing the coordinate transformation from the source level
+   * (derived_from) to this level
+   */
   readonly scale?: readonly number[];
   /** Array of translation offsets per axis in the coordinate space */
   readonly translation?: readonly number[];
 } & { readonly [key: string]: unknown };
 
 /** PROJJSON CRS representation following PROJ specification */
-export type ProjjsonSchema = Crs | Datum | Ellipsoid | PrimeMeridian | SingleOperation | ConcatenatedOperation | CoordinateMetadata;
+export type ProjjsonSchema =
+  | Crs
+  | Datum
+  | Ellipsoid
+  | PrimeMeridian
+  | SingleOperation
+  | ConcatenatedOperation
+  | CoordinateMetadata;
 
 /** PROJJSON CRS representation following PROJ specification */
-export type Crs = BoundCrs | CompoundCrs | DerivedEngineeringCrs | DerivedGeodeticCrs | DerivedParametricCrs | DerivedProjectedCrs | DerivedTemporalCrs | DerivedVerticalCrs | EngineeringCrs | GeodeticCrs | ParametricCrs | ProjectedCrs | TemporalCrs | VerticalCrs;
+export type Crs =
+  | BoundCrs
+  | CompoundCrs
+  | DerivedEngineeringCrs
+  | DerivedGeodeticCrs
+  | DerivedParametricCrs
+  | DerivedProjectedCrs
+  | DerivedTemporalCrs
+  | DerivedVerticalCrs
+  | EngineeringCrs
+  | GeodeticCrs
+  | ParametricCrs
+  | ProjectedCrs
+  | TemporalCrs
+  | VerticalCrs;
 
 /** PROJJSON CRS representation following PROJ specification */
 export type BoundCrs = BoundCrsOption1 | BoundCrsOption2;
@@ -207,7 +271,13 @@ export type ParameterValue = {
 export type Unit = "metre" | "degree" | "unity" | UnitOption2;
 
 export type UnitOption2 = {
-  readonly type: "LinearUnit" | "AngularUnit" | "ScaleUnit" | "TimeUnit" | "ParametricUnit" | "Unit";
+  readonly type:
+    | "LinearUnit"
+    | "AngularUnit"
+    | "ScaleUnit"
+    | "TimeUnit"
+    | "ParametricUnit"
+    | "Unit";
   readonly name: string;
   readonly conversion_factor?: number;
   readonly id?: Id;
@@ -377,7 +447,17 @@ export type CoordinateSystem = {
   readonly $schema?: string;
   readonly type?: "CoordinateSystem";
   readonly name?: string;
-  readonly subtype: "Cartesian" | "spherical" | "ellipsoidal" | "vertical" | "ordinal" | "parametric" | "affine" | "TemporalDateTime" | "TemporalCount" | "TemporalMeasure";
+  readonly subtype:
+    | "Cartesian"
+    | "spherical"
+    | "ellipsoidal"
+    | "vertical"
+    | "ordinal"
+    | "parametric"
+    | "affine"
+    | "TemporalDateTime"
+    | "TemporalCount"
+    | "TemporalMeasure";
   readonly axis: readonly Axis[];
   readonly id?: Id;
   readonly ids?: Ids;
@@ -388,7 +468,47 @@ export type Axis = {
   readonly type?: "Axis";
   readonly name: string;
   readonly abbreviation: string;
-  readonly direction: "north" | "northNorthEast" | "northEast" | "eastNorthEast" | "east" | "eastSouthEast" | "southEast" | "southSouthEast" | "south" | "southSouthWest" | "southWest" | "westSouthWest" | "west" | "westNorthWest" | "northWest" | "northNorthWest" | "up" | "down" | "geocentricX" | "geocentricY" | "geocentricZ" | "columnPositive" | "columnNegative" | "rowPositive" | "rowNegative" | "displayRight" | "displayLeft" | "displayUp" | "displayDown" | "forward" | "aft" | "port" | "starboard" | "clockwise" | "counterClockwise" | "towards" | "awayFrom" | "future" | "past" | "unspecified";
+  readonly direction:
+    | "north"
+    | "northNorthEast"
+    | "northEast"
+    | "eastNorthEast"
+    | "east"
+    | "eastSouthEast"
+    | "southEast"
+    | "southSouthEast"
+    | "south"
+    | "southSouthWest"
+    | "southWest"
+    | "westSouthWest"
+    | "west"
+    | "westNorthWest"
+    | "northWest"
+    | "northNorthWest"
+    | "up"
+    | "down"
+    | "geocentricX"
+    | "geocentricY"
+    | "geocentricZ"
+    | "columnPositive"
+    | "columnNegative"
+    | "rowPositive"
+    | "rowNegative"
+    | "displayRight"
+    | "displayLeft"
+    | "displayUp"
+    | "displayDown"
+    | "forward"
+    | "aft"
+    | "port"
+    | "starboard"
+    | "clockwise"
+    | "counterClockwise"
+    | "towards"
+    | "awayFrom"
+    | "future"
+    | "past"
+    | "unspecified";
   readonly meridian?: Meridian;
   readonly unit?: Unit;
   readonly minimum_value?: number;
@@ -587,7 +707,9 @@ export type GeodeticReferenceFrameOption2 = {
   readonly ids?: Ids;
 };
 
-export type DynamicGeodeticReferenceFrame = DynamicGeodeticReferenceFrameOption1 | DynamicGeodeticReferenceFrameOption2;
+export type DynamicGeodeticReferenceFrame =
+  | DynamicGeodeticReferenceFrameOption1
+  | DynamicGeodeticReferenceFrameOption2;
 
 export type DynamicGeodeticReferenceFrameOption1 = {
   readonly type?: "DynamicGeodeticReferenceFrame";
@@ -1064,7 +1186,9 @@ export type VerticalReferenceFrameOption2 = {
   readonly ids?: Ids;
 };
 
-export type DynamicVerticalReferenceFrame = DynamicVerticalReferenceFrameOption1 | DynamicVerticalReferenceFrameOption2;
+export type DynamicVerticalReferenceFrame =
+  | DynamicVerticalReferenceFrameOption1
+  | DynamicVerticalReferenceFrameOption2;
 
 export type DynamicVerticalReferenceFrameOption1 = {
   readonly type?: "DynamicVerticalReferenceFrame";
@@ -1151,7 +1275,14 @@ export type DerivedVerticalCrsOption2 = {
 };
 
 /** PROJJSON CRS representation following PROJ specification */
-export type Datum = GeodeticReferenceFrame | VerticalReferenceFrame | DynamicGeodeticReferenceFrame | DynamicVerticalReferenceFrame | TemporalDatum | ParametricDatum | EngineeringDatum;
+export type Datum =
+  | GeodeticReferenceFrame
+  | VerticalReferenceFrame
+  | DynamicGeodeticReferenceFrame
+  | DynamicVerticalReferenceFrame
+  | TemporalDatum
+  | ParametricDatum
+  | EngineeringDatum;
 
 /** PROJJSON CRS representation following PROJ specification */
 export type SingleOperation = Conversion | Transformation | PointMotionOperation;
@@ -1297,7 +1428,10 @@ export type CoordinateMetadata = {
   readonly coordinateEpoch?: number;
 };
 
-/** An array of a GeoZarr dataset, which may carry its own proj: and spatial: keys (an array-level CRS overrides the group's). */
+/**
+ * An array of a GeoZarr dataset, which may carry its own proj: and spatial: keys (an array-level
+ * CRS overrides the group's).
+ */
 export type GeoArray = {
   readonly zarr_format: 3;
   readonly node_type: "array";

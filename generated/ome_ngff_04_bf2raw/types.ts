@@ -40,43 +40,70 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An OME-NGFF 0.4 collection of images in the bioformats2raw layout (a Zarr v2 group): its attributes are checked by the official bf2raw.schema; the optional `OME` group by ome.schema; every other member is an image (the ome-ngff-04-image convention), as bioformats2raw writes them (`0`, `1`, ...). A bioformats2raw plate (the layout key beside `plate`) is a plate: the ome-ngff-04-plate convention reads it. */
+/**
+ * An OME-NGFF 0.4 collection of images in the bioformats2raw layout (a Zarr v2 group): its
+ * attributes are checked by the official bf2raw.schema; the optional `OME` group by ome.schema;
+ * every other member is an image (the ome-ngff-04-image convention), as bioformats2raw writes them
+ * (`0`, `1`, ...). A bioformats2raw plate (the layout key beside `plate`) is a plate: the
+ * ome-ngff-04-plate convention reads it.
+ */
 export type OmeZarr04Bf2raw = {
   readonly zarr_format: 2;
   readonly attributes: Bf2rawAttributes;
   readonly members: {
-  /** The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image paths. */
-  readonly OME?: OmeGroup;
-} & { readonly [name: string]: OmeGroup | OmeZarr04Image };
+    /**
+     * The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series'
+     * image paths.
+     */
+    readonly OME?: OmeGroup;
+  } & { readonly [name: string]: OmeGroup | OmeZarr04Image };
 };
 
-/** bf2raw.schema, and its key required: the 0.4 spec says the top-level attributes MUST have `bioformats2raw.layout` 3, but the 0.4 schema leaves it optional (0.5 requires it). */
+/**
+ * bf2raw.schema, and its key required: the 0.4 spec says the top-level attributes MUST have
+ * `bioformats2raw.layout` 3, but the 0.4 schema leaves it optional (0.5 requires it).
+ */
 export type Bf2rawAttributes = {
   /** The top-level identifier metadata added by bioformats2raw */
   readonly "bioformats2raw.layout": 3;
 } & { readonly [key: string]: unknown };
 
-/** The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image paths. */
+/**
+ * The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image
+ * paths.
+ */
 export type OmeGroup = {
   readonly zarr_format: 2;
   readonly attributes: OmeAttributes;
   readonly members: { readonly [name: string]: AnyNode };
 };
 
-/** ome.schema, with `series` required as the 0.5 schema requires it (bioformats2raw writes it): an `OME` group whose attributes could be anything would, in TypeScript's index signature of the top-level members, let every malformed image through as an `OME` group. */
+/**
+ * ome.schema, with `series` required as the 0.5 schema requires it (bioformats2raw writes it): an
+ * `OME` group whose attributes could be anything would, in TypeScript's index signature of the
+ * top-level members, let every malformed image through as an `OME` group.
+ */
 export type OmeAttributes = {
   /** An array of the same length and the same order as the images defined in the OME-XML */
   readonly series: readonly string[];
 } & { readonly [key: string]: unknown };
 
-/** An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the official image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many levels as this one. */
+/**
+ * An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the official
+ * image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes
+ * s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many
+ * levels as this one.
+ */
 export type OmeZarr04Image = {
   readonly zarr_format: 2;
   readonly attributes: NGFFImage;
   readonly members: {
-  /** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
-  readonly labels?: Labels;
-} & { readonly [name: string]: Labels | AnyNode };
+    /**
+     * The `labels` group of an image: it lists its label images, which may sit below intermediate
+     * groups without metadata.
+     */
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Labels | AnyNode };
 };
 
 /** JSON from OME-NGFF .zattrs */
@@ -99,7 +126,10 @@ export type NGFFImageMultiscalesItemDatasetsItem = {
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformations = readonly (CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation)[];
+export type CoordinateTransformations = readonly (
+  | CoordinateTransformationsItemScale
+  | CoordinateTransformationsItemTranslation
+)[];
 
 export type CoordinateTransformationsItemScale = {
   readonly type: "scale";
@@ -142,14 +172,20 @@ export type NGFFImageOmeroChannelsItemWindow = {
   readonly start: number;
 } & { readonly [key: string]: unknown };
 
-/** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
+/**
+ * The `labels` group of an image: it lists its label images, which may sit below intermediate
+ * groups without metadata.
+ */
 export type Labels = {
   readonly zarr_format: 2;
   readonly attributes: LabelsAttributes;
   readonly members: { readonly [name: string]: LabelsMember };
 };
 
-/** The labels group's attributes: the paths of its label images (the spec publishes no schema for them). */
+/**
+ * The labels group's attributes: the paths of its label images (the spec publishes no schema for
+ * them).
+ */
 export type LabelsAttributes = {
   /** Paths, relative to this group, of the label images it holds. */
   readonly labels: readonly string[];

@@ -40,14 +40,22 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the official image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many levels as this one. */
+/**
+ * An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the official
+ * image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes
+ * s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many
+ * levels as this one.
+ */
 export type OmeZarr04Image = {
   readonly zarr_format: 2;
   readonly attributes: NGFFImage;
   readonly members: {
-  /** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
-  readonly labels?: Labels;
-} & { readonly [name: string]: Labels | AnyNode };
+    /**
+     * The `labels` group of an image: it lists its label images, which may sit below intermediate
+     * groups without metadata.
+     */
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Labels | AnyNode };
 };
 
 /** JSON from OME-NGFF .zattrs */
@@ -70,7 +78,10 @@ export type NGFFImageMultiscalesItemDatasetsItem = {
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformations = readonly (CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation)[];
+export type CoordinateTransformations = readonly (
+  | CoordinateTransformationsItemScale
+  | CoordinateTransformationsItemTranslation
+)[];
 
 export type CoordinateTransformationsItemScale = {
   readonly type: "scale";
@@ -113,14 +124,20 @@ export type NGFFImageOmeroChannelsItemWindow = {
   readonly start: number;
 } & { readonly [key: string]: unknown };
 
-/** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
+/**
+ * The `labels` group of an image: it lists its label images, which may sit below intermediate
+ * groups without metadata.
+ */
 export type Labels = {
   readonly zarr_format: 2;
   readonly attributes: LabelsAttributes;
   readonly members: { readonly [name: string]: LabelsMember };
 };
 
-/** The labels group's attributes: the paths of its label images (the spec publishes no schema for them). */
+/**
+ * The labels group's attributes: the paths of its label images (the spec publishes no schema for
+ * them).
+ */
 export type LabelsAttributes = {
   /** Paths, relative to this group, of the label images it holds. */
   readonly labels: readonly string[];

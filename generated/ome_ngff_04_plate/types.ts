@@ -40,7 +40,12 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An OME-NGFF 0.4 high-content screening plate (a Zarr v2 group): its attributes are checked by the official plate.schema; its members are row groups, whose members are wells (the ome-ngff-04-well convention), whose members are fields of view (the ome-ngff-04-image convention). Every listed well exists at its path, and its path is its row's name and its column's name. */
+/**
+ * An OME-NGFF 0.4 high-content screening plate (a Zarr v2 group): its attributes are checked by the
+ * official plate.schema; its members are row groups, whose members are wells (the ome-ngff-04-well
+ * convention), whose members are fields of view (the ome-ngff-04-image convention). Every listed
+ * well exists at its path, and its path is its row's name and its column's name.
+ */
 export type OmeZarr04Plate = {
   readonly zarr_format: 2;
   readonly attributes: OMENGFFPlateSchema;
@@ -78,9 +83,15 @@ export type OMENGFFPlateSchemaPlateAcquisitionsItem = {
   readonly name?: string;
   /** The description of the acquisition */
   readonly description?: string;
-  /** The start timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the Epoch */
+  /**
+   * The start timestamp of the acquisition, expressed as epoch time i.e. the number seconds since
+   * the Epoch
+   */
   readonly starttime?: number;
-  /** The end timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the Epoch */
+  /**
+   * The end timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the
+   * Epoch
+   */
   readonly endtime?: number;
 } & { readonly [key: string]: unknown };
 
@@ -110,7 +121,12 @@ export type Row = {
   readonly members: { readonly [name: string]: OmeZarr04Well };
 };
 
-/** An OME-NGFF 0.4 well of a high-content screening plate (a Zarr v2 group): its attributes are checked by the official well.schema; its members are its fields of view, each an OME-NGFF 0.4 multiscale image (the ome-ngff-04-image convention), and every field listed in `well.images` exists. */
+/**
+ * An OME-NGFF 0.4 well of a high-content screening plate (a Zarr v2 group): its attributes are
+ * checked by the official well.schema; its members are its fields of view, each an OME-NGFF 0.4
+ * multiscale image (the ome-ngff-04-image convention), and every field listed in `well.images`
+ * exists.
+ */
 export type OmeZarr04Well = {
   readonly zarr_format: 2;
   readonly attributes: OMENGFFWellSchema;
@@ -136,14 +152,22 @@ export type OMENGFFWellSchemaWellImagesItem = {
   readonly path: string;
 } & { readonly [key: string]: unknown };
 
-/** An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the official image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many levels as this one. */
+/**
+ * An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the official
+ * image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes
+ * s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many
+ * levels as this one.
+ */
 export type OmeZarr04Image = {
   readonly zarr_format: 2;
   readonly attributes: NGFFImage;
   readonly members: {
-  /** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
-  readonly labels?: Labels;
-} & { readonly [name: string]: Labels | AnyNode };
+    /**
+     * The `labels` group of an image: it lists its label images, which may sit below intermediate
+     * groups without metadata.
+     */
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Labels | AnyNode };
 };
 
 /** JSON from OME-NGFF .zattrs */
@@ -166,7 +190,10 @@ export type NGFFImageMultiscalesItemDatasetsItem = {
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformations = readonly (CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation)[];
+export type CoordinateTransformations = readonly (
+  | CoordinateTransformationsItemScale
+  | CoordinateTransformationsItemTranslation
+)[];
 
 export type CoordinateTransformationsItemScale = {
   readonly type: "scale";
@@ -209,14 +236,20 @@ export type NGFFImageOmeroChannelsItemWindow = {
   readonly start: number;
 } & { readonly [key: string]: unknown };
 
-/** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
+/**
+ * The `labels` group of an image: it lists its label images, which may sit below intermediate
+ * groups without metadata.
+ */
 export type Labels = {
   readonly zarr_format: 2;
   readonly attributes: LabelsAttributes;
   readonly members: { readonly [name: string]: LabelsMember };
 };
 
-/** The labels group's attributes: the paths of its label images (the spec publishes no schema for them). */
+/**
+ * The labels group's attributes: the paths of its label images (the spec publishes no schema for
+ * them).
+ */
 export type LabelsAttributes = {
   /** Paths, relative to this group, of the label images it holds. */
   readonly labels: readonly string[];

@@ -49,15 +49,24 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An OME-NGFF 0.5 collection of images in the bioformats2raw layout (a Zarr v3 group): its attributes are checked by the official bf2raw.schema; the optional `OME` group by ome.schema; every other member is an image (the ome-ngff-05-image convention), as bioformats2raw writes them (`0`, `1`, ...). A bioformats2raw plate (the layout key beside `plate`) is a plate: the ome-ngff-05-plate convention reads it. */
+/**
+ * An OME-NGFF 0.5 collection of images in the bioformats2raw layout (a Zarr v3 group): its
+ * attributes are checked by the official bf2raw.schema; the optional `OME` group by ome.schema;
+ * every other member is an image (the ome-ngff-05-image convention), as bioformats2raw writes them
+ * (`0`, `1`, ...). A bioformats2raw plate (the layout key beside `plate`) is a plate: the
+ * ome-ngff-05-plate convention reads it.
+ */
 export type OmeZarr05Bf2raw = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: OMEZarrContainerProducedByBioformats2raw;
   readonly members: {
-  /** The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image paths. */
-  readonly OME?: OmeGroup;
-} & { readonly [name: string]: OmeGroup | OmeZarr05Image };
+    /**
+     * The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series'
+     * image paths.
+     */
+    readonly OME?: OmeGroup;
+  } & { readonly [name: string]: OmeGroup | OmeZarr05Image };
 };
 
 /** The zarr.json attributes key */
@@ -77,7 +86,10 @@ export type OMEZarrContainerProducedByBioformats2rawOme = {
 /** The version of the OME-Zarr Metadata */
 export type OMEZarrMetadataVersion = "0.5";
 
-/** The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image paths. */
+/**
+ * The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image
+ * paths.
+ */
 export type OmeGroup = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -99,15 +111,23 @@ export type OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme = {
   readonly version: OMEZarrMetadataVersion;
 } & { readonly [key: string]: unknown };
 
-/** An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the official image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many levels as this one. */
+/**
+ * An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the official
+ * image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes
+ * s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many
+ * levels as this one.
+ */
 export type OmeZarr05Image = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: OMEZarrImage;
   readonly members: {
-  /** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
-  readonly labels?: Labels;
-} & { readonly [name: string]: Labels | AnyNode };
+    /**
+     * The `labels` group of an image: it lists its label images, which may sit below intermediate
+     * groups without metadata.
+     */
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Labels | AnyNode };
 };
 
 /** The zarr.json attributes key */
@@ -140,7 +160,10 @@ export type MultiscalesItemDatasetsItem = {
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformations = readonly (CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation)[];
+export type CoordinateTransformations = readonly (
+  | CoordinateTransformationsItemScale
+  | CoordinateTransformationsItemTranslation
+)[];
 
 export type CoordinateTransformationsItemScale = {
   readonly type: "scale";
@@ -183,7 +206,10 @@ export type OmeroChannelsItemWindow = {
   readonly start: number;
 } & { readonly [key: string]: unknown };
 
-/** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
+/**
+ * The `labels` group of an image: it lists its label images, which may sit below intermediate
+ * groups without metadata.
+ */
 export type Labels = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -191,7 +217,10 @@ export type Labels = {
   readonly members: { readonly [name: string]: LabelsMember };
 };
 
-/** The labels group's attributes: the paths of its label images (the spec publishes no schema for them). */
+/**
+ * The labels group's attributes: the paths of its label images (the spec publishes no schema for
+ * them).
+ */
 export type LabelsAttributes = {
   readonly ome: LabelsAttributesOme;
 } & { readonly [key: string]: unknown };

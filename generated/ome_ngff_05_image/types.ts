@@ -49,15 +49,23 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the official image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many levels as this one. */
+/**
+ * An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the official
+ * image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes
+ * s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many
+ * levels as this one.
+ */
 export type OmeZarr05Image = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: OMEZarrImage;
   readonly members: {
-  /** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
-  readonly labels?: Labels;
-} & { readonly [name: string]: Labels | AnyNode };
+    /**
+     * The `labels` group of an image: it lists its label images, which may sit below intermediate
+     * groups without metadata.
+     */
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Labels | AnyNode };
 };
 
 /** The zarr.json attributes key */
@@ -90,7 +98,10 @@ export type MultiscalesItemDatasetsItem = {
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformations = readonly (CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation)[];
+export type CoordinateTransformations = readonly (
+  | CoordinateTransformationsItemScale
+  | CoordinateTransformationsItemTranslation
+)[];
 
 export type CoordinateTransformationsItemScale = {
   readonly type: "scale";
@@ -136,7 +147,10 @@ export type OmeroChannelsItemWindow = {
 /** The version of the OME-Zarr Metadata */
 export type OMEZarrMetadataVersion = "0.5";
 
-/** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
+/**
+ * The `labels` group of an image: it lists its label images, which may sit below intermediate
+ * groups without metadata.
+ */
 export type Labels = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -144,7 +158,10 @@ export type Labels = {
   readonly members: { readonly [name: string]: LabelsMember };
 };
 
-/** The labels group's attributes: the paths of its label images (the spec publishes no schema for them). */
+/**
+ * The labels group's attributes: the paths of its label images (the spec publishes no schema for
+ * them).
+ */
 export type LabelsAttributes = {
   readonly ome: LabelsAttributesOme;
 } & { readonly [key: string]: unknown };

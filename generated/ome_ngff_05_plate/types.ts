@@ -49,7 +49,12 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An OME-NGFF 0.5 high-content screening plate (a Zarr v3 group): its attributes are checked by the official plate.schema; its members are row groups, whose members are wells (the ome-ngff-05-well convention), whose members are fields of view (the ome-ngff-05-image convention). Every listed well exists at its path, and its path is its row's name and its column's name. */
+/**
+ * An OME-NGFF 0.5 high-content screening plate (a Zarr v3 group): its attributes are checked by the
+ * official plate.schema; its members are row groups, whose members are wells (the ome-ngff-05-well
+ * convention), whose members are fields of view (the ome-ngff-05-image convention). Every listed
+ * well exists at its path, and its path is its row's name and its column's name.
+ */
 export type OmeZarr05Plate = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -94,9 +99,15 @@ export type OMEZarrPlateSchemaOmePlateAcquisitionsItem = {
   readonly name?: string;
   /** The description of the acquisition */
   readonly description?: string;
-  /** The start timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the Epoch */
+  /**
+   * The start timestamp of the acquisition, expressed as epoch time i.e. the number seconds since
+   * the Epoch
+   */
   readonly starttime?: number;
-  /** The end timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the Epoch */
+  /**
+   * The end timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the
+   * Epoch
+   */
   readonly endtime?: number;
 } & { readonly [key: string]: unknown };
 
@@ -130,7 +141,12 @@ export type Row = {
   readonly members: { readonly [name: string]: OmeZarr05Well };
 };
 
-/** An OME-NGFF 0.5 well of a high-content screening plate (a Zarr v3 group): its attributes are checked by the official well.schema; its members are its fields of view, each an OME-NGFF 0.5 multiscale image (the ome-ngff-05-image convention), and every field listed in `well.images` exists. */
+/**
+ * An OME-NGFF 0.5 well of a high-content screening plate (a Zarr v3 group): its attributes are
+ * checked by the official well.schema; its members are its fields of view, each an OME-NGFF 0.5
+ * multiscale image (the ome-ngff-05-image convention), and every field listed in `well.images`
+ * exists.
+ */
 export type OmeZarr05Well = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -163,15 +179,23 @@ export type OMEZarrWellSchemaOmeWellImagesItem = {
   readonly path: string;
 } & { readonly [key: string]: unknown };
 
-/** An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the official image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many levels as this one. */
+/**
+ * An OME-NGFF 0.5 multiscale image (a Zarr v3 group): its attributes are checked by the official
+ * image.schema; its levels are the arrays its datasets[].path name (any names: ome-zarr-py writes
+ * s0, s1, ...); an optional `labels` group lists label images, each a multiscale image with as many
+ * levels as this one.
+ */
 export type OmeZarr05Image = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: OMEZarrImage;
   readonly members: {
-  /** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
-  readonly labels?: Labels;
-} & { readonly [name: string]: Labels | AnyNode };
+    /**
+     * The `labels` group of an image: it lists its label images, which may sit below intermediate
+     * groups without metadata.
+     */
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Labels | AnyNode };
 };
 
 /** The zarr.json attributes key */
@@ -204,7 +228,10 @@ export type MultiscalesItemDatasetsItem = {
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformations = readonly (CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation)[];
+export type CoordinateTransformations = readonly (
+  | CoordinateTransformationsItemScale
+  | CoordinateTransformationsItemTranslation
+)[];
 
 export type CoordinateTransformationsItemScale = {
   readonly type: "scale";
@@ -247,7 +274,10 @@ export type OmeroChannelsItemWindow = {
   readonly start: number;
 } & { readonly [key: string]: unknown };
 
-/** The `labels` group of an image: it lists its label images, which may sit below intermediate groups without metadata. */
+/**
+ * The `labels` group of an image: it lists its label images, which may sit below intermediate
+ * groups without metadata.
+ */
 export type Labels = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -255,7 +285,10 @@ export type Labels = {
   readonly members: { readonly [name: string]: LabelsMember };
 };
 
-/** The labels group's attributes: the paths of its label images (the spec publishes no schema for them). */
+/**
+ * The labels group's attributes: the paths of its label images (the spec publishes no schema for
+ * them).
+ */
 export type LabelsAttributes = {
   readonly ome: LabelsAttributesOme;
 } & { readonly [key: string]: unknown };

@@ -40,7 +40,10 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An xarray Dataset stored as a Zarr v2 group (xarray's Zarr encoding): every array's attributes carry `_ARRAY_DIMENSIONS`, one dimension name per axis. */
+/**
+ * An xarray Dataset stored as a Zarr v2 group (xarray's Zarr encoding): every array's attributes
+ * carry `_ARRAY_DIMENSIONS`, one dimension name per axis.
+ */
 export type XarrayDataset = {
   readonly zarr_format: 2;
   readonly attributes: JsonObject;

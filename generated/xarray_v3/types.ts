@@ -49,7 +49,10 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** An xarray Dataset stored as a Zarr v3 group (xarray's Zarr encoding): every array is a variable whose `dimension_names` name each of its dimensions, without nulls. */
+/**
+ * An xarray Dataset stored as a Zarr v3 group (xarray's Zarr encoding): every array is a variable
+ * whose `dimension_names` name each of its dimensions, without nulls.
+ */
 export type XarrayDataset = {
   readonly zarr_format: 3;
   readonly node_type: "group";

@@ -49,19 +49,35 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** A Zarr v3 group that declares the zarr-conventions `CF` convention (vendored unchanged in zarr-conventions-cf.schema.json): its `zarr_conventions` list names CF, and its attributes and those of its array members are CF attributes with their standard unprefixed names (units, standard_name, grid_mapping, ...). For CF's cross-variable rules see the cf-grid-v2 / cf-grid-v3 conventions. */
+/**
+ * A Zarr v3 group that declares the zarr-conventions `CF` convention (vendored unchanged in
+ * zarr-conventions-cf.schema.json): its `zarr_conventions` list names CF, and its attributes and
+ * those of its array members are CF attributes with their standard unprefixed names (units,
+ * standard_name, grid_mapping, ...). For CF's cross-variable rules see the cf-grid-v2 / cf-grid-v3
+ * conventions.
+ */
 export type CFConventionGroup = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: CFConventionGroupAttributes;
-  readonly members: { readonly [name: string]: GroupSpec<JsonObject, { readonly [name: string]: AnyNode }> | CFConventionGroupMemberOption2Option2 };
+  readonly members: {
+    readonly [name: string]:
+      | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
+      | CFConventionGroupMemberOption2Option2;
+  };
 };
 
-/** Zarr attributes containing convention metadata and CF attributes (unprefixed for backwards compatibility) */
+/**
+ * Zarr attributes containing convention metadata and CF attributes (unprefixed for backwards
+ * compatibility)
+ */
 export type CFConventionGroupAttributes = {
   /** Array of convention metadata objects */
   readonly zarr_conventions: readonly JsonValue[];
-  /** CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces. */
+  /**
+   * CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by
+   * spaces.
+   */
   readonly Conventions?: string;
   /** A succinct description of what is in the dataset */
   readonly title?: string;
@@ -82,7 +98,17 @@ export type CFConventionGroupAttributes = {
   /** Units of the variable's values, recognized by UDUNITS */
   readonly units?: string;
   /** Calendar used for time coordinates */
-  readonly calendar?: "standard" | "gregorian" | "proleptic_gregorian" | "noleap" | "365_day" | "all_leap" | "366_day" | "360_day" | "julian" | "none";
+  readonly calendar?:
+    | "standard"
+    | "gregorian"
+    | "proleptic_gregorian"
+    | "noleap"
+    | "365_day"
+    | "all_leap"
+    | "366_day"
+    | "360_day"
+    | "julian"
+    | "none";
   /** Identifies the axis type (X, Y, Z, or T) */
   readonly axis?: "X" | "Y" | "Z" | "T";
   /** Direction of increasing vertical coordinate values */
@@ -173,10 +199,16 @@ export type CFConventionGroupMemberOption2Option2 = {
   readonly dimension_names?: readonly (string | null)[];
 };
 
-/** CF convention attributes. All attributes use standard CF names (unprefixed) for backwards compatibility with existing CF-compliant datasets. */
+/**
+ * CF convention attributes. All attributes use standard CF names (unprefixed) for backwards
+ * compatibility with existing CF-compliant datasets.
+ */
 export type CfAttributes = {
   readonly zarr_conventions?: JsonValue;
-  /** CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces. */
+  /**
+   * CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by
+   * spaces.
+   */
   readonly Conventions?: string;
   /** A succinct description of what is in the dataset */
   readonly title?: string;
@@ -197,7 +229,17 @@ export type CfAttributes = {
   /** Units of the variable's values, recognized by UDUNITS */
   readonly units?: string;
   /** Calendar used for time coordinates */
-  readonly calendar?: "standard" | "gregorian" | "proleptic_gregorian" | "noleap" | "365_day" | "all_leap" | "366_day" | "360_day" | "julian" | "none";
+  readonly calendar?:
+    | "standard"
+    | "gregorian"
+    | "proleptic_gregorian"
+    | "noleap"
+    | "365_day"
+    | "all_leap"
+    | "366_day"
+    | "360_day"
+    | "julian"
+    | "none";
   /** Identifies the axis type (X, Y, Z, or T) */
   readonly axis?: "X" | "Y" | "Z" | "T";
   /** Direction of increasing vertical coordinate values */

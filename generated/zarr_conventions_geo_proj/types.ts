@@ -75,7 +75,13 @@ export type AnyNodeV2 =
   | GroupSpecV2<JsonObject, { readonly [name: string]: AnyNodeV2 }>
   | ArraySpecV2<JsonObject>;
 
-/** A Zarr v3 group that follows the zarr-conventions `proj:` convention (geo-proj v1, vendored unchanged in geo-proj.schema.json, with the PROJJSON v0.7 schema it references): exactly one of `proj:code`, `proj:wkt2`, `proj:projjson` in its attributes. Its members are any nodes; to give arrays their own CRS, combine the vendored schema with `urn:zom:v3#/$defs/ArraySpec` the same way. */
+/**
+ * A Zarr v3 group that follows the zarr-conventions `proj:` convention (geo-proj v1, vendored
+ * unchanged in geo-proj.schema.json, with the PROJJSON v0.7 schema it references): exactly one of
+ * `proj:code`, `proj:wkt2`, `proj:projjson` in its attributes. Its members are any nodes; to give
+ * arrays their own CRS, combine the vendored schema with `urn:zom:v3#/$defs/ArraySpec` the same
+ * way.
+ */
 export type GeoProjGroup = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -98,10 +104,31 @@ export type ProjAttributesOption1 = {
 } & { readonly [key: string]: unknown };
 
 /** PROJJSON CRS representation following PROJ specification */
-export type ProjjsonSchema = Crs | Datum | Ellipsoid | PrimeMeridian | SingleOperation | ConcatenatedOperation | CoordinateMetadata;
+export type ProjjsonSchema =
+  | Crs
+  | Datum
+  | Ellipsoid
+  | PrimeMeridian
+  | SingleOperation
+  | ConcatenatedOperation
+  | CoordinateMetadata;
 
 /** PROJJSON CRS representation following PROJ specification */
-export type Crs = BoundCrs | CompoundCrs | DerivedEngineeringCrs | DerivedGeodeticCrs | DerivedParametricCrs | DerivedProjectedCrs | DerivedTemporalCrs | DerivedVerticalCrs | EngineeringCrs | GeodeticCrs | ParametricCrs | ProjectedCrs | TemporalCrs | VerticalCrs;
+export type Crs =
+  | BoundCrs
+  | CompoundCrs
+  | DerivedEngineeringCrs
+  | DerivedGeodeticCrs
+  | DerivedParametricCrs
+  | DerivedProjectedCrs
+  | DerivedTemporalCrs
+  | DerivedVerticalCrs
+  | EngineeringCrs
+  | GeodeticCrs
+  | ParametricCrs
+  | ProjectedCrs
+  | TemporalCrs
+  | VerticalCrs;
 
 /** PROJJSON CRS representation following PROJ specification */
 export type BoundCrs = BoundCrsOption1 | BoundCrsOption2;
@@ -167,7 +194,13 @@ export type ParameterValue = {
 export type Unit = "metre" | "degree" | "unity" | UnitOption2;
 
 export type UnitOption2 = {
-  readonly type: "LinearUnit" | "AngularUnit" | "ScaleUnit" | "TimeUnit" | "ParametricUnit" | "Unit";
+  readonly type:
+    | "LinearUnit"
+    | "AngularUnit"
+    | "ScaleUnit"
+    | "TimeUnit"
+    | "ParametricUnit"
+    | "Unit";
   readonly name: string;
   readonly conversion_factor?: number;
   readonly id?: Id;
@@ -337,7 +370,17 @@ export type CoordinateSystem = {
   readonly $schema?: string;
   readonly type?: "CoordinateSystem";
   readonly name?: string;
-  readonly subtype: "Cartesian" | "spherical" | "ellipsoidal" | "vertical" | "ordinal" | "parametric" | "affine" | "TemporalDateTime" | "TemporalCount" | "TemporalMeasure";
+  readonly subtype:
+    | "Cartesian"
+    | "spherical"
+    | "ellipsoidal"
+    | "vertical"
+    | "ordinal"
+    | "parametric"
+    | "affine"
+    | "TemporalDateTime"
+    | "TemporalCount"
+    | "TemporalMeasure";
   readonly axis: readonly Axis[];
   readonly id?: Id;
   readonly ids?: Ids;
@@ -348,7 +391,47 @@ export type Axis = {
   readonly type?: "Axis";
   readonly name: string;
   readonly abbreviation: string;
-  readonly direction: "north" | "northNorthEast" | "northEast" | "eastNorthEast" | "east" | "eastSouthEast" | "southEast" | "southSouthEast" | "south" | "southSouthWest" | "southWest" | "westSouthWest" | "west" | "westNorthWest" | "northWest" | "northNorthWest" | "up" | "down" | "geocentricX" | "geocentricY" | "geocentricZ" | "columnPositive" | "columnNegative" | "rowPositive" | "rowNegative" | "displayRight" | "displayLeft" | "displayUp" | "displayDown" | "forward" | "aft" | "port" | "starboard" | "clockwise" | "counterClockwise" | "towards" | "awayFrom" | "future" | "past" | "unspecified";
+  readonly direction:
+    | "north"
+    | "northNorthEast"
+    | "northEast"
+    | "eastNorthEast"
+    | "east"
+    | "eastSouthEast"
+    | "southEast"
+    | "southSouthEast"
+    | "south"
+    | "southSouthWest"
+    | "southWest"
+    | "westSouthWest"
+    | "west"
+    | "westNorthWest"
+    | "northWest"
+    | "northNorthWest"
+    | "up"
+    | "down"
+    | "geocentricX"
+    | "geocentricY"
+    | "geocentricZ"
+    | "columnPositive"
+    | "columnNegative"
+    | "rowPositive"
+    | "rowNegative"
+    | "displayRight"
+    | "displayLeft"
+    | "displayUp"
+    | "displayDown"
+    | "forward"
+    | "aft"
+    | "port"
+    | "starboard"
+    | "clockwise"
+    | "counterClockwise"
+    | "towards"
+    | "awayFrom"
+    | "future"
+    | "past"
+    | "unspecified";
   readonly meridian?: Meridian;
   readonly unit?: Unit;
   readonly minimum_value?: number;
@@ -547,7 +630,9 @@ export type GeodeticReferenceFrameOption2 = {
   readonly ids?: Ids;
 };
 
-export type DynamicGeodeticReferenceFrame = DynamicGeodeticReferenceFrameOption1 | DynamicGeodeticReferenceFrameOption2;
+export type DynamicGeodeticReferenceFrame =
+  | DynamicGeodeticReferenceFrameOption1
+  | DynamicGeodeticReferenceFrameOption2;
 
 export type DynamicGeodeticReferenceFrameOption1 = {
   readonly type?: "DynamicGeodeticReferenceFrame";
@@ -1024,7 +1109,9 @@ export type VerticalReferenceFrameOption2 = {
   readonly ids?: Ids;
 };
 
-export type DynamicVerticalReferenceFrame = DynamicVerticalReferenceFrameOption1 | DynamicVerticalReferenceFrameOption2;
+export type DynamicVerticalReferenceFrame =
+  | DynamicVerticalReferenceFrameOption1
+  | DynamicVerticalReferenceFrameOption2;
 
 export type DynamicVerticalReferenceFrameOption1 = {
   readonly type?: "DynamicVerticalReferenceFrame";
@@ -1111,7 +1198,14 @@ export type DerivedVerticalCrsOption2 = {
 };
 
 /** PROJJSON CRS representation following PROJ specification */
-export type Datum = GeodeticReferenceFrame | VerticalReferenceFrame | DynamicGeodeticReferenceFrame | DynamicVerticalReferenceFrame | TemporalDatum | ParametricDatum | EngineeringDatum;
+export type Datum =
+  | GeodeticReferenceFrame
+  | VerticalReferenceFrame
+  | DynamicGeodeticReferenceFrame
+  | DynamicVerticalReferenceFrame
+  | TemporalDatum
+  | ParametricDatum
+  | EngineeringDatum;
 
 /** PROJJSON CRS representation following PROJ specification */
 export type SingleOperation = Conversion | Transformation | PointMotionOperation;

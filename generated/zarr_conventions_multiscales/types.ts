@@ -49,7 +49,14 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** A Zarr v3 group that follows the zarr-conventions `multiscales` convention (v1, vendored unchanged in multiscales.schema.json): `attributes.multiscales.layout` lists the resolution levels, each an `asset` (a member of the group, possibly nested: `0/data`) optionally `derived_from` another. The group's whole document is checked against the upstream schema; the asset and derived_from paths must name members (checked at run time). Compose it with other conventions by referencing the vendored schema's `$id` beside a node shape. */
+/**
+ * A Zarr v3 group that follows the zarr-conventions `multiscales` convention (v1, vendored
+ * unchanged in multiscales.schema.json): `attributes.multiscales.layout` lists the resolution
+ * levels, each an `asset` (a member of the group, possibly nested: `0/data`) optionally
+ * `derived_from` another. The group's whole document is checked against the upstream schema; the
+ * asset and derived_from paths must name members (checked at run time). Compose it with other
+ * conventions by referencing the vendored schema's `$id` beside a node shape.
+ */
 export type MultiscalesGroup = {
   readonly zarr_format: 3;
   readonly node_type: "group";
@@ -75,19 +82,37 @@ export type MultiscalesProperties = {
 
 /** Layout object representing a single resolution level */
 export type LayoutObject = {
-  /** Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array within a group) */
+  /**
+   * Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for
+   * a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an
+   * array within a group)
+   */
   readonly asset: string;
-  /** Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources */
+  /**
+   * Path to the source Zarr group or array used to generate this level. Uses the same path syntax
+   * as 'asset' with '/' separator for nested resources
+   */
   readonly derived_from?: string;
-  /** Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at the layout entry level, outside this object. */
+  /**
+   * Transformation parameters describing the coordinate transformation for this level. Contains
+   * relative transformation parameters (scale, translation). Absolute positioning parameters should
+   * be placed at the layout entry level, outside this object.
+   */
   readonly transform?: LayoutObjectTransform;
   /** Default resampling method used for resampling data */
   readonly resampling_method?: string;
 } & { readonly [key: string]: unknown };
 
-/** Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at the layout entry level, outside this object. */
+/**
+ * Transformation parameters describing the coordinate transformation for this level. Contains
+ * relative transformation parameters (scale, translation). Absolute positioning parameters should
+ * be placed at the layout entry level, outside this object.
+ */
 export type LayoutObjectTransform = {
-  /** Array of scale factors per axis describing the coordinate transformation from the source level (derived_from) to this level */
+  /**
+   * Array of scale factors per axis describing the coordinate transformation from the source level
+   * (derived_from) to this level
+   */
   readonly scale?: readonly number[];
   /** Array of translation offsets per axis in the coordinate space */
   readonly translation?: readonly number[];

@@ -49,12 +49,22 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** A Zarr v3 group that follows the zarr-conventions `spatial:` convention (v0.1, vendored unchanged in spatial.schema.json): `spatial:dimensions`, `spatial:transform`, `spatial:bbox`, `spatial:shape`, `spatial:registration` in its attributes, each key with its exact prefixed spelling. Its array members, when they carry `spatial:` keys, follow the same schema (an array must then name its `spatial:dimensions`). */
+/**
+ * A Zarr v3 group that follows the zarr-conventions `spatial:` convention (v0.1, vendored unchanged
+ * in spatial.schema.json): `spatial:dimensions`, `spatial:transform`, `spatial:bbox`,
+ * `spatial:shape`, `spatial:registration` in its attributes, each key with its exact prefixed
+ * spelling. Its array members, when they carry `spatial:` keys, follow the same schema (an array
+ * must then name its `spatial:dimensions`).
+ */
 export type SpatialGroup = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: SpatialAttributes;
-  readonly members: { readonly [name: string]: GroupSpec<JsonObject, { readonly [name: string]: AnyNode }> | SpatialCoordinateConventionSpatial };
+  readonly members: {
+    readonly [name: string]:
+      | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
+      | SpatialCoordinateConventionSpatial;
+  };
 };
 
 /** Zarr attributes containing convention metadata and spatial: prefixed properties */
@@ -64,15 +74,30 @@ export type SpatialAttributes = {
   readonly "spatial:dimensions"?: readonly [string, string];
   /** 2D bounding box in coordinate space: [xmin, ymin, xmax, ymax]. */
   readonly "spatial:bbox"?: readonly [number, number, number, number];
-  /** Type of transformation used to map array indices to coordinates. Defaults to 'affine' if not specified. Currently defined types: 'affine'. Additional transform types may be defined in future versions (e.g., 'rpc', 'polynomial', 'lookup'). Custom types are allowed for extensibility. */
+  /**
+   * Type of transformation used to map array indices to coordinates. Defaults to 'affine' if not
+   * specified. Currently defined types: 'affine'. Additional transform types may be defined in
+   * future versions (e.g., 'rpc', 'polynomial', 'lookup'). Custom types are allowed for
+   * extensibility.
+   */
   readonly "spatial:transform_type"?: string;
-  /** 2D affine transformation coefficients [a, b, c, d, e, f] mapping array indices to coordinates, where x = a*col_index + b*row_index + c and y = d*col_index + e*row_index + f. Used when transform_type is 'affine' (default). */
+  /**
+   * 2D affine transformation coefficients [a, b, c, d, e, f] mapping array indices to coordinates,
+   * where x = a*col_index + b*row_index + c and y = d*col_index + e*row_index + f. Used when
+   * transform_type is 'affine' (default).
+   */
   readonly "spatial:transform"?: readonly [number, number, number, number, number, number];
   /** Shape of the two spatial dimensions [height, width], corresponding to [y, x]. */
   readonly "spatial:shape"?: readonly [number, number];
-  /** Grid cell registration type. 'node' (grid-registered) means cells are centered on coordinate points with footprints extending 1/2 cell width outside the range. 'pixel' (cell-registered) means cell boundaries align with coordinate points. Defaults to 'pixel' if not specified. */
+  /**
+   * Grid cell registration type. 'node' (grid-registered) means cells are centered on coordinate
+   * points with footprints extending 1/2 cell width outside the range. 'pixel' (cell-registered)
+   * means cell boundaries align with coordinate points. Defaults to 'pixel' if not specified.
+   */
   readonly "spatial:registration"?: "node" | "pixel";
-  /** When composing with multiscales convention, spatial: properties can be added to layout items */
+  /**
+   * When composing with multiscales convention, spatial: properties can be added to layout items
+   */
   readonly multiscales?: SpatialAttributesMultiscales;
 } & { readonly [key: string]: unknown };
 
@@ -88,7 +113,10 @@ export type SpatialAttributesMultiscalesLayoutItem = {
   readonly "spatial:transform"?: readonly [number, number, number, number, number, number];
 } & { readonly [key: string]: unknown };
 
-/** Schema for spatial coordinate information in Zarr. Properties use the 'spatial:' namespace prefix. This convention defines the relationship between array indices and spatial coordinates. */
+/**
+ * Schema for spatial coordinate information in Zarr. Properties use the 'spatial:' namespace
+ * prefix. This convention defines the relationship between array indices and spatial coordinates.
+ */
 export type SpatialCoordinateConventionSpatial = {
   readonly zarr_format: 3;
   readonly node_type: "array";

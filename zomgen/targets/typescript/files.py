@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
 from typing import assert_never
 
 from zomgen import ir
@@ -21,6 +20,14 @@ from zomgen.ir.queries import any_node_version, merge_literals
 from zomgen.names import BaseNames
 from zomgen.render import render
 from zomgen.targets.shipped import runtime_ts_files
+from zomgen.targets.typescript.printer import declaration
+from zomgen.targets.typescript.view import (
+    TsDeclaration,
+    TsIntersection,
+    TsObject,
+    TsProperty,
+    TsType,
+)
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _PRIMITIVES = {
@@ -58,35 +65,11 @@ BASE_ARRAY_FIELDS: dict[int, list[tuple[str, str, bool]]] = {
 _SAFE_INTEGER = 2**53
 
 
-@dataclass
-class Declaration:
-    name: str
-    body: str
-    doc: str | None
-
-
 def key(text: str) -> str:
     """A property name: bare when it is a plain identifier, else a quoted string literal."""
     if _IDENTIFIER.match(text) and text != "__proto__":
         return text
     return json.dumps(text)  # ASCII escapes: quotes, backslashes, lone surrogates stay inert
-
-
-def jsdoc(text: str | None, indent: str = "") -> str | None:
-    """A JSDoc comment no schema text can end early (`*/`) or break (lone surrogates)."""
-    if text is None or not text.strip():
-        return None
-    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
-    safe = [
-        "".join(c if c.isprintable() else " " for c in line).replace("*/", "*\\/")
-        for line in lines
-        if line
-    ]
-    safe = [line.encode("utf-8", "replace").decode("utf-8") for line in safe]
-    if len(safe) == 1:
-        return f"{indent}/** {safe[0]} */"
-    body = "\n".join(f"{indent} * {line}" for line in safe)
-    return f"{indent}/**\n{body}\n{indent} */"
 
 
 class TypeScriptTarget:
@@ -136,25 +119,16 @@ class TypeScriptTarget:
         text = self.type(t)
         return f"({text})" if " " in text and not text.startswith("{") else text
 
-    def _property(self, name: str, typ: str, required: bool, doc: str | None) -> str:
-        comment = jsdoc(doc, "  ")
-        line = f"  readonly {key(name)}{'' if required else '?'}: {typ};"
-        return f"{comment}\n{line}" if comment else line
-
-    def _object(self, o: ir.ObjectType) -> str:
-        props = [
-            self._property(f.key, self.type(f.type), f.required, f.description) for f in o.fields
-        ]
-        body = "{\n" + "\n".join(props) + "\n}" if props else "{}"
-        if o.extra is None:
-            return body if props else "Record<never, never>"
-        return (
-            f"{body} & {{ readonly [key: string]: unknown }}"
-            if props
-            else "{ readonly [key: string]: unknown }"
+    def _object(self, o: ir.ObjectType) -> TsType:
+        props = tuple(
+            TsProperty(key(f.key), self.type(f.type), f.required, f.description) for f in o.fields
         )
+        if o.extra is None:
+            return TsObject(props) if props else "Record<never, never>"
+        others = "{ readonly [key: string]: unknown }"
+        return TsIntersection((TsObject(props), others)) if props else others
 
-    def _members(self, m: ir.Members) -> str:
+    def _members(self, m: ir.Members) -> TsType:
         others: list[str] = []
         indexes: list[str] = []
         for pattern, t in m.patterns:
@@ -164,45 +138,49 @@ class TypeScriptTarget:
         if m.other is not None:
             others.append(self.type(m.other))
             indexes = [i for i in indexes if "[name: string]" not in i]
-        named = [
-            self._property(f.key, self.type(f.type), f.required, f.description) for f in m.named
-        ]
+        named = tuple(
+            TsProperty(key(f.key), self.type(f.type), f.required, f.description) for f in m.named
+        )
         if m.other is not None:
             # An index signature types every key, the named ones too: it must admit them.
             every = dict.fromkeys([*(self.type(f.type) for f in m.named), *others])
             indexes.append(f"{{ readonly [name: string]: {' | '.join(every)} }}")
-        parts = (["{\n" + "\n".join(named) + "\n}"] if named else []) + indexes
-        return " & ".join(parts) if parts else "Record<never, never>"
+        parts: list[TsType] = [TsObject(named)] if named else []
+        parts += indexes
+        if not parts:
+            return "Record<never, never>"
+        return parts[0] if len(parts) == 1 else TsIntersection(tuple(parts))
 
-    def _node(self, n: ir.NodeType) -> str:
-        lines = [f"  readonly zarr_format: {n.zarr_format};"]
+    def _node(self, n: ir.NodeType) -> TsObject:
+        props = [TsProperty("zarr_format", str(n.zarr_format), True)]
         if n.zarr_format == 3:
-            lines.append(f'  readonly node_type: "{n.node_kind}";')
-        lines.append(f"  readonly attributes: {self.type(n.attributes)};")
+            props.append(TsProperty("node_type", f'"{n.node_kind}"', True))
+        props.append(TsProperty("attributes", self.type(n.attributes), True))
         if n.members is not None:
-            lines.append(f"  readonly members: {self._members(n.members)};")
+            props.append(TsProperty("members", self._members(n.members), True))
         else:
             narrowed = {f.key: f for f in n.metadata}
             for field_key, typ, required in BASE_ARRAY_FIELDS[n.zarr_format]:
                 f = narrowed.get(field_key)
                 if f is not None:
-                    lines.append(
-                        self._property(f.key, self.type(f.type), f.required, f.description)
+                    props.append(
+                        TsProperty(key(f.key), self.type(f.type), f.required, f.description)
                     )
                 else:
-                    lines.append(self._property(field_key, typ, required, None))
-        return "{\n" + "\n".join(lines) + "\n}"
+                    props.append(TsProperty(field_key, typ, required))
+        return TsObject(tuple(props))
 
-    def declarations(self) -> list[Declaration]:
-        out: list[Declaration] = []
+    def declarations(self) -> list[TsDeclaration]:
+        out: list[TsDeclaration] = []
         for named in self.h.types:
+            body: TsType
             if isinstance(named, ir.ObjectType):
                 body = self._object(named)
             elif isinstance(named, ir.NodeType):
                 body = self._node(named)
             else:
                 body = self.type(named.target)
-            out.append(Declaration(named.name, body, jsdoc(named.description)))
+            out.append(TsDeclaration(named.name, body, named.description))
         return out
 
     def types_ts(self) -> str:
@@ -220,7 +198,7 @@ class TypeScriptTarget:
             "versions": versions,
             "base_fields": base_fields,
             "base_names": base_names,
-            "declarations": self.declarations(),
+            "declarations": [declaration(d) for d in self.declarations()],
         }
         return render("typescript/types.ts.j2", t=view)
 

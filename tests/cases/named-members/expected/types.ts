@@ -49,15 +49,18 @@ export type AnyNode =
   | GroupSpec<JsonObject, { readonly [name: string]: AnyNode }>
   | ArraySpec<JsonObject>;
 
-/** A group with named members: a required array `0`, an optional group `labels`, and other members that must be arrays. */
+/**
+ * A group with named members: a required array `0`, an optional group `labels`, and other members
+ * that must be arrays.
+ */
 export type Image = {
   readonly zarr_format: 3;
   readonly node_type: "group";
   readonly attributes: JsonObject;
   readonly members: {
-  readonly "0": Level;
-  readonly labels?: Labels;
-} & { readonly [name: string]: Level | Labels };
+    readonly "0": Level;
+    readonly labels?: Labels;
+  } & { readonly [name: string]: Level | Labels };
 };
 
 export type Level = {

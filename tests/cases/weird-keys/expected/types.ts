@@ -54,9 +54,9 @@ export type WeirdAttrs = {
   readonly node_type: "group";
   readonly attributes: WeirdAttrsAttributes;
   readonly members: {
-  readonly class?: ArraySpec<JsonObject>;
-  readonly "with space"?: ArraySpec<JsonObject>;
-};
+    readonly class?: ArraySpec<JsonObject>;
+    readonly "with space"?: ArraySpec<JsonObject>;
+  };
 };
 
 export type WeirdAttrsAttributes = {
