@@ -14,29 +14,7 @@ from typing import Any, assert_never
 
 from zomgen import ir
 from zomgen.cases.strings import matching
-
-V3_ARRAY: dict[str, Any] = {
-    "zarr_format": 3,
-    "node_type": "array",
-    "attributes": {},
-    "shape": [1],
-    "data_type": "uint8",
-    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1]}},
-    "chunk_key_encoding": {"name": "default"},
-    "fill_value": 0,
-    "codecs": [{"name": "bytes"}],
-}
-V2_ARRAY: dict[str, Any] = {
-    "zarr_format": 2,
-    "attributes": {},
-    "shape": [1],
-    "chunks": [1],
-    "dtype": "|u1",
-    "compressor": None,
-    "fill_value": 0,
-    "order": "C",
-    "filters": None,
-}
+from zomgen.ir.zarr import example_array
 
 # Member names tried for a pattern (the first one the pattern matches is used) and for the
 # members no name or pattern describes.
@@ -61,19 +39,11 @@ def base_group(zarr_format: int) -> dict[str, Any]:
 
 
 def base_array(zarr_format: int) -> dict[str, Any]:
-    return dict(_copy(V2_ARRAY if zarr_format == 2 else V3_ARRAY))
+    return example_array(zarr_format)
 
 
 def base_node(kind: ir.NodeKind, zarr_format: int) -> dict[str, Any]:
     return base_group(zarr_format) if kind == "group" else base_array(zarr_format)
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def pattern_name(pattern: str, taken: Iterable[str]) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from zomgen import ir
 from zomgen.ir.queries import json_type
+from zomgen.ir.zarr import ALL_NODE_KEYS
 from zomgen.targets.python import open_dicts
 
 Path = tuple[str | int, ...]
@@ -281,7 +282,7 @@ def admits(value: Any, ref: ir.TypeRef, h: ir.Hierarchy) -> bool:
             for i, v in enumerate(value)
         )
     if isinstance(ref, ir.BaseNode):
-        return _is_node(value, ref.kind, ref.zarr_format) and all(k in NODE_KEYS for k in value)
+        return _is_node(value, ref.kind, ref.zarr_format) and all(k in ALL_NODE_KEYS for k in value)
     if isinstance(ref, ir.UnionOf):
         return any(admits(value, option, h) for option in ref.options)
     named = h.type_named(ref.name)
@@ -304,38 +305,13 @@ def admits(value: Any, ref: ir.TypeRef, h: ir.Hierarchy) -> bool:
     return True
 
 
-# The keys a node document may have besides its convention's metadata (ZEP 6, v2 and v3).
-NODE_KEYS = frozenset(
-    (
-        "zarr_format",
-        "node_type",
-        "attributes",
-        "members",
-        "shape",
-        "data_type",
-        "chunk_grid",
-        "chunk_key_encoding",
-        "fill_value",
-        "codecs",
-        "storage_transformers",
-        "dimension_names",
-        "chunks",
-        "dtype",
-        "compressor",
-        "order",
-        "filters",
-        "dimension_separator",
-    )
-)
-
-
 def _node_admits(value: Any, node: ir.NodeType, h: ir.Hierarchy) -> bool:
     if not _is_node(value, node.node_kind, node.zarr_format):
         return False
     if not admits(value.get("attributes"), node.attributes, h):
         return False
     metadata = {m.key: m for m in node.metadata}
-    if any(k not in NODE_KEYS and k not in metadata for k in value):
+    if any(k not in ALL_NODE_KEYS and k not in metadata for k in value):
         return False
     if not all(admits(value[k], m.type, h) for k, m in metadata.items() if k in value):
         return False

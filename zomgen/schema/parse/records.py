@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from zomgen import ir
 from zomgen.errors import CompileError
+from zomgen.ir.zarr import ARRAY_FIELDS
 from zomgen.names import pascal_case
 from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
@@ -21,29 +22,6 @@ from zomgen.schema.parse.keywords import (
 )
 from zomgen.schema.parse.naming import Naming
 from zomgen.schema.parse.warn import TypeWarnings
-
-ARRAY_METADATA = {
-    3: (
-        "shape",
-        "data_type",
-        "chunk_grid",
-        "chunk_key_encoding",
-        "fill_value",
-        "codecs",
-        "storage_transformers",
-        "dimension_names",
-    ),
-    2: (
-        "shape",
-        "chunks",
-        "dtype",
-        "compressor",
-        "fill_value",
-        "order",
-        "filters",
-        "dimension_separator",
-    ),
-}
 
 
 class RecordShapes(ABC):
@@ -210,7 +188,7 @@ class RecordShapes(ABC):
             other, patterns = self._other(members_conj, name + "Member", members=True)
             members = ir.Members(named, other, patterns)
         else:
-            refined = [key for key in ARRAY_METADATA[version] if self.kw.refines(conj, key)]
+            refined = [f.key for f in ARRAY_FIELDS[version] if self.kw.refines(conj, f.key)]
             metadata = self._fields(conj, name, refined)
         return ir.NodeType(
             name, node_kind, version, attributes, members, metadata, description, pointer

@@ -6,70 +6,44 @@ points (`data_type`, `codecs`...) a convention narrows to records of its own, wh
 from __future__ import annotations
 
 from zomgen import ir
+from zomgen.ir.zarr import ARRAY_FIELDS, EXTENSION, BaseField
 from zomgen.targets.python.convert.view import Slot
 from zomgen.targets.python.spelling import Spelling
 
-_EXTENSION = ir.UnionOf((ir.Primitive("string"), ir.Ref("NamedConfig")))
-
 # A v3 array's extension points: one value, or a list of them.
-_EXTENSION_POINTS = ("data_type", "chunk_grid", "chunk_key_encoding")
-
-_EXTENSION_LISTS = ("codecs", "storage_transformers")
-
-_INTEGERS = ir.ListOf(ir.Primitive("integer"))
+_EXTENSION_POINTS = tuple(f.key for f in ARRAY_FIELDS[3] if f.type == EXTENSION)
+_EXTENSION_LISTS = tuple(f.key for f in ARRAY_FIELDS[3] if f.type == ir.ListOf(EXTENSION))
+# Where the models are wider than the schema: a v2 structured dtype is a list of lists, which a
+# model built by hand may give as any sequence.
+_MODEL_SPELLING = {"dtype": "str | Sequence[JsonValue]"}
 
 
 def base_fields(
     sp: Spelling, kind: ir.NodeKind, version: int
 ) -> list[tuple[str, str, str, ir.TypeRef, bool, bool]]:
     """(key, model type, document type, type converted by, required, nullable) of a base
-    node's metadata."""
-    ext = "str | NamedConfig"
-    ext_type = _EXTENSION
+    node's metadata (ir/zarr.py)."""
     if kind == "group":
         return []
-    if version == 3:
-        return [
-            ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
-            ("data_type", ext, ext, ext_type, True, False),
-            ("chunk_grid", ext, ext, ext_type, True, False),
-            ("chunk_key_encoding", ext, ext, ext_type, True, False),
-            ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
-            ("codecs", f"tuple[{ext}, ...]", f"list[{ext}]", ir.ListOf(ext_type), True, False),
-            (
-                "storage_transformers",
-                f"tuple[{ext}, ...]",
-                f"list[{ext}]",
-                ir.ListOf(ext_type),
-                False,
-                False,
-            ),
-            (
-                "dimension_names",
-                "tuple[str | None, ...]",
-                "list[str | None]",
-                ir.ListOf(ir.Json()),
-                False,
-                False,
-            ),
-        ]
     return [
-        ("shape", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
-        ("chunks", "tuple[int, ...]", "list[int]", _INTEGERS, True, False),
-        ("dtype", "str | Sequence[JsonValue]", "str | list[JsonValue]", ir.Json(), True, False),
-        ("compressor", "JsonObject | None", "JsonObject | None", ir.Json(), True, True),
-        ("fill_value", "JsonValue", "JsonValue", ir.Json(), True, True),
-        ("order", 'Literal["C", "F"]', 'Literal["C", "F"]', ir.Json(), True, False),
         (
-            "filters",
-            "tuple[JsonObject, ...] | None",
-            "list[JsonObject] | None",
-            ir.UnionOf((ir.ListOf(ir.JsonObject()), ir.Primitive("null"))),
-            True,
-            True,
-        ),
-        ("dimension_separator", 'Literal[".", "/"]', 'Literal[".", "/"]', ir.Json(), False, False),
+            f.key,
+            _MODEL_SPELLING.get(f.key) or sp.model(f.type),
+            sp.document(f.type),
+            _converted_as(f),
+            f.required,
+            f.nullable,
+        )
+        for f in ARRAY_FIELDS[version]
     ]
+
+
+def _converted_as(f: BaseField) -> ir.TypeRef:
+    """What `_convert.py` converts the field's value as: a value kept as plain JSON as any
+    JSON (inside a list, for a list the models hold as a tuple)."""
+    if not f.plain_json:
+        return f.type
+    return ir.ListOf(ir.Json()) if isinstance(f.type, ir.ListOf) else ir.Json()
 
 
 class BaseArrays:
@@ -93,7 +67,7 @@ class BaseArrays:
         dump_type: ir.TypeRef | None = None
         records = tuple(ir.Ref(name) for name in self.extension_records.get(key, ()))
         if records:
-            dump_type = ir.UnionOf((*_EXTENSION.options, *records))
+            dump_type = ir.UnionOf((*EXTENSION.options, *records))
             if key in _EXTENSION_LISTS:
                 dump_type = ir.ListOf(dump_type)
         return Slot(key, key, converts, required, None if required else "None", dump_type)

@@ -17,6 +17,7 @@ from typing import assert_never
 
 from zomgen import ir
 from zomgen.ir.queries import any_node_version, merge_literals
+from zomgen.ir.zarr import ARRAY_FIELDS
 from zomgen.names import BaseNames
 from zomgen.render import render
 from zomgen.targets.shipped import runtime_ts_files
@@ -36,30 +37,6 @@ _PRIMITIVES = {
     "number": "number",
     "boolean": "boolean",
     "null": "null",
-}
-_EXT = "string | NamedConfig"
-# (key, TypeScript type, required) of each version's base array metadata.
-BASE_ARRAY_FIELDS: dict[int, list[tuple[str, str, bool]]] = {
-    3: [
-        ("shape", "readonly number[]", True),
-        ("data_type", _EXT, True),
-        ("chunk_grid", _EXT, True),
-        ("chunk_key_encoding", _EXT, True),
-        ("fill_value", "JsonValue", True),
-        ("codecs", f"readonly ({_EXT})[]", True),
-        ("storage_transformers", f"readonly ({_EXT})[]", False),
-        ("dimension_names", "readonly (string | null)[]", False),
-    ],
-    2: [
-        ("shape", "readonly number[]", True),
-        ("chunks", "readonly number[]", True),
-        ("dtype", "string | readonly JsonValue[]", True),
-        ("compressor", "JsonObject | null", True),
-        ("fill_value", "JsonValue", True),
-        ("order", '"C" | "F"', True),
-        ("filters", "readonly JsonObject[] | null", True),
-        ("dimension_separator", '"." | "/"', False),
-    ],
 }
 # Integers beyond this cannot be written exactly as TypeScript number literals.
 _SAFE_INTEGER = 2**53
@@ -160,14 +137,14 @@ class TypeScriptTarget:
             props.append(TsProperty("members", self._members(n.members), True))
         else:
             narrowed = {f.key: f for f in n.metadata}
-            for field_key, typ, required in BASE_ARRAY_FIELDS[n.zarr_format]:
-                f = narrowed.get(field_key)
+            for base in ARRAY_FIELDS[n.zarr_format]:
+                f = narrowed.get(base.key)
                 if f is not None:
                     props.append(
                         TsProperty(key(f.key), self.type(f.type), f.required, f.description)
                     )
                 else:
-                    props.append(TsProperty(field_key, typ, required))
+                    props.append(TsProperty(base.key, self.type(base.type), base.required))
         return TsObject(tuple(props))
 
     def declarations(self) -> list[TsDeclaration]:
@@ -186,7 +163,10 @@ class TypeScriptTarget:
     def types_ts(self) -> str:
         versions = list(self.h.zarr_formats)
         base_fields = {
-            v: [f"readonly {k}{'' if r else '?'}: {t};" for k, t, r in BASE_ARRAY_FIELDS[v]]
+            v: [
+                f"readonly {f.key}{'' if f.required else '?'}: {self.type(f.type)};"
+                for f in ARRAY_FIELDS[v]
+            ]
             for v in versions
         }
         base_names = {
