@@ -263,7 +263,7 @@ class GeoAttributes:
     spatial_shape: tuple[int, int] | None = None
     # Grid cell registration type. 'node' (grid-registered) means cells are centered on coordinate points with footprints extending 1/2 cell width outside the range. 'pixel' (cell-registered) means cell bou...
     spatial_registration: Literal["node", "pixel"] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -274,7 +274,7 @@ class MultiscalesProperties:
     layout: tuple[LayoutObject, ...]
     # Default resampling method used for downsampling
     resampling_method: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -289,7 +289,7 @@ class LayoutObject:
     transform: LayoutObjectTransform | None = None
     # Default resampling method used for resampling data
     resampling_method: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,7 +302,7 @@ class LayoutObjectTransform:
     scale: tuple[float, ...] | None = None
     # Array of translation offsets per axis in the coordinate space
     translation: tuple[float, ...] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

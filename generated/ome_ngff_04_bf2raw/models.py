@@ -152,7 +152,7 @@ class Bf2rawAttributes:
 
     # The top-level identifier metadata added by bioformats2raw
     bioformats2raw_layout: Literal[3]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,7 +169,7 @@ class OmeAttributes:
 
     # An array of the same length and the same order as the images defined in the OME-XML
     series: tuple[str, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,7 +187,7 @@ class NGFFImage:
     # The multiscale datasets for this image
     multiscales: tuple[NGFFImageMultiscalesItem, ...]
     omero: NGFFImageOmero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,48 +197,48 @@ class NGFFImageMultiscalesItem:
     name: str | None = None
     version: Literal["0.4"] | None = None
     coordinateTransformations: CoordinateTransformations | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageMultiscalesItemDatasetsItem:
     path: str
     coordinateTransformations: CoordinateTransformations
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption1:
     name: str
     type: Literal["channel", "time", "space"]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption2:
     name: str
     type: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageOmero:
     channels: tuple[NGFFImageOmeroChannelsItem, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -248,7 +248,7 @@ class NGFFImageOmeroChannelsItem:
     label: str | None = None
     family: str | None = None
     active: bool | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -257,7 +257,7 @@ class NGFFImageOmeroChannelsItemWindow:
     max: float
     min: float
     start: float
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -273,7 +273,7 @@ class LabelsAttributes:
 
     # Paths, relative to this group, of the label images it holds.
     labels: tuple[str, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -289,7 +289,7 @@ class LabelImageAttributes:
     multiscales: tuple[NGFFImageMultiscalesItem, ...]
     omero: NGFFImageOmero | None = None
     image_label: LabelImageAttributesImageLabel | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,7 +302,7 @@ class LabelImageAttributesImageLabel:
     source: LabelImageAttributesImageLabelSource | None = None
     # The version of the specification
     version: Literal["0.4"] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -311,14 +311,14 @@ class LabelImageAttributesImageLabelColorsItem:
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
     rgba: tuple[int, int, int, int] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class LabelImageAttributesImageLabelPropertiesItem:
     # The pixel value for this label
     label_value: int
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -326,7 +326,7 @@ class LabelImageAttributesImageLabelSource:
     """The source of this label image"""
 
     image: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

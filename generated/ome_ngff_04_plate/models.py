@@ -123,7 +123,7 @@ class OMENGFFPlateSchema:
     """JSON from OME-NGFF .zattrs"""
 
     plate: OMENGFFPlateSchemaPlate | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,7 +142,7 @@ class OMENGFFPlateSchemaPlate:
     field_count: int | None = None
     # The name of the plate
     name: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,21 +159,21 @@ class OMENGFFPlateSchemaPlateAcquisitionsItem:
     starttime: int | None = None
     # The end timestamp of the acquisition, expressed as epoch time i.e. the number seconds since the Epoch
     endtime: int | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class OMENGFFPlateSchemaPlateColumnsItem:
     # The column name
     name: str
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class OMENGFFPlateSchemaPlateRowsItem:
     # The row name
     name: str
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -184,7 +184,7 @@ class OMENGFFPlateSchemaPlateWellsItem:
     rowIndex: int
     # The index of the well in the columns list
     columnIndex: int
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -205,7 +205,7 @@ class OMENGFFWellSchema:
     """JSON from OME-NGFF .zattrs"""
 
     well: OMENGFFWellSchemaWell | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -214,7 +214,7 @@ class OMENGFFWellSchemaWell:
     images: tuple[OMENGFFWellSchemaWellImagesItem, ...]
     # The version of the specification
     version: Literal["0.4"] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -223,7 +223,7 @@ class OMENGFFWellSchemaWellImagesItem:
     path: str
     # A unique identifier within the context of the plate
     acquisition: int | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -241,7 +241,7 @@ class NGFFImage:
     # The multiscale datasets for this image
     multiscales: tuple[NGFFImageMultiscalesItem, ...]
     omero: NGFFImageOmero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -251,48 +251,48 @@ class NGFFImageMultiscalesItem:
     name: str | None = None
     version: Literal["0.4"] | None = None
     coordinateTransformations: CoordinateTransformations | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageMultiscalesItemDatasetsItem:
     path: str
     coordinateTransformations: CoordinateTransformations
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption1:
     name: str
     type: Literal["channel", "time", "space"]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption2:
     name: str
     type: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageOmero:
     channels: tuple[NGFFImageOmeroChannelsItem, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,7 +302,7 @@ class NGFFImageOmeroChannelsItem:
     label: str | None = None
     family: str | None = None
     active: bool | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -311,7 +311,7 @@ class NGFFImageOmeroChannelsItemWindow:
     max: float
     min: float
     start: float
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -327,7 +327,7 @@ class LabelsAttributes:
 
     # Paths, relative to this group, of the label images it holds.
     labels: tuple[str, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -343,7 +343,7 @@ class LabelImageAttributes:
     multiscales: tuple[NGFFImageMultiscalesItem, ...]
     omero: NGFFImageOmero | None = None
     image_label: LabelImageAttributesImageLabel | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -356,7 +356,7 @@ class LabelImageAttributesImageLabel:
     source: LabelImageAttributesImageLabelSource | None = None
     # The version of the specification
     version: Literal["0.4"] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -365,14 +365,14 @@ class LabelImageAttributesImageLabelColorsItem:
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
     rgba: tuple[int, int, int, int] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class LabelImageAttributesImageLabelPropertiesItem:
     # The pixel value for this label
     label_value: int
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -380,7 +380,7 @@ class LabelImageAttributesImageLabelSource:
     """The source of this label image"""
 
     image: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

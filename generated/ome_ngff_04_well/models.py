@@ -122,7 +122,7 @@ class OMENGFFWellSchema:
     """JSON from OME-NGFF .zattrs"""
 
     well: OMENGFFWellSchemaWell | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,7 +131,7 @@ class OMENGFFWellSchemaWell:
     images: tuple[OMENGFFWellSchemaWellImagesItem, ...]
     # The version of the specification
     version: Literal["0.4"] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -140,7 +140,7 @@ class OMENGFFWellSchemaWellImagesItem:
     path: str
     # A unique identifier within the context of the plate
     acquisition: int | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,7 +158,7 @@ class NGFFImage:
     # The multiscale datasets for this image
     multiscales: tuple[NGFFImageMultiscalesItem, ...]
     omero: NGFFImageOmero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,48 +168,48 @@ class NGFFImageMultiscalesItem:
     name: str | None = None
     version: Literal["0.4"] | None = None
     coordinateTransformations: CoordinateTransformations | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageMultiscalesItemDatasetsItem:
     path: str
     coordinateTransformations: CoordinateTransformations
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption1:
     name: str
     type: Literal["channel", "time", "space"]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption2:
     name: str
     type: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageOmero:
     channels: tuple[NGFFImageOmeroChannelsItem, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -219,7 +219,7 @@ class NGFFImageOmeroChannelsItem:
     label: str | None = None
     family: str | None = None
     active: bool | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -228,7 +228,7 @@ class NGFFImageOmeroChannelsItemWindow:
     max: float
     min: float
     start: float
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -244,7 +244,7 @@ class LabelsAttributes:
 
     # Paths, relative to this group, of the label images it holds.
     labels: tuple[str, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -260,7 +260,7 @@ class LabelImageAttributes:
     multiscales: tuple[NGFFImageMultiscalesItem, ...]
     omero: NGFFImageOmero | None = None
     image_label: LabelImageAttributesImageLabel | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -273,7 +273,7 @@ class LabelImageAttributesImageLabel:
     source: LabelImageAttributesImageLabelSource | None = None
     # The version of the specification
     version: Literal["0.4"] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -282,14 +282,14 @@ class LabelImageAttributesImageLabelColorsItem:
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
     rgba: tuple[int, int, int, int] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class LabelImageAttributesImageLabelPropertiesItem:
     # The pixel value for this label
     label_value: int
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -297,7 +297,7 @@ class LabelImageAttributesImageLabelSource:
     """The source of this label image"""
 
     image: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

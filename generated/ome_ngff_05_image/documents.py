@@ -616,7 +616,7 @@ Axes: TypeAlias = "list[AxesItemOption1 | AxesItemOption2]"
 
 
 # The version of the OME-Zarr Metadata
-OMEZarrMetadataVersion: TypeAlias = 'Literal["0.5"]'
+OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.

@@ -92,7 +92,7 @@ Axes: TypeAlias = "tuple[AxesItemOption1 | AxesItemOption2, ...]"
 
 
 # The version of the OME-Zarr Metadata
-OMEZarrMetadataVersion: TypeAlias = 'Literal["0.5"]'
+OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
@@ -145,7 +145,7 @@ class OMEZarrImage:
 
     # The versioned OME-Zarr Metadata namespace
     ome: OMEZarrImageOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -157,7 +157,7 @@ class OMEZarrImageOme:
     # The version of the OME-Zarr Metadata
     version: OMEZarrMetadataVersion
     omero: Omero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,48 +166,48 @@ class MultiscalesItem:
     axes: Axes
     name: str | None = None
     coordinateTransformations: CoordinateTransformations | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class MultiscalesItemDatasetsItem:
     path: str
     coordinateTransformations: CoordinateTransformations
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption1:
     name: str
     type: Literal["channel", "time", "space"]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption2:
     name: str
     type: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class Omero:
     channels: tuple[OmeroChannelsItem, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,7 +217,7 @@ class OmeroChannelsItem:
     family: str | None = None
     color: str | None = None
     active: bool | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,7 +226,7 @@ class OmeroChannelsItemWindow:
     max: float
     min: float
     start: float
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -241,7 +241,7 @@ class LabelsAttributes:
     for them)."""
 
     ome: LabelsAttributesOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -250,7 +250,7 @@ class LabelsAttributesOme:
     labels: tuple[str, ...]
     # The version of the OME-Zarr Metadata
     version: OMEZarrMetadataVersion | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,7 +264,7 @@ class LabelImageAttributes:
 
     # The versioned OME-Zarr Metadata namespace
     ome: LabelImageAttributesOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -277,7 +277,7 @@ class LabelImageAttributesOme:
     version: OMEZarrMetadataVersion
     image_label: ImageLabel
     omero: Omero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -288,7 +288,7 @@ class ImageLabel:
     properties: tuple[ImageLabelPropertiesItem, ...] | None = None
     # The source of this label image
     source: ImageLabelSource | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -297,14 +297,14 @@ class ImageLabelColorsItem:
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
     rgba: tuple[int, int, int, int] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class ImageLabelPropertiesItem:
     # The pixel value for this label
     label_value: int
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -312,7 +312,7 @@ class ImageLabelSource:
     """The source of this label image"""
 
     image: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -711,7 +711,7 @@ if not MYPY:
 
 
 # The version of the OME-Zarr Metadata
-OMEZarrMetadataVersion: TypeAlias = 'Literal["0.5"]'
+OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # The multiscale datasets for this image

@@ -80,7 +80,7 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 
 # The version of the OME-Zarr Metadata
-OMEZarrMetadataVersion: TypeAlias = 'Literal["0.5"]'
+OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # The multiscale datasets for this image
@@ -145,7 +145,7 @@ class OMEZarrWellSchema:
 
     # The versioned OME-Zarr Metadata namespace
     ome: OMEZarrWellSchemaOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -155,14 +155,14 @@ class OMEZarrWellSchemaOme:
     well: OMEZarrWellSchemaOmeWell
     # The version of the OME-Zarr Metadata
     version: OMEZarrMetadataVersion
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class OMEZarrWellSchemaOmeWell:
     # The fields of view for this well
     images: tuple[OMEZarrWellSchemaOmeWellImagesItem, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,7 +171,7 @@ class OMEZarrWellSchemaOmeWellImagesItem:
     path: str
     # A unique identifier within the context of the plate
     acquisition: int | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,7 +188,7 @@ class OMEZarrImage:
 
     # The versioned OME-Zarr Metadata namespace
     ome: OMEZarrImageOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -200,7 +200,7 @@ class OMEZarrImageOme:
     # The version of the OME-Zarr Metadata
     version: OMEZarrMetadataVersion
     omero: Omero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -209,48 +209,48 @@ class MultiscalesItem:
     axes: Axes
     name: str | None = None
     coordinateTransformations: CoordinateTransformations | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class MultiscalesItemDatasetsItem:
     path: str
     coordinateTransformations: CoordinateTransformations
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class CoordinateTransformationsItemTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption1:
     name: str
     type: Literal["channel", "time", "space"]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class AxesItemOption2:
     name: str
     type: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class Omero:
     channels: tuple[OmeroChannelsItem, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -260,7 +260,7 @@ class OmeroChannelsItem:
     family: str | None = None
     color: str | None = None
     active: bool | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -269,7 +269,7 @@ class OmeroChannelsItemWindow:
     max: float
     min: float
     start: float
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -284,7 +284,7 @@ class LabelsAttributes:
     for them)."""
 
     ome: LabelsAttributesOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -293,7 +293,7 @@ class LabelsAttributesOme:
     labels: tuple[str, ...]
     # The version of the OME-Zarr Metadata
     version: OMEZarrMetadataVersion | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -307,7 +307,7 @@ class LabelImageAttributes:
 
     # The versioned OME-Zarr Metadata namespace
     ome: LabelImageAttributesOme
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -320,7 +320,7 @@ class LabelImageAttributesOme:
     version: OMEZarrMetadataVersion
     image_label: ImageLabel
     omero: Omero | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -331,7 +331,7 @@ class ImageLabel:
     properties: tuple[ImageLabelPropertiesItem, ...] | None = None
     # The source of this label image
     source: ImageLabelSource | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -340,14 +340,14 @@ class ImageLabelColorsItem:
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
     rgba: tuple[int, int, int, int] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class ImageLabelPropertiesItem:
     # The pixel value for this label
     label_value: int
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -355,7 +355,7 @@ class ImageLabelSource:
     """The source of this label image"""
 
     image: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -76,4 +76,4 @@ class VariableAttributes:
 
     # One dimension name per axis of `shape`.
     ARRAY_DIMENSIONS: tuple[str, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

@@ -204,7 +204,7 @@ class CFConventionGroupAttributes:
     straight_vertical_longitude_from_pole: float | None = None
     # Standard parallel(s) for the projection
     standard_parallel: float | tuple[float, ...] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -328,4 +328,4 @@ class CfAttributes:
     straight_vertical_longitude_from_pole: float | None = None
     # Standard parallel(s) for the projection
     standard_parallel: float | tuple[float, ...] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

@@ -248,7 +248,7 @@ class ProjAttributesOption1:
     proj_wkt2: str | None = None
     # PROJJSON CRS representation following PROJ specification
     proj_projjson: ProjjsonSchema | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1486,7 +1486,7 @@ class ProjAttributesOption2:
     proj_code: str | None = None
     # PROJJSON CRS representation following PROJ specification
     proj_projjson: ProjjsonSchema | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1500,4 +1500,4 @@ class ProjAttributesOption3:
     proj_code: str | None = None
     # WKT2 (ISO 19162:2019) CRS representation
     proj_wkt2: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

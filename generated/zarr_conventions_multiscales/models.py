@@ -91,7 +91,7 @@ class MultiscalesGroupAttributes:
     zarr_conventions: tuple[JsonValue, ...]
     # Multiscales convention properties defining the hierarchical layout and transformations
     multiscales: MultiscalesProperties
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,7 +102,7 @@ class MultiscalesProperties:
     layout: tuple[LayoutObject, ...]
     # Default resampling method used for downsampling
     resampling_method: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,7 +117,7 @@ class LayoutObject:
     transform: LayoutObjectTransform | None = None
     # Default resampling method used for resampling data
     resampling_method: str | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,4 +130,4 @@ class LayoutObjectTransform:
     scale: tuple[float, ...] | None = None
     # Array of translation offsets per axis in the coordinate space
     translation: tuple[float, ...] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

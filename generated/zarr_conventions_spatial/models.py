@@ -106,7 +106,7 @@ class SpatialAttributes:
     spatial_registration: Literal["node", "pixel"] | None = None
     # When composing with multiscales convention, spatial: properties can be added to layout items
     multiscales: SpatialAttributesMultiscales | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,7 +114,7 @@ class SpatialAttributesMultiscales:
     """When composing with multiscales convention, spatial: properties can be added to layout items"""
 
     layout: tuple[SpatialAttributesMultiscalesLayoutItem, ...] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,7 +123,7 @@ class SpatialAttributesMultiscalesLayoutItem:
     spatial_shape: tuple[int, int] | None = None
     # 2D affine transform override for this resolution level [a, b, c, d, e, f]
     spatial_transform: tuple[float, float, float, float, float, float] | None = None
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)

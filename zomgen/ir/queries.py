@@ -5,6 +5,8 @@ Each answer is the same for every target: how a target spells it is the target's
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from zomgen import ir
 
 
@@ -50,3 +52,20 @@ def merge_literals(options: tuple[ir.TypeRef, ...]) -> list[ir.TypeRef]:
         else:
             merged.append(option)
     return [ir.Literal(tuple(values)) if isinstance(o, ir.Literal) else o for o in merged]
+
+
+def names_a_type(t: ir.TypeRef) -> bool:
+    """Whether `t` names a type of the package or a base node anywhere inside."""
+    if isinstance(t, (ir.Ref, ir.BaseNode)):
+        return True
+    if isinstance(t, (ir.Primitive, ir.Literal, ir.Json, ir.Never, ir.JsonObject)):
+        return False
+    if isinstance(t, ir.ListOf):
+        return names_a_type(t.item)
+    if isinstance(t, ir.MapOf):
+        return names_a_type(t.value)
+    if isinstance(t, ir.TupleOf):
+        return any(names_a_type(p) for p in (*t.items, *([t.rest] if t.rest else [])))
+    if isinstance(t, ir.UnionOf):
+        return any(names_a_type(o) for o in t.options)
+    assert_never(t)

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable
 
 from zomgen import ir
+from zomgen.ir.queries import names_a_type
 from zomgen.names import FIELD_RESERVED_NAMES, field_identifier
 from zomgen.targets.python import open_dicts
 from zomgen.targets.python.bases import BaseArrays, base_fields
@@ -75,6 +76,7 @@ class PythonTarget:
                         self.sp.model(named.target),
                         self.sp.document(named.target),
                         comment(named.description),
+                        not names_a_type(named.target),
                     )
                 )
             elif isinstance(named, ir.ObjectType):

@@ -8,6 +8,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from zomgen.targets.python.convert.view import ConvertModule, SlotType
+from zomgen.targets.python.spelling import py_literal
 
 
 @dataclass
@@ -31,6 +32,10 @@ class PyField:
         self.mypy_type = self.mypy_type or self.doc_type
 
 
+# What models.py defines before any class (models.py.j2's header).
+_DEFINED_FIRST = frozenset({"JsonValue", "JsonObject", "str", "int", "float", "bool"})
+
+
 @dataclass
 class PyModel:
     """A frozen dataclass in models.py."""
@@ -41,6 +46,14 @@ class PyModel:
     docstring: str | None
     extras: str | None  # name of the field keeping unknown keys (open objects)
     extras_type: str | None
+
+    @property
+    def extras_factory_type(self) -> str | None:
+        """`extras_type` as the `dict[str, ...]` of its default factory, which runs at class
+        creation: quoted unless it is one of the aliases models.py defines first."""
+        if self.extras_type is None or self.extras_type in _DEFINED_FIRST:
+            return self.extras_type
+        return py_literal(self.extras_type)
 
 
 @dataclass
@@ -80,6 +93,17 @@ class PyAlias:
     model_type: str
     doc_type: str
     comment: str | None
+    # Names no type of the package: then the alias's value needs no quotes (an alias is
+    # evaluated where it stands, so one naming a class defined later must be quoted).
+    self_contained: bool = False
+
+    @property
+    def model_value(self) -> str:
+        return self.model_type if self.self_contained else py_literal(self.model_type)
+
+    @property
+    def doc_value(self) -> str:
+        return self.doc_type if self.self_contained else py_literal(self.doc_type)
 
 
 @dataclass

@@ -131,4 +131,4 @@ class Labels(GroupSpec["LabelsAttributes", "Mapping[str, AnyNode]"]):
 @dataclass(frozen=True, kw_only=True)
 class LabelsAttributes:
     labels: tuple[str, ...]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

@@ -91,4 +91,4 @@ class RGBImageAttributes:
     range: tuple[float, float, *tuple[str, ...]] | tuple[float] | tuple[()] | None = None
     nothing: None | Unset = UNSET
     maybe: str | None | Unset = UNSET
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

@@ -105,4 +105,4 @@ class WeirdAttrsAttributes:
 @dataclass(frozen=True, kw_only=True)
 class WeirdAttrsAttributesOmeZarr:
     version: Literal["0.5"]
-    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, "JsonValue"])
+    extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
