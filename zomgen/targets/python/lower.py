@@ -258,6 +258,23 @@ class PythonTarget:
         document = PyTypedDict(n.name, doc_fields, doc, None, False)
         return model, document, member_dict
 
+    def _named_members(self, named: tuple[ir.Field, ...]) -> tuple[list[PyField], list[PyField]]:
+        """The named members as fields of the members' TypedDicts: the models' and the
+        documents' (with their precise and mypy views)."""
+        model_fields: list[PyField] = []
+        doc_fields: list[PyField] = []
+        for f in named:
+            model_type, doc_type = self.sp.model(f.type), self.sp.document(f.type)
+            for out, typ in ((model_fields, model_type), (doc_fields, doc_type)):
+                out.append(
+                    PyField(
+                        f.key, f.key, typ, typ, f.required, None, comment(f.description), f.type
+                    )
+                )
+            doc_fields[-1].precise_type = self.sp.document(f.type, "precise")
+            doc_fields[-1].mypy_type = self.sp.document(f.type, "mypy")
+        return model_fields, doc_fields
+
     def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, SlotType]:
         members = n.members
         assert members is not None
@@ -280,25 +297,7 @@ class PythonTarget:
                 ir.MapOf(other_ir),
             )
         name = open_dicts.members_name(n.name)
-        model_fields: list[PyField] = []
-        doc_fields: list[PyField] = []
-        for f in members.named:
-            model_type, doc_type = self.sp.model(f.type), self.sp.document(f.type)
-            for out, typ in ((model_fields, model_type), (doc_fields, doc_type)):
-                out.append(
-                    PyField(
-                        f.key,
-                        f.key,
-                        typ,
-                        typ,
-                        f.required,
-                        None,
-                        comment(f.description),
-                        f.type,
-                    )
-                )
-            doc_fields[-1].precise_type = self.sp.document(f.type, "precise")
-            doc_fields[-1].mypy_type = self.sp.document(f.type, "mypy")
+        model_fields, doc_fields = self._named_members(members.named)
         converted = NamedMembers(name, tuple((f.key, f.type) for f in members.named), other_ir)
         self.member_documents.append(
             PyTypedDict(
