@@ -31,19 +31,25 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="zomgen", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"zomgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_build(sub)
+    _add_cases(sub)
+    _add_ir(sub)
+    _add_validate(sub)
+    return parser
 
+
+def _add_include(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """`-I DIR`, repeatable: the folders of schemas besides the input's that `$ref` may name."""
+    parser.add_argument(
+        "-I", dest="include", type=Path, action="append", default=[], metavar="DIR", help=help
+    )
+
+
+def _add_build(sub: argparse._SubParsersAction[_Parser]) -> None:
     build = sub.add_parser("build", help="compile a convention schema into a typed package")
     build.add_argument("schema", type=Path, help="the convention schema (JSON or YAML)")
     build.add_argument("-o", "--out", type=Path, required=True, help="package folder to write")
-    build.add_argument(
-        "-I",
-        dest="include",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="more folders of schemas that $ref may name (repeatable)",
-    )
+    _add_include(build, "more folders of schemas that $ref may name (repeatable)")
     build.add_argument(
         "--check",
         action="store_true",
@@ -57,10 +63,12 @@ def _parser() -> argparse.ArgumentParser:
         "agreement table in the package README",
     )
 
+
+def _add_cases(sub: argparse._SubParsersAction[_Parser]) -> None:
     cases = sub.add_parser("cases", help="build the package and derive its type-check cases")
     cases.add_argument("schema", type=Path)
     cases.add_argument("-o", "--out", type=Path, required=True, help="folder for package and cases")
-    cases.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
+    _add_include(cases)
     cases.add_argument("--package", default="convention", help="package name (default: convention)")
     cases.add_argument(
         "--report",
@@ -69,16 +77,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     cases.add_argument("--format", choices=("text", "json"), default="text", help="of --report")
 
+
+def _add_ir(sub: argparse._SubParsersAction[_Parser]) -> None:
     show = sub.add_parser("ir", help="print the intermediate representation as JSON")
     show.add_argument("schema", type=Path)
-    show.add_argument("-I", dest="include", type=Path, action="append", default=[], metavar="DIR")
+    _add_include(show)
 
+
+def _add_validate(sub: argparse._SubParsersAction[_Parser]) -> None:
     validate = sub.add_parser("validate", help="check a store against a convention schema")
     validate.add_argument("store", help="a path, a zip file or an fsspec URL")
     validate.add_argument("--schema", type=Path, required=True)
-    validate.add_argument(
-        "-I", dest="include", type=Path, action="append", default=[], metavar="DIR"
-    )
+    _add_include(validate)
     validate.add_argument("--path", default="", help="node path inside the store (default: root)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument(
@@ -94,7 +104,6 @@ def _parser() -> argparse.ArgumentParser:
         help="an origin (https://host[:port]) besides the store's own that HTTP redirects may "
         "lead to; '*' for any (repeatable)",
     )
-    return parser
 
 
 def _report(problems: Sequence[InputProblem]) -> int:

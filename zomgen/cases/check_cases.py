@@ -9,6 +9,10 @@ Exit 0 when everything agrees, 1 on any difference or on a checker that is not i
 (unless --skip-missing), 2 on bad arguments. A difference is a case a checker must reject and
 accepts, a finding on a line that is no mistake, or a run-time twin that disagrees; a case
 rejected with another code than the expected one is a note (with --exact, a difference).
+
+This one file is longer than zomgen's 400-line rule for modules on purpose: `zomgen cases`
+copies it verbatim into each output folder, to be run there with nothing but the standard
+library, so it cannot import from siblings.
 """
 
 from __future__ import annotations
@@ -350,6 +354,20 @@ def typescript_twins(suites: list[dict[str, Any]], tsc: str) -> list[str]:
     """validate.ts, compiled by tsc and run under Node, agrees with the pins."""
     if shutil.which("node") is None:
         return ["typescript run time: node is not installed"]
+    not_compiled = _compile_twins(suites, tsc)
+    if not_compiled is not None:
+        return [not_compiled]
+    verdicts = _run_twins(suites)
+    if isinstance(verdicts, str):
+        return [verdicts]
+    problems: list[str] = []
+    for suite in suites:
+        problems += _typescript_differences(suite, verdicts[suite["package"]])
+    return problems
+
+
+def _compile_twins(suites: list[dict[str, Any]], tsc: str) -> str | None:
+    """Compile each package's validate.ts into _twins/ (an ES module); None, or why not."""
     config = {
         "extends": "./tsconfig.json",
         "compilerOptions": {"noEmit": False, "outDir": "_twins", "rootDir": "."},
@@ -358,10 +376,14 @@ def typescript_twins(suites: list[dict[str, Any]], tsc: str) -> list[str]:
     (HERE / "tsconfig.twins.json").write_text(json.dumps(config), encoding="utf-8")
     result = _run([tsc, "-p", "tsconfig.twins.json", "--pretty", "false"])
     if result.returncode != 0:
-        return [
-            f"typescript run time: validate.ts does not compile (is ajv installed?): {result.stdout}"
-        ]
+        return f"typescript run time: validate.ts does not compile (is ajv installed?): {result.stdout}"
     (HERE / "_twins" / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    return None
+
+
+def _run_twins(suites: list[dict[str, Any]]) -> dict[str, list[Any]] | str:
+    """Each package's compiled `validate` on its valid hierarchy and its cases' documents, in
+    one Node process: its problems for each, by package; or why Node failed."""
     jobs = [
         {
             "package": s["package"],
@@ -385,27 +407,51 @@ def typescript_twins(suites: list[dict[str, Any]], tsc: str) -> list[str]:
         env=env,
     )
     if ran.returncode != 0:
-        return [f"typescript run time: node failed: {ran.stderr.strip()}"]
-    verdicts = json.loads(ran.stdout)
+        return f"typescript run time: node failed: {ran.stderr.strip()}"
+    verdicts: dict[str, list[Any]] = json.loads(ran.stdout)
+    return verdicts
+
+
+def _typescript_differences(suite: dict[str, Any], verdicts: list[Any]) -> list[str]:
+    """Where `validate`'s problems for one suite (valid hierarchy first) disagree with the pins."""
     problems: list[str] = []
-    for suite in suites:
-        valid, *rest = verdicts[suite["package"]]
-        if valid:
+    valid, *rest = verdicts
+    if valid:
+        problems.append(
+            f"typescript run time: {suite['package']}: the valid hierarchy is refused: {valid}"
+        )
+    cases = [c for c in suite["cases"] if c["document"] is not None]
+    for case, found in zip(cases, rest, strict=True):
+        pointers = [_absolute(p["node_path"], p["pointer"]) for p in found]
+        if case["runtime"]["pointer"] not in pointers:
             problems.append(
-                f"typescript run time: {suite['package']}: the valid hierarchy is refused: {valid}"
+                f"typescript run time: {suite['package']} {case['name']} {case['kind']} "
+                f"({case['what']}): refused at {pointers}, not at {case['runtime']['pointer']!r}"
             )
-        cases = [c for c in suite["cases"] if c["document"] is not None]
-        for case, found in zip(cases, rest, strict=True):
-            pointers = [_absolute(p["node_path"], p["pointer"]) for p in found]
-            if case["runtime"]["pointer"] not in pointers:
-                problems.append(
-                    f"typescript run time: {suite['package']} {case['name']} {case['kind']} "
-                    f"({case['what']}): refused at {pointers}, not at {case['runtime']['pointer']!r}"
-                )
     return problems
 
 
 def main() -> int:
+    args = _arguments()
+    suites = load_cases()
+    if not suites:
+        print("check_cases: no *_cases/cases.json here")
+        return 1
+    tsc = _tsc(args.tsc)
+    total = sum(len(s["cases"]) for s in suites)
+    print(f"check_cases: {len(suites)} convention(s), {total} cases")
+    failures, notes = _static_checks(args, suites, tsc)
+    if not args.no_runtime:
+        failures += _runtime_checks(suites, tsc, args.skip_missing)
+    for note in notes:
+        print(f"note: {note}")
+    for failure in failures:
+        print(failure)
+    print("check_cases: " + ("FAILED" if failures else "ok"))
+    return 1 if failures else 0
+
+
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
         "--skip-missing", action="store_true", help="pass over checkers not installed"
@@ -420,71 +466,72 @@ def main() -> int:
         "only rejected, is a failure, not a note)",
     )
     args = parser.parse_args()
-    chosen = [c for c in args.checkers.split(",") if c]
-    if not set(chosen) <= set(CHECKERS):
+    args.chosen = [c for c in args.checkers.split(",") if c]
+    if not set(args.chosen) <= set(CHECKERS):
         parser.error(f"--checkers: choose among {', '.join(CHECKERS)}")
-    suites = load_cases()
-    if not suites:
-        print("check_cases: no *_cases/cases.json here")
-        return 1
+    return args
+
+
+def _static_checks(
+    args: argparse.Namespace, suites: list[dict[str, Any]], tsc: str | None
+) -> tuple[list[str], list[str]]:
+    """Run the chosen checkers on the case files: the failures and the notes, each line of the
+    summary printed on the way."""
     files = [f"{s['package']}_cases" for s in suites]
-    tsc = _tsc(args.tsc)
-    failures: list[str] = []
-    all_notes: list[str] = []
-    total = sum(len(s["cases"]) for s in suites)
-    print(f"check_cases: {len(suites)} convention(s), {total} cases")
     # Two checkers run at a time (mypy, pyright and tsc each keep one core busy); their
     # findings are compared and printed in the order chosen.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = [pool.submit(run_checker, checker, files, tsc) for checker in chosen]
+        runs = [pool.submit(run_checker, checker, files, tsc) for checker in args.chosen]
         results = [run.result() for run in runs]
-    for checker, got in zip(chosen, results, strict=True):
+    failures: list[str] = []
+    all_notes: list[str] = []
+    for checker, got in zip(args.chosen, results, strict=True):
         if isinstance(got, str):
             print(f"  {checker}: {got}" + (" (skipped)" if args.skip_missing else ""))
             if not args.skip_missing:
                 failures.append(f"{checker}: {got}")
             continue
-        notes: list[str] = []
-        if args.exact:
-            differences = compare(checker, got, suites)
-        else:
-            differences, notes = compare_lines(checker, got, suites)
-        want, loose = expected(suites, checker)
-        status = "as expected" if not differences else f"{len(differences)} differences"
-        print(
-            f"  {checker}: {status} ({len(want)} expected errors, {len(loose)} lines not compared)"
-        )
-        if notes:
-            print(f"  {checker}: {len(notes)} notes (rejected with another code, or stricter)")
+        differences, notes = _checker_verdict(checker, got, suites, args.exact)
         all_notes.extend(notes)
         failures.extend(differences)
         claims = report_claims(suites, checker, got)
         if claims:
             print(f"  {checker}: {len(claims)} static claims of the report not held")
         failures.extend(claims)
-    if not args.no_runtime:
-        twins = python_twins(suites)
-        print(f"  python run time: {'as expected' if not twins else f'{len(twins)} differences'}")
-        failures.extend(twins)
-        if tsc is None:
-            print(
-                "  typescript run time: tsc not installed"
-                + (" (skipped)" if args.skip_missing else "")
-            )
-            if not args.skip_missing:
-                failures.append("typescript run time: tsc not installed")
-        else:
-            ts_twins = typescript_twins(suites, tsc)
-            print(
-                f"  typescript run time: {'as expected' if not ts_twins else f'{len(ts_twins)} differences'}"
-            )
-            failures.extend(ts_twins)
-    for note in all_notes:
-        print(f"note: {note}")
-    for failure in failures:
-        print(failure)
-    print("check_cases: " + ("FAILED" if failures else "ok"))
-    return 1 if failures else 0
+    return failures, all_notes
+
+
+def _checker_verdict(
+    checker: str, got: Said, suites: list[dict[str, Any]], exact: bool
+) -> tuple[list[str], list[str]]:
+    """The differences and notes of one checker's findings, its summary line printed."""
+    notes: list[str] = []
+    if exact:
+        differences = compare(checker, got, suites)
+    else:
+        differences, notes = compare_lines(checker, got, suites)
+    want, loose = expected(suites, checker)
+    status = "as expected" if not differences else f"{len(differences)} differences"
+    print(f"  {checker}: {status} ({len(want)} expected errors, {len(loose)} lines not compared)")
+    if notes:
+        print(f"  {checker}: {len(notes)} notes (rejected with another code, or stricter)")
+    return differences, notes
+
+
+def _runtime_checks(suites: list[dict[str, Any]], tsc: str | None, skip_missing: bool) -> list[str]:
+    """The run-time twins' failures, Python's then TypeScript's, each summary line printed."""
+    failures = python_twins(suites)
+    print(f"  python run time: {'as expected' if not failures else f'{len(failures)} differences'}")
+    if tsc is None:
+        print("  typescript run time: tsc not installed" + (" (skipped)" if skip_missing else ""))
+        if not skip_missing:
+            failures.append("typescript run time: tsc not installed")
+        return failures
+    ts_twins = typescript_twins(suites, tsc)
+    print(
+        f"  typescript run time: {'as expected' if not ts_twins else f'{len(ts_twins)} differences'}"
+    )
+    return failures + ts_twins
 
 
 if __name__ == "__main__":

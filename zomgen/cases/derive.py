@@ -187,6 +187,47 @@ def _nearest(refusals: list[Refusal], pointer: str, kind: str = "") -> Refusal:
     )
 
 
+@dataclass
+class _Lines:
+    """The bodies of the case files as they grow: each case records the line it was written at
+    (header lines plus the body so far), where a checker must report it."""
+
+    package: str
+    root: str
+    documents: list[str] = field(default_factory=list)  # documents_cases.py
+    typescript: list[str] = field(default_factory=list)  # cases.ts
+    models: list[str] = field(default_factory=list)  # models_cases.py
+    frozen: list[str] = field(default_factory=list)  # frozen_cases.py
+
+    @property
+    def documents_imports(self) -> str:
+        return f"from {self.package} import documents"
+
+    @property
+    def frozen_imports(self) -> str:
+        return f"from {self.package}_cases.models_cases import valid_model"
+
+    def add_document(self, name: str, document: Any) -> None:
+        """`document` under `name`, typed as the root in Python and TypeScript."""
+        self.documents.append(f"{name}: documents.{self.root} = {emit.python_literal(document)}")
+        self.typescript.append(
+            f"export const {name}: {self.root} = {emit.typescript_literal(document)};"
+        )
+
+    def add_model(self, name: str, model: Any) -> None:
+        self.models.append(f"{name}: models.{self.root} = {emit.model_source(model, 'models')}")
+
+    def files(self) -> dict[str, str]:
+        """The four source files, by name in the cases folder."""
+        package, root = self.package, self.root
+        return {
+            "documents_cases.py": emit.python_file(self.documents_imports, self.documents),
+            "models_cases.py": emit.python_file(f"from {package} import models", self.models),
+            "frozen_cases.py": emit.python_file(self.frozen_imports, self.frozen),
+            "cases.ts": emit.typescript_file(package, root, self.typescript),
+        }
+
+
 def _case_files(
     derived: Derived,
     h: ir.Hierarchy,
@@ -196,35 +237,55 @@ def _case_files(
     options: list[OptionCase],
     module: ModuleType,
 ) -> dict[str, str]:
+    """The files of `<package>_cases/`; sets `derived.report` and `derived.cases` on the way."""
     package, root = derived.package, h.root
-    doc_lines = [f"valid: documents.{root} = {emit.python_literal(valid)}"]
-    ts_lines = [f"export const valid: {root} = {emit.typescript_literal(valid)};"]
-    model_lines = [f"valid_model: models.{root} = {emit.model_source(model, 'models')}"]
-    # Each option of each union that coverage.py built: a valid document and its model, which
-    # every checker must accept (no case names them: any error on them fails the runner).
+    lines = _Lines(package, root)
+    lines.add_document("valid", valid)
+    lines.add_model("valid_model", model)
+    _add_options(lines, options, module)
+    cases = _mutation_cases(lines, pinned)
+    cases += _frozen_cases(lines, model, first=len(cases) + 1)
+    suite = {
+        "package": package,
+        "root": root,
+        "valid": valid,
+        "source": derived.source,
+        "cases": cases,
+        "notes": derived.notes,
+    }
+    derived.report = report.build(suite, [(c.pointer, c.keyword) for c in h.runtime_checks])
+    derived.report["options"] = coverage(options)
+    files = {
+        "__init__.py": "",
+        **lines.files(),
+        "cases.json": json.dumps(suite, indent=1, ensure_ascii=False) + "\n",
+        "report.json": report.as_json(derived.report),
+        "REPORT.md": report.markdown(derived.report),
+    }
+    derived.cases = len(cases)
+    return {f"{package}_cases/{name}": text for name, text in files.items()}
+
+
+def _add_options(lines: _Lines, options: list[OptionCase], module: ModuleType) -> None:
+    """Each option of each union that coverage.py built: a valid document and its model, which
+    every checker must accept (no case names them: any error on them fails the runner)."""
     for number, option in enumerate((o for o in options if o.document is not None), start=1):
         if option.failure is not None:
             continue  # the run time failed it: reported, not typed
-        document = option.document
-        doc_lines.append(f"option_{number}: documents.{root} = {emit.python_literal(document)}")
-        ts_lines.append(
-            f"export const option_{number}: {root} = {emit.typescript_literal(document)};"
-        )
-        built = emit.model_source(module.parse(document), "models")
-        model_lines.append(f"option_{number}_model: models.{root} = {built}")
-    doc_imports = f"from {package} import documents"
-    frozen_imports = f"from {package}_cases.models_cases import valid_model"
-    doc_head = emit.header_lines(emit.python_file(doc_imports, []))
-    ts_head = emit.header_lines(emit.typescript_file(package, root, []))
-    frozen_head = emit.header_lines(emit.python_file(frozen_imports, []))
-    frozen_lines: list[str] = []
+        lines.add_document(f"option_{number}", option.document)
+        lines.add_model(f"option_{number}_model", module.parse(option.document))
+
+
+def _mutation_cases(lines: _Lines, pinned: list[tuple[Mutation, Refusal]]) -> list[dict[str, Any]]:
+    """A case for each mutation the run time refuses, its document added to `lines`."""
+    package = lines.package
+    doc_head = emit.header_lines(emit.python_file(lines.documents_imports, []))
+    ts_head = emit.header_lines(emit.typescript_file(package, lines.root, []))
     cases: list[dict[str, Any]] = []
     for number, (mutation, refusal) in enumerate(pinned, start=1):
         name = f"case_{number}"
-        doc_lines.append(f"{name}: documents.{root} = {emit.python_literal(mutation.document)}")
-        ts_lines.append(
-            f"export const {name}: {root} = {emit.typescript_literal(mutation.document)};"
-        )
+        lines.add_document(name, mutation.document)
+        doc_line, ts_line = doc_head + len(lines.documents), ts_head + len(lines.typescript)
         cases.append(
             {
                 "name": name,
@@ -232,8 +293,8 @@ def _case_files(
                 "what": mutation.what,
                 "pointer": _pointer(mutation.path),
                 "lines": {
-                    "python": [f"{package}_cases/documents_cases.py", doc_head + len(doc_lines)],
-                    "typescript": [f"{package}_cases/cases.ts", ts_head + len(ts_lines)],
+                    "python": [f"{package}_cases/documents_cases.py", doc_line],
+                    "typescript": [f"{package}_cases/cases.ts", ts_line],
                 },
                 "context": {
                     k: v for k, v in dataclasses.asdict(mutation.ctx).items() if k != "unions"
@@ -247,46 +308,31 @@ def _case_files(
                 },
             }
         )
-    for target in emit.frozen_targets(model):
-        number = len(cases) + 1
+    return cases
+
+
+def _frozen_cases(lines: _Lines, model: Any, first: int) -> list[dict[str, Any]]:
+    """A case for each frozen field of the valid model, assigned in frozen_cases.py, numbered
+    on from `first`."""
+    frozen_head = emit.header_lines(emit.python_file(lines.frozen_imports, []))
+    cases: list[dict[str, Any]] = []
+    for number, target in enumerate(emit.frozen_targets(model), start=first):
         attr = "valid_model." + ".".join(target)
-        frozen_lines.append(f"{attr} = {attr}")
+        lines.frozen.append(f"{attr} = {attr}")
+        where = [f"{lines.package}_cases/frozen_cases.py", frozen_head + len(lines.frozen)]
         cases.append(
             {
                 "name": f"case_{number}",
                 "kind": "frozen-field-assigned",
                 "what": f"{attr} assigned",
                 "pointer": "/" + "/".join(target),
-                "lines": {
-                    "python": [f"{package}_cases/frozen_cases.py", frozen_head + len(frozen_lines)]
-                },
+                "lines": {"python": where},
                 "document": None,
                 "expect": expect.frozen_codes(),
                 "runtime": {"frozen": list(target)},
             }
         )
-    suite = {
-        "package": package,
-        "root": root,
-        "valid": valid,
-        "source": derived.source,
-        "cases": cases,
-        "notes": derived.notes,
-    }
-    derived.report = report.build(suite, [(c.pointer, c.keyword) for c in h.runtime_checks])
-    derived.report["options"] = coverage(options)
-    files = {
-        "__init__.py": "",
-        "documents_cases.py": emit.python_file(doc_imports, doc_lines),
-        "models_cases.py": emit.python_file(f"from {package} import models", model_lines),
-        "frozen_cases.py": emit.python_file(frozen_imports, frozen_lines),
-        "cases.ts": emit.typescript_file(package, root, ts_lines),
-        "cases.json": json.dumps(suite, indent=1, ensure_ascii=False) + "\n",
-        "report.json": report.as_json(derived.report),
-        "REPORT.md": report.markdown(derived.report),
-    }
-    derived.cases = len(cases)
-    return {f"{package}_cases/{name}": text for name, text in files.items()}
+    return cases
 
 
 def shared_files() -> dict[str, str]:

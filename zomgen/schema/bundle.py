@@ -174,70 +174,100 @@ class Bundler:
     def _copy(
         self, doc: SchemaDocument, node: object, resolver: Resolver[object], at: str
     ) -> object:
+        """The bundled copy of `node` (a schema of `doc`, to be placed at pointer `at`), with its
+        draft-07 keywords given their 2020-12 spelling and each `$ref` queued for rewriting."""
         if not isinstance(node, dict):
             return copy.deepcopy(node)
         self.placed.setdefault(id(node), at)
         resolver = self.x._enter(node, resolver)
         out: dict[str, object] = {}
-        ref = node.get("$ref")
         draft07 = doc.draft == "draft-07"
-        draft07_ref = draft07 and isinstance(ref, str)
+        draft07_ref = draft07 and isinstance(node.get("$ref"), str)
         for key, value in node.items():
             if key in _DROP or (draft07 and key in _NOT_DRAFT07):
                 continue
             if draft07_ref and key not in ("$ref", "definitions", "$defs", "title", "description"):
                 continue  # draft-07 ignores keywords beside `$ref`
-            here = f"{at}/{escape_pointer(key)}"
             if key in _DYNAMIC and not draft07:
-                # The compiler refuses these where a type meets them; here, where only the run
-                # time would (under `if`/`not`...), because one bundled document has no dynamic
-                # scope left to resolve them in.
-                file, pointer = self.x.where(node)
-                raise CompileError.one(
-                    file,
-                    f"{pointer}/{escape_pointer(key)}",
-                    f"`{key}` is not supported: dynamic references cannot be resolved in one "
-                    "bundled schema; use `$ref`",
-                )
-            if key == "pattern" and isinstance(value, str):
-                self._check_pattern(node, "/pattern", value)
-            elif key == "patternProperties" and isinstance(value, dict):
-                for pattern in value:
-                    self._check_pattern(node, f"/{key}/{escape_pointer(pattern)}", pattern)
-            if key == "$ref" and isinstance(value, str):
-                out[key] = self._rewrite(node, value, resolver, out)
-            elif key in _SCHEMA_MAPS and isinstance(value, dict):
-                out[key] = {
-                    k: self._copy(doc, v, resolver, f"{here}/{escape_pointer(k)}")
-                    for k, v in value.items()
-                }
-            elif key in _SCHEMA_LISTS and isinstance(value, list):
-                out[key] = [
-                    self._copy(doc, v, resolver, f"{here}/{i}") for i, v in enumerate(value)
-                ]
-            elif key == "items" and isinstance(value, list):
-                out["prefixItems"] = [
-                    self._copy(doc, v, resolver, f"{at}/prefixItems/{i}")
-                    for i, v in enumerate(value)
-                ]
-            elif key == "additionalItems" and isinstance(node.get("items"), list):
-                out["items"] = self._copy(doc, value, resolver, f"{at}/items")
-            elif key == "dependencies" and draft07 and isinstance(value, dict):
-                required = {k: v for k, v in value.items() if isinstance(v, list)}
-                schemas = {
-                    k: self._copy(doc, v, resolver, f"{at}/dependentSchemas/{escape_pointer(k)}")
-                    for k, v in value.items()
-                    if not isinstance(v, list)
-                }
-                if required:
-                    out["dependentRequired"] = copy.deepcopy(required)
-                if schemas:
-                    out["dependentSchemas"] = schemas
-            elif key in _SCHEMA_ONE:
-                out[key] = self._copy(doc, value, resolver, here)
-            else:
-                out[key] = copy.deepcopy(value)
+                self._refuse_dynamic(node, key)
+            self._check_patterns(node, key, value)
+            self._copy_keyword(doc, node, key, resolver, at, out)
         return out
+
+    def _copy_keyword(
+        self,
+        doc: SchemaDocument,
+        node: dict[str, object],
+        key: str,
+        resolver: Resolver[object],
+        at: str,
+        out: dict[str, object],
+    ) -> None:
+        """Copy keyword `key` of `node` into `out`: subschemas copied in turn, the rest as is."""
+        value = node[key]
+        here = f"{at}/{escape_pointer(key)}"
+        if key == "$ref" and isinstance(value, str):
+            out[key] = self._rewrite(node, value, resolver, out)
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {
+                k: self._copy(doc, v, resolver, f"{here}/{escape_pointer(k)}")
+                for k, v in value.items()
+            }
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [self._copy(doc, v, resolver, f"{here}/{i}") for i, v in enumerate(value)]
+        elif key == "items" and isinstance(value, list):
+            out["prefixItems"] = [
+                self._copy(doc, v, resolver, f"{at}/prefixItems/{i}") for i, v in enumerate(value)
+            ]
+        elif key == "additionalItems" and isinstance(node.get("items"), list):
+            out["items"] = self._copy(doc, value, resolver, f"{at}/items")
+        elif key == "dependencies" and doc.draft == "draft-07" and isinstance(value, dict):
+            self._copy_dependencies(doc, value, resolver, at, out)
+        elif key in _SCHEMA_ONE:
+            out[key] = self._copy(doc, value, resolver, here)
+        else:
+            out[key] = copy.deepcopy(value)
+
+    def _copy_dependencies(
+        self,
+        doc: SchemaDocument,
+        value: dict[str, object],
+        resolver: Resolver[object],
+        at: str,
+        out: dict[str, object],
+    ) -> None:
+        """Draft-07 `dependencies` into `out` as 2020-12 spells it: its lists of names become
+        `dependentRequired`, its schemas `dependentSchemas`."""
+        required = {k: v for k, v in value.items() if isinstance(v, list)}
+        schemas = {
+            k: self._copy(doc, v, resolver, f"{at}/dependentSchemas/{escape_pointer(k)}")
+            for k, v in value.items()
+            if not isinstance(v, list)
+        }
+        if required:
+            out["dependentRequired"] = copy.deepcopy(required)
+        if schemas:
+            out["dependentSchemas"] = schemas
+
+    def _refuse_dynamic(self, node: dict[str, object], key: str) -> None:
+        """The compiler refuses `$dynamicRef` where a type meets it; this refuses it where only
+        the run time would (under `if`/`not`...), because one bundled document has no dynamic
+        scope left to resolve it in."""
+        file, pointer = self.x.where(node)
+        raise CompileError.one(
+            file,
+            f"{pointer}/{escape_pointer(key)}",
+            f"`{key}` is not supported: dynamic references cannot be resolved in one "
+            "bundled schema; use `$ref`",
+        )
+
+    def _check_patterns(self, node: dict[str, object], key: str, value: object) -> None:
+        """`_check_pattern` on the pattern(s) keyword `key` of `node` holds, if any."""
+        if key == "pattern" and isinstance(value, str):
+            self._check_pattern(node, "/pattern", value)
+        elif key == "patternProperties" and isinstance(value, dict):
+            for pattern in value:
+                self._check_pattern(node, f"/{key}/{escape_pointer(pattern)}", pattern)
 
     def _check_pattern(self, node: dict[str, object], where: str, pattern: str) -> None:
         """Warn about a pattern that goes into schema.json but that some run time cannot read

@@ -151,106 +151,154 @@ def _too_deep_in_text(text: str) -> str:
     return f"nests deeper than {MAX_DEPTH} levels of objects and arrays"
 
 
+# (source, destination container, key in it, pointer, depth): one value `_plain` still has to copy
+_Frame = tuple[object, object, object, str, int]
+
+
+class _Walk:
+    """What one `_plain` copy has found so far: the problems (the walk stops at the first
+    batch, only the first is reported), the values counted and the containers met."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[InputProblem] = []
+        self.count = 0
+        self.seen: set[int] = set()  # ids of containers met before: a YAML alias meets one again
+
+    def refuse(self, pointer: str, message: str) -> None:
+        self.problems.append(InputProblem(self.file, pointer, message))
+
+    def counted(self, pointer: str) -> bool:
+        """Count one more value; False (and refused) once past MAX_VALUES."""
+        self.count += 1
+        if self.count <= MAX_VALUES:
+            return True
+        self.refuse(
+            pointer,
+            f"the document holds more than {MAX_VALUES:,} values (YAML aliases counted "
+            "at each place they stand); zomgen's limit",
+        )
+        return False
+
+    def entered(self, value: object, pointer: str, depth: int) -> bool:
+        """Enter a dict or list at `depth`; False (and refused) if that passes MAX_DEPTH. An
+        alias inside the node it names would nest forever, so it ends here too."""
+        if depth >= MAX_DEPTH:
+            alias = (
+                " (or a YAML alias stands inside the node it names)"
+                if id(value) in self.seen
+                else ""
+            )
+            self.refuse(
+                pointer,
+                f"nests deeper than {MAX_DEPTH} levels of objects and arrays{alias}; "
+                "zomgen's limit (generated code nests with the schema)",
+            )
+            return False
+        self.seen.add(id(value))
+        return True
+
+    def open_dict(
+        self, value: dict[object, object], pointer: str, depth: int, stack: list[_Frame]
+    ) -> dict[str, object]:
+        """An empty copy of `value` with its keys in order (so the copy keeps the source's key
+        order), its members pushed on `stack` to be filled in."""
+        mapping: dict[str, object] = {}
+        children: list[tuple[str, object]] = []
+        for k, v in value.items():
+            key = self.json_key(k, pointer)
+            if key is not None:
+                mapping[key] = None
+                children.append((key, v))
+        enum = value.get("enum")
+        if isinstance(enum, list) and len(enum) > MAX_ENUM:
+            self.refuse(
+                f"{pointer}/enum",
+                f"{len(enum):,} values, more than zomgen's limit of {MAX_ENUM:,} (each "
+                "is a literal of the generated types): use `type` and a `pattern`",
+            )
+        # Pushed in reverse so they are popped, and problems found, in document order.
+        for k, v in reversed(children):
+            stack.append((v, mapping, k, f"{pointer}/{escape_pointer(k)}", depth + 1))
+        return mapping
+
+    def json_key(self, key: object, pointer: str) -> str | None:
+        """`key` if it can be a JSON key; None (and refused) if not: YAML allows ints, dates."""
+        if not isinstance(key, str):
+            self.refuse(
+                f"{pointer}/{escape_pointer(str(key))}",
+                f"the key {key!r} is a YAML {type(key).__name__}: JSON keys are strings, quote it",
+            )
+            return None
+        bad = _unencodable(key)
+        if bad is not None:
+            # The pointer itself must be printable, so the surrogate is spelled as an escape.
+            printable = key.encode("utf-8", "backslashreplace").decode()
+            self.refuse(
+                f"{pointer}/{escape_pointer(printable)}",
+                f"the key holds {bad}, which UTF-8 cannot encode; remove it",
+            )
+            return None
+        return key
+
+    def scalar(self, value: object, pointer: str) -> object:
+        """`value` itself if it is a JSON scalar; otherwise refused (and None in its place)."""
+        if value is None or isinstance(value, (bool, int)):
+            if isinstance(value, int) and value.bit_length() > 1024:
+                self.refuse(
+                    pointer, "an integer beyond any double (JavaScript reads it as Infinity)"
+                )
+            return value
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                self.refuse(pointer, f"{value} is not a JSON number")
+            return value
+        if isinstance(value, str):
+            bad = _unencodable(value)
+            if bad is not None:
+                self.refuse(pointer, f"the text holds {bad}, which UTF-8 cannot encode; remove it")
+            return value
+        if isinstance(value, _NotJson):
+            self.refuse(pointer, f"{value.text} is {value.why}: JSON run times cannot read it")
+            return None
+        kind = type(value).__name__
+        self.refuse(pointer, f"a YAML {kind} is not a JSON value: quote it to make it a string")
+        return None
+
+
+def _open_list(value: list[object], pointer: str, depth: int, stack: list[_Frame]) -> list[object]:
+    """A copy of `value` holding None, its items pushed on `stack` to be filled in."""
+    copy: list[object] = [None] * len(value)
+    for i in reversed(range(len(value))):
+        stack.append((value[i], copy, i, f"{pointer}/{i}", depth + 1))
+    return copy
+
+
 def _plain(data: object, file: str) -> object:
     """A copy of `data` made only of JSON values (dict with str keys, list, str, int, float,
     bool, None), every limit checked, each problem reported at its pointer. Iterative, so any
     depth is safe; a YAML alias is copied at each place it stands (the compiler tells schemas
     apart by identity), counted against MAX_VALUES, and an alias inside itself is refused."""
-    problems: list[InputProblem] = []
-    count = 0
-
-    def refuse(pointer: str, message: str) -> None:
-        problems.append(InputProblem(file, pointer, message))
-
-    def scalar(value: object, pointer: str) -> object:
-        if value is None or isinstance(value, (bool, int)):
-            if isinstance(value, int) and value.bit_length() > 1024:
-                refuse(pointer, "an integer beyond any double (JavaScript reads it as Infinity)")
-            return value
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                refuse(pointer, f"{value} is not a JSON number")
-            return value
-        if isinstance(value, str):
-            bad = _unencodable(value)
-            if bad is not None:
-                refuse(pointer, f"the text holds {bad}, which UTF-8 cannot encode; remove it")
-            return value
-        if isinstance(value, _NotJson):
-            refuse(pointer, f"{value.text} is {value.why}: JSON run times cannot read it")
-            return None
-        kind = type(value).__name__
-        refuse(pointer, f"a YAML {kind} is not a JSON value: quote it to make it a string")
-        return None
-
+    walk = _Walk(file)
     root: list[object] = [None]
-    seen: set[int] = set()  # containers met before: YAML aliases
-    # (source, destination container, key in it, pointer, depth)
-    stack: list[tuple[object, object, object, str, int]] = [(data, root, 0, "", 0)]
-    while stack and not problems:
+    stack: list[_Frame] = [(data, root, 0, "", 0)]
+    while stack and not walk.problems:
         value, into, key, pointer, depth = stack.pop()
-        count += 1
-        if count > MAX_VALUES:
-            refuse(
-                pointer,
-                f"the document holds more than {MAX_VALUES:,} values (YAML aliases counted "
-                "at each place they stand); zomgen's limit",
-            )
+        if not walk.counted(pointer):
             break
         copy: object
         if isinstance(value, (dict, list)):
-            if depth >= MAX_DEPTH:
-                alias = (
-                    " (or a YAML alias stands inside the node it names)"
-                    if id(value) in seen
-                    else ""
-                )
-                refuse(
-                    pointer,
-                    f"nests deeper than {MAX_DEPTH} levels of objects and arrays{alias}; "
-                    "zomgen's limit (generated code nests with the schema)",
-                )
+            if not walk.entered(value, pointer, depth):
                 break
-            seen.add(id(value))
             if isinstance(value, dict):
-                mapping: dict[str, object] = {}
-                children: list[tuple[str, object]] = []
-                for k, v in value.items():
-                    if not isinstance(k, str):
-                        refuse(
-                            f"{pointer}/{escape_pointer(str(k))}",
-                            f"the key {k!r} is a YAML {type(k).__name__}: JSON keys are "
-                            "strings, quote it",
-                        )
-                        continue
-                    bad = _unencodable(k)
-                    if bad is not None:
-                        refuse(
-                            f"{pointer}/{escape_pointer(k.encode('utf-8', 'backslashreplace').decode())}",
-                            f"the key holds {bad}, which UTF-8 cannot encode; remove it",
-                        )
-                        continue
-                    mapping[k] = None
-                    children.append((k, v))
-                enum = value.get("enum")
-                if isinstance(enum, list) and len(enum) > MAX_ENUM:
-                    refuse(
-                        f"{pointer}/enum",
-                        f"{len(enum):,} values, more than zomgen's limit of {MAX_ENUM:,} (each "
-                        "is a literal of the generated types): use `type` and a `pattern`",
-                    )
-                copy = mapping
-                for k, v in reversed(children):
-                    stack.append((v, copy, k, f"{pointer}/{escape_pointer(k)}", depth + 1))
+                copy = walk.open_dict(value, pointer, depth, stack)
             else:
-                copy = [None] * len(value)
-                for i in reversed(range(len(value))):
-                    stack.append((value[i], copy, i, f"{pointer}/{i}", depth + 1))
+                copy = _open_list(value, pointer, depth, stack)
         else:
-            copy = scalar(value, pointer)
+            copy = walk.scalar(value, pointer)
         into[key] = copy  # type: ignore[index]
-    if problems:
-        raise CompileError(problems[:1])
+    if walk.problems:
+        raise CompileError(walk.problems[:1])
     return root[0]
 
 

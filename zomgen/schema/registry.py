@@ -10,7 +10,7 @@ GitHub), the last resort is a file in the search folders whose path ends like th
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 from urllib.request import url2pathname
@@ -39,7 +39,27 @@ class OutsideSearchFolders(CompileError):
 
 
 def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
+    """The input schema and every schema its `$ref`s may reach, in one offline registry."""
     schema_path = schema_path.resolve()
+    root = _load_root(schema_path)
+    neighbours = [(schema_path.parent, False)] + [(d.resolve(), True) for d in include_dirs]
+    neighbours.append((base_schemas_dir().resolve(), False))
+    # `$ref` reads files only below these (the schema's folder and below, -I, the bases): a
+    # schema from elsewhere must not copy ~/.aws/credentials into the generated package.
+    search_folders = [folder for folder, _recursive in neighbours]
+    documents, rejected = _load_neighbours(root, neighbours)
+    _one_owner_per_id(documents)
+    retrieve = _retriever(documents, rejected, search_folders)
+    resources = _resources(documents)
+    registry: Registry[object] = Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]
+    registry = registry.crawl()
+    schema_set = SchemaSet(root=root, documents=documents, registry=registry)
+    schema_set.checked.update(id(doc) for doc in documents)
+    return schema_set
+
+
+def _load_root(schema_path: Path) -> SchemaDocument:
+    """The input schema, read and checked: unlike a neighbour, any problem in it is an error."""
     if not schema_path.is_file():
         raise CompileError.one(str(schema_path), "", "no such schema file")
     root_contents = read_data_file(schema_path)
@@ -50,15 +70,20 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
     # not misread or tripped over.
     check_document(root)
     _check_depth_through_refs(root)
+    return root
 
+
+_Rejected = list[tuple[SchemaDocument, CompileError]]
+
+
+def _load_neighbours(
+    root: SchemaDocument, neighbours: list[tuple[Path, bool]]
+) -> tuple[list[SchemaDocument], _Rejected]:
+    """`root` then every schema file in the (folder, recursive) `neighbours`, in search order,
+    each file once; and the malformed ones, kept aside with their problems."""
     documents = [root]
-    rejected: list[tuple[SchemaDocument, CompileError]] = []
-    seen = {schema_path}
-    neighbours = [(schema_path.parent, False)] + [(d.resolve(), True) for d in include_dirs]
-    neighbours.append((base_schemas_dir().resolve(), False))
-    # `$ref` reads files only below these (the schema's folder and below, -I, the bases): a
-    # schema from elsewhere must not copy ~/.aws/credentials into the generated package.
-    search_folders = [folder for folder, _recursive in neighbours]
+    rejected: _Rejected = []
+    seen = {root.path}
     for folder, recursive in neighbours:
         if not folder.is_dir():
             raise CompileError.one(str(folder), "", "-I needs an existing folder")
@@ -66,37 +91,65 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
             if path in seen:
                 continue
             seen.add(path)
-            contents = _load_optional(path)
-            if contents is not None:
-                try:
-                    neighbour = _document(path, contents)
-                except CompileError:
-                    continue  # another dialect: not a schema zomgen reads
-                neighbour.label = _label(neighbour, schema_path.parent, folder)
-                try:
-                    check_document(neighbour)
-                except CompileError as exc:
-                    # A malformed neighbour stays out of the registry; it only matters if
-                    # referenced, and then its problems are the error.
-                    rejected.append((neighbour, exc))
-                    continue
-                documents.append(neighbour)
+            _add_neighbour(path, root.path.parent, folder, documents, rejected)
+    return documents, rejected
 
-    # Two files may declare one `$id` (a vendored copy beside its original): the first in
-    # search order (input, its folder, -I folders in order, bases) keeps it, and the others are
-    # known by their file location only, so that no crawl order can swap them.
+
+def _add_neighbour(
+    path: Path,
+    input_folder: Path,
+    folder: Path,
+    documents: list[SchemaDocument],
+    rejected: _Rejected,
+) -> None:
+    """Add the schema file at `path` (found in `folder`) to `documents`, or to `rejected` if
+    malformed; a file that is no schema zomgen reads is left out silently."""
+    contents = _load_optional(path)
+    if contents is None:
+        return
+    try:
+        neighbour = _document(path, contents)
+    except CompileError:
+        return  # another dialect: not a schema zomgen reads
+    neighbour.label = _label(neighbour, input_folder, folder)
+    try:
+        check_document(neighbour)
+    except CompileError as exc:
+        # A malformed neighbour stays out of the registry; it only matters if
+        # referenced, and then its problems are the error.
+        rejected.append((neighbour, exc))
+        return
+    documents.append(neighbour)
+
+
+def _one_owner_per_id(documents: list[SchemaDocument]) -> None:
+    """Two files may declare one `$id` (a vendored copy beside its original): the first in
+    search order (input, its folder, -I folders in order, bases) keeps it, and the others are
+    known by their file location only, so that no crawl order can swap them."""
     claimed: set[str] = set()
     for doc in documents:
         if doc.uri in claimed and isinstance(doc.contents, dict):
             doc.contents = {k: v for k, v in doc.contents.items() if k != "$id"}
             doc.uri = doc.path.as_uri()
         claimed.add(doc.uri)
+
+
+def _resources(documents: list[SchemaDocument]) -> list[tuple[str, Resource[object]]]:
+    """Each document under its file URI and its `$id` (one entry when they are the same)."""
     resources: list[tuple[str, Resource[object]]] = []
     for doc in documents:
         resource = Resource.from_contents(doc.contents, default_specification=DRAFT202012)
         for uri in dict.fromkeys((doc.path.as_uri(), doc.uri)):
             resources.append((uri, resource))
+    return resources
 
+
+def _retriever(
+    documents: list[SchemaDocument], rejected: _Rejected, search_folders: list[Path]
+) -> Callable[[str], Resource[object]]:
+    """The registry's answer for a URI no loaded document claims: a file below the search
+    folders, else a document by path suffix; a rejected document's problems if it is the one
+    named, else NoSuchResource."""
     retrieved: dict[str, SchemaDocument] = {}
 
     def retrieve(uri: str) -> Resource[object]:
@@ -107,20 +160,15 @@ def load_schema_set(schema_path: Path, include_dirs: list[Path]) -> SchemaSet:
             or _from_disk(uri, documents, search_folders)
             or _by_path_suffix(uri, documents)
         )
-        if found is not None:
-            retrieved[uri] = found
         if found is None:
             for doc, problems in rejected:
                 if uri in (doc.uri, doc.path.as_uri()) or _by_path_suffix(uri, [doc]):
                     raise problems
             raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+        retrieved[uri] = found
         return Resource.from_contents(found.contents, default_specification=DRAFT202012)
 
-    registry: Registry[object] = Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]
-    registry = registry.crawl()
-    schema_set = SchemaSet(root=root, documents=documents, registry=registry)
-    schema_set.checked.update(id(doc) for doc in documents)
-    return schema_set
+    return retrieve
 
 
 def _schema_files(folder: Path, recursive: bool) -> Iterator[Path]:
