@@ -64,20 +64,30 @@ def fast_verdict(schema: dict[str, Any], pointer: str, value: Any) -> bool | Non
         return None
 
 
-# schemas jsonschema-rs compiled, as maps from "#pointer" to a validator (None: it could not)
+# Per schema (kept alive, so that its id is not reused): what jsonschema-rs compiled, as a map
+# from "#pointer" to a validator (None: it could not), and python-jsonschema's validator.
 _maps: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
-_maps_lock = threading.Lock()
+_references: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
+_per_schema_lock = threading.Lock()
+
+
+def _per_schema(
+    cache: OrderedDict[int, tuple[dict[str, Any], Any]],
+    schema: dict[str, Any],
+    make: Callable[[dict[str, Any]], Any],
+) -> Any:
+    with _per_schema_lock:
+        entry = cache.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            entry = (schema, make(schema))
+            cache[id(schema)] = entry
+            _trim(cache)
+        cache.move_to_end(id(schema))
+        return entry[1]
 
 
 def _map_of(schema: dict[str, Any]) -> Any:
-    with _maps_lock:
-        entry = _maps.get(id(schema))
-        if entry is None or entry[0] is not schema:
-            entry = (schema, _validator_map(schema))
-            _maps[id(schema)] = entry
-            _trim(_maps)
-        _maps.move_to_end(id(schema))
-        return entry[1]
+    return _per_schema(_maps, schema, _validator_map)
 
 
 def _trim(cache: OrderedDict[int, Any]) -> None:
@@ -118,5 +128,5 @@ def _reference(schema: dict[str, Any], pointer: str) -> _Verdict:
     subschema = resolve_local_ref(schema, "#" + quote(pointer, safe="/~!$&'()*+,;=:@"))
     if subschema is None:
         raise LookupError(f"the schema has no subschema at {pointer!r}")
-    validator = reference_validator(schema).evolve(schema=subschema)
+    validator = _per_schema(_references, schema, reference_validator).evolve(schema=subschema)
     return lambda value: bool(validator.is_valid(value))
