@@ -153,8 +153,8 @@ def typeddict_keys(h: ir.Hierarchy) -> mypy_unions.Keys:
             own += ["members"] if kind == "group" else []
             fields = base_fields(target.sp, kind, version)
             found[mypy_unions.base_name(kind, version)] = (
-                frozenset([*own, *(f[0] for f in fields)]),
-                frozenset([*own, *(f[0] for f in fields if f[4])]),
+                frozenset([*own, *(f.key for f in fields)]),
+                frozenset([*own, *(f.key for f in fields if f.required)]),
             )
     return found
 

@@ -5,6 +5,8 @@ points (`data_type`, `codecs`...) a convention narrows to records of its own, wh
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from zomgen import ir
 from zomgen.ir.zarr import ARRAY_FIELDS, EXTENSION, BaseField
 from zomgen.targets.python.convert.view import Slot
@@ -18,15 +20,24 @@ _EXTENSION_LISTS = tuple(f.key for f in ARRAY_FIELDS[3] if f.type == ir.ListOf(E
 _MODEL_SPELLING = {"dtype": "str | Sequence[JsonValue]"}
 
 
-def base_fields(
-    sp: Spelling, kind: ir.NodeKind, version: int
-) -> list[tuple[str, str, str, ir.TypeRef, bool, bool]]:
-    """(key, model type, document type, type converted by, required, nullable) of a base
-    node's metadata (ir/zarr.py)."""
+@dataclass(frozen=True)
+class ArrayField:
+    """A base array's metadata key as the Python target declares it."""
+
+    key: str
+    model_type: str
+    doc_type: str
+    converts: ir.TypeRef  # the type `_convert.py` converts its value as
+    required: bool
+    nullable: bool
+
+
+def base_fields(sp: Spelling, kind: ir.NodeKind, version: int) -> list[ArrayField]:
+    """A base node's metadata (ir/zarr.py) as the Python target declares it."""
     if kind == "group":
         return []
     return [
-        (
+        ArrayField(
             f.key,
             _MODEL_SPELLING.get(f.key) or sp.model(f.type),
             sp.document(f.type),
@@ -60,6 +71,20 @@ class BaseArrays:
         for key in _EXTENSION_LISTS:
             types[key] = f"tuple[{types[key]}, ...]"
         return types
+
+    def declared(self, sp: Spelling, version: int) -> tuple[list[str], list[str]]:
+        """The field declarations of the base array of `version`: in models.py (an absent
+        optional key is `None`; the extension points list the convention's records) and in
+        documents.py (`NotRequired`)."""
+        extension_types = self.extension_types() if version == 3 else {}
+        models: list[str] = []
+        documents: list[str] = []
+        for f in base_fields(sp, "array", version):
+            model_type = extension_types.get(f.key, f.model_type)
+            optional = not f.required
+            models.append(f"{f.key}: {model_type}{' | None' if optional else ''}")
+            documents.append(f"{f.key}: {f'NotRequired[{f.doc_type}]' if optional else f.doc_type}")
+        return models, documents
 
     def base_slot(self, key: str, converts: ir.TypeRef, required: bool) -> Slot:
         """A base array field a node's model inherits: parsed as the base type, dumped as the

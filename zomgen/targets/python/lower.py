@@ -96,7 +96,7 @@ class PythonTarget:
             for kind in ("group", "array")
         } | {f"any{v}": self.sp.any_node(v) for v in versions}
         exports = sorted({t.name for t in self.h.types})
-        extension_types = self.arrays.extension_types()
+        base_arrays = {version: self.arrays.declared(self.sp, version) for version in versions}
         return PyPackage(
             source=self.h.source,
             root=self.h.root,
@@ -112,7 +112,7 @@ class PythonTarget:
             convert=convert_module(self.h, self.sp, self.records),
             runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
             description=self.h.description,
-            extension_types=extension_types,
+            base_arrays=base_arrays,
         )
 
     def _base_records(self) -> None:
@@ -141,8 +141,8 @@ class PythonTarget:
                 node=("group", version),
             )
             slots = [Slot("attributes", "attributes", ir.Json(), True)]
-            for key, _m, _d, typ, required, _n in base_fields(self.sp, "array", version):
-                slots.append(self.arrays.base_slot(key, typ, required))
+            for f in base_fields(self.sp, "array", version):
+                slots.append(self.arrays.base_slot(f.key, f.converts, f.required))
             array = self.sp.base_name("array", version)
             self.records[array] = Record(array, tuple(slots), node=("array", version))
 
@@ -228,9 +228,8 @@ class PythonTarget:
         else:
             bases = f"{base}[{_q(attrs_model)}]"
             own = []
-            for key, model_type, doc_type, converts, required, _nullable in base_fields(
-                self.sp, "array", n.zarr_format
-            ):
+            for base_field in base_fields(self.sp, "array", n.zarr_format):
+                key, converts, required = base_field.key, base_field.converts, base_field.required
                 if key in narrowed and self.arrays.narrowable(key, metadata[key]):
                     f = narrowed[key]
                     own.append(f)
@@ -245,12 +244,19 @@ class PythonTarget:
                     slots.append(self.arrays.base_slot(key, converts, required))
                 else:
                     default = None if required else "None"
-                    if not required:
-                        model_type = f"{model_type} | None"
-                    base_field = PyField(
-                        key, key, model_type, doc_type, required, default, None, converts
+                    model_type = base_field.model_type + ("" if required else " | None")
+                    doc_fields.append(
+                        PyField(
+                            key,
+                            key,
+                            model_type,
+                            base_field.doc_type,
+                            required,
+                            default,
+                            None,
+                            converts,
+                        )
                     )
-                    doc_fields.append(base_field)
                     slots.append(self.arrays.base_slot(key, converts, required))
         self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)

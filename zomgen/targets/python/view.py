@@ -123,8 +123,8 @@ class PyPackage:
     runtime_checks: list[tuple[str, str]]
     description: str | None
     checker_notes: list[str] = field(default_factory=list)
-    # the base v3 array's type of each extension point (`data_type`, `codecs`...)
-    extension_types: dict[str, str] = field(default_factory=dict)
+    # each version's base array fields, declared in models.py and in documents.py
+    base_arrays: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
 
 
 def docstring(text: str | None) -> str | None:
