@@ -12,24 +12,18 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import is_array, is_number, new_model, plain_json
 from .models import (
     UNSET,
     CFGrid,
     DatasetAttributes,
     JsonObject,
-    JsonValue,
     Unset,
     Variable,
     VariableAttributes,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _DatasetAttributes_KEYS: frozenset[str] = frozenset(
@@ -142,7 +136,7 @@ _VariableAttributes_KEYS: frozenset[str] = frozenset(
 
 
 def parse_CFGrid(value: Any) -> CFGrid:
-    return _model(
+    return new_model(
         CFGrid,
         {
             "zarr_format": 2,
@@ -161,7 +155,7 @@ def dump_CFGrid(model: CFGrid) -> dict[str, Any]:
 
 
 def parse_DatasetAttributes(value: Any) -> DatasetAttributes:
-    return _model(
+    return new_model(
         DatasetAttributes,
         {
             "zarr_conventions": value.get("zarr_conventions", UNSET),
@@ -227,7 +221,7 @@ def parse_DatasetAttributes(value: Any) -> DatasetAttributes:
 def dump_DatasetAttributes(model: DatasetAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.Conventions is not None:
         document["Conventions"] = model.Conventions
     if model.title is not None:
@@ -327,12 +321,12 @@ def dump_DatasetAttributes(model: DatasetAttributes) -> dict[str, Any]:
     if (standard_parallel := model.standard_parallel) is not None:
         document["standard_parallel"] = _dump_float_or_list_of_float(standard_parallel)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Variable(value: Any) -> Variable:
-    return _model(
+    return new_model(
         Variable,
         {
             "zarr_format": 2,
@@ -355,19 +349,19 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
         "attributes": dump_VariableAttributes(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),
-        "dtype": _json(model.dtype),
-        "compressor": _json(model.compressor),
-        "fill_value": _json(model.fill_value),
-        "order": _json(model.order),
+        "dtype": plain_json(model.dtype),
+        "compressor": plain_json(model.compressor),
+        "fill_value": plain_json(model.fill_value),
+        "order": plain_json(model.order),
         "filters": _dump_list_of_JsonObject_or_None(model.filters),
     }
     if (dimension_separator := model.dimension_separator) is not None:
-        document["dimension_separator"] = _json(dimension_separator)
+        document["dimension_separator"] = plain_json(dimension_separator)
     return document
 
 
 def parse_VariableAttributes(value: Any) -> VariableAttributes:
-    return _model(
+    return new_model(
         VariableAttributes,
         {
             "ARRAY_DIMENSIONS": tuple(value["_ARRAY_DIMENSIONS"]),
@@ -440,7 +434,7 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
     if model.grid_mapping is not None:
         document["grid_mapping"] = model.grid_mapping
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.Conventions is not None:
         document["Conventions"] = model.Conventions
     if model.title is not None:
@@ -536,18 +530,18 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
     if (standard_parallel := model.standard_parallel) is not None:
         document["standard_parallel"] = _dump_float_or_list_of_float(standard_parallel)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
-    if _is_number(value):
+    if is_number(value):
         return cast("float | tuple[float, ...]", value)
     return tuple(value)
 
 
 def _parse_list_of_JsonObject_or_None(value: Any) -> tuple[JsonObject, ...] | None:
-    if _is_array(value):
+    if is_array(value):
         return tuple(value)
     return cast("tuple[JsonObject, ...] | None", value)
 
@@ -560,34 +554,5 @@ def _dump_float_or_list_of_float(model: float | tuple[float, ...]) -> Any:
 
 def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> Any:
     if isinstance(model, tuple):
-        return [_json(item) for item in model]
+        return [plain_json(item) for item in model]
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _is_array(value: Any) -> bool:
-    return isinstance(value, list)
-
-
-def _is_number(value: Any) -> bool:
-    """JSON Schema's number: never a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

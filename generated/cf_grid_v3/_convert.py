@@ -12,24 +12,18 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import is_number, new_model, plain_json
 from .models import (
     UNSET,
     CFGrid,
     DatasetAttributes,
-    JsonValue,
     NamedConfig,
     Unset,
     Variable,
     VariableAttributes,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _DatasetAttributes_KEYS: frozenset[str] = frozenset(
@@ -157,7 +151,7 @@ _CFGrid_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attribute
 
 
 def parse_CFGrid(value: Any) -> CFGrid:
-    return _model(
+    return new_model(
         CFGrid,
         {
             "zarr_format": 3,
@@ -179,12 +173,12 @@ def dump_CFGrid(model: CFGrid) -> dict[str, Any]:
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_DatasetAttributes(value: Any) -> DatasetAttributes:
-    return _model(
+    return new_model(
         DatasetAttributes,
         {
             "zarr_conventions": value.get("zarr_conventions", UNSET),
@@ -250,7 +244,7 @@ def parse_DatasetAttributes(value: Any) -> DatasetAttributes:
 def dump_DatasetAttributes(model: DatasetAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.Conventions is not None:
         document["Conventions"] = model.Conventions
     if model.title is not None:
@@ -350,12 +344,12 @@ def dump_DatasetAttributes(model: DatasetAttributes) -> dict[str, Any]:
     if (standard_parallel := model.standard_parallel) is not None:
         document["standard_parallel"] = _dump_float_or_list_of_float(standard_parallel)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Variable(value: Any) -> Variable:
-    return _model(
+    return new_model(
         Variable,
         {
             "zarr_format": 3,
@@ -391,7 +385,7 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -401,12 +395,12 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
     if (dimension_names := model.dimension_names) is not None:
         document["dimension_names"] = list(dimension_names)
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_VariableAttributes(value: Any) -> VariableAttributes:
-    return _model(
+    return new_model(
         VariableAttributes,
         {
             "standard_name": value.get("standard_name"),
@@ -476,7 +470,7 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
     if model.grid_mapping is not None:
         document["grid_mapping"] = model.grid_mapping
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.Conventions is not None:
         document["Conventions"] = model.Conventions
     if model.title is not None:
@@ -572,12 +566,12 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
     if (standard_parallel := model.standard_parallel) is not None:
         document["standard_parallel"] = _dump_float_or_list_of_float(standard_parallel)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -592,14 +586,14 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
 
 
 def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
-    if _is_number(value):
+    if is_number(value):
         return cast("float | tuple[float, ...]", value)
     return tuple(value)
 
@@ -620,28 +614,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _is_number(value: Any) -> bool:
-    """JSON Schema's number: never a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

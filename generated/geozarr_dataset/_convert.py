@@ -12,9 +12,11 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from . import schema
+from ._runtime.converting import is_number, is_object, new_model, plain_json
+from ._runtime.subschemas import holds
 from .models import (
     UNSET,
     AbridgedTransformation,
@@ -81,7 +83,6 @@ from .models import (
     GeoZarrDataset,
     Id,
     Ids,
-    JsonValue,
     LayoutObject,
     LayoutObjectTransform,
     Meridian,
@@ -131,11 +132,6 @@ from .models import (
     VerticalReferenceFrameOption2,
 )
 
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
 # The keys of each record that are its fields: the others are kept apart.
 _LayoutObjectTransform_KEYS: frozenset[str] = frozenset({"scale", "translation"})
 _LayoutObject_KEYS: frozenset[str] = frozenset(
@@ -178,7 +174,7 @@ _GeoZarrDataset_KEYS: frozenset[str] = frozenset(
 
 
 def parse_GeoZarrDataset(value: Any) -> GeoZarrDataset:
-    return _model(
+    return new_model(
         GeoZarrDataset,
         {
             "zarr_format": 3,
@@ -205,12 +201,12 @@ def dump_GeoZarrDataset(model: GeoZarrDataset) -> dict[str, Any]:
         },
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GeoAttributes(value: Any) -> GeoAttributes:
-    return _model(
+    return new_model(
         GeoAttributes,
         {
             "zarr_conventions": tuple(value["zarr_conventions"])
@@ -244,7 +240,7 @@ def parse_GeoAttributes(value: Any) -> GeoAttributes:
 def dump_GeoAttributes(model: GeoAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if (zarr_conventions := model.zarr_conventions) is not None:
-        document["zarr_conventions"] = [_json(item) for item in zarr_conventions]
+        document["zarr_conventions"] = [plain_json(item) for item in zarr_conventions]
     if (multiscales := model.multiscales) is not None:
         document["multiscales"] = dump_MultiscalesProperties(multiscales)
     if model.proj_code is not None:
@@ -266,12 +262,12 @@ def dump_GeoAttributes(model: GeoAttributes) -> dict[str, Any]:
     if model.spatial_registration is not None:
         document["spatial:registration"] = model.spatial_registration
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_MultiscalesProperties(value: Any) -> MultiscalesProperties:
-    return _model(
+    return new_model(
         MultiscalesProperties,
         {
             "layout": tuple([parse_LayoutObject(item) for item in value["layout"]]),
@@ -292,12 +288,12 @@ def dump_MultiscalesProperties(model: MultiscalesProperties) -> dict[str, Any]:
     if model.resampling_method is not None:
         document["resampling_method"] = model.resampling_method
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LayoutObject(value: Any) -> LayoutObject:
-    return _model(
+    return new_model(
         LayoutObject,
         {
             "asset": value["asset"],
@@ -324,12 +320,12 @@ def dump_LayoutObject(model: LayoutObject) -> dict[str, Any]:
     if model.resampling_method is not None:
         document["resampling_method"] = model.resampling_method
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LayoutObjectTransform(value: Any) -> LayoutObjectTransform:
-    return _model(
+    return new_model(
         LayoutObjectTransform,
         {
             "scale": tuple(value["scale"]) if "scale" in value else None,
@@ -350,22 +346,22 @@ def dump_LayoutObjectTransform(model: LayoutObjectTransform) -> dict[str, Any]:
     if (translation := model.translation) is not None:
         document["translation"] = list(translation)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ProjjsonSchema(value: Any) -> ProjjsonSchema:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/0"):
         return parse_Crs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/1"):
         return parse_Datum(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/3"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/3"):
         return parse_Ellipsoid(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/4"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/4"):
         return parse_PrimeMeridian(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/5"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/5"):
         return parse_SingleOperation(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/6"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/6"):
         return parse_ConcatenatedOperation(value)
     return parse_CoordinateMetadata(value)
 
@@ -447,31 +443,31 @@ def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
 
 
 def parse_Crs(value: Any) -> Crs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/0"):
         return parse_BoundCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/1"):
         return parse_CompoundCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/2"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/2"):
         return parse_DerivedEngineeringCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/3"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/3"):
         return parse_DerivedGeodeticCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/4"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/4"):
         return parse_DerivedParametricCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/5"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/5"):
         return parse_DerivedProjectedCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/6"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/6"):
         return parse_DerivedTemporalCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/7"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/7"):
         return parse_DerivedVerticalCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/8"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/8"):
         return parse_EngineeringCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/9"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/9"):
         return parse_GeodeticCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/10"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/10"):
         return parse_ParametricCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/11"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/11"):
         return parse_ProjectedCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/12"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/12"):
         return parse_TemporalCrs(value)
     return parse_VerticalCrs(value)
 
@@ -508,7 +504,9 @@ def dump_Crs(model: Crs) -> Any:
 
 
 def parse_BoundCrs(value: Any) -> BoundCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_BoundCrsOption1(value)
     return parse_BoundCrsOption2(value)
 
@@ -520,7 +518,7 @@ def dump_BoundCrs(model: BoundCrs) -> Any:
 
 
 def parse_BoundCrsOption1(value: Any) -> BoundCrsOption1:
-    return _model(
+    return new_model(
         BoundCrsOption1,
         {
             "source_crs": parse_Crs(value["source_crs"]),
@@ -569,7 +567,7 @@ def dump_BoundCrsOption1(model: BoundCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -580,7 +578,7 @@ def dump_BoundCrsOption1(model: BoundCrsOption1) -> dict[str, Any]:
 
 
 def parse_AbridgedTransformation(value: Any) -> AbridgedTransformation:
-    return _model(
+    return new_model(
         AbridgedTransformation,
         {
             "name": value["name"],
@@ -615,7 +613,7 @@ def dump_AbridgedTransformation(model: AbridgedTransformation) -> dict[str, Any]
 
 
 def parse_Method(value: Any) -> Method:
-    return _model(
+    return new_model(
         Method,
         {
             "name": value["name"],
@@ -643,7 +641,7 @@ def dump_Method(model: Method) -> dict[str, Any]:
 
 
 def parse_Id(value: Any) -> Id:
-    return _model(
+    return new_model(
         Id,
         {
             "authority": value["authority"],
@@ -678,7 +676,7 @@ def dump_Ids(model: Ids) -> Any:
 
 
 def parse_ParameterValue(value: Any) -> ParameterValue:
-    return _model(
+    return new_model(
         ParameterValue,
         {
             "name": value["name"],
@@ -723,7 +721,7 @@ def dump_Unit(model: Unit) -> Any:
 
 
 def parse_UnitOption2(value: Any) -> UnitOption2:
-    return _model(
+    return new_model(
         UnitOption2,
         {
             "type": value["type"],
@@ -750,7 +748,7 @@ def dump_UnitOption2(model: UnitOption2) -> dict[str, Any]:
 
 
 def parse_Bbox(value: Any) -> Bbox:
-    return _model(
+    return new_model(
         Bbox,
         {
             "east_longitude": value["east_longitude"],
@@ -771,7 +769,7 @@ def dump_Bbox(model: Bbox) -> dict[str, Any]:
 
 
 def parse_VerticalExtent(value: Any) -> VerticalExtent:
-    return _model(
+    return new_model(
         VerticalExtent,
         {
             "minimum": value["minimum"],
@@ -792,7 +790,7 @@ def dump_VerticalExtent(model: VerticalExtent) -> dict[str, Any]:
 
 
 def parse_TemporalExtent(value: Any) -> TemporalExtent:
-    return _model(
+    return new_model(
         TemporalExtent,
         {
             "start": value["start"],
@@ -809,7 +807,7 @@ def dump_TemporalExtent(model: TemporalExtent) -> dict[str, Any]:
 
 
 def parse_BoundCrsOption2(value: Any) -> BoundCrsOption2:
-    return _model(
+    return new_model(
         BoundCrsOption2,
         {
             "source_crs": parse_Crs(value["source_crs"]),
@@ -844,15 +842,15 @@ def dump_BoundCrsOption2(model: BoundCrsOption2) -> dict[str, Any]:
     if model.name is not None:
         document["name"] = model.name
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -873,7 +871,7 @@ def dump_Usages(model: Usages) -> Any:
 
 
 def parse_UsagesItem(value: Any) -> UsagesItem:
-    return _model(
+    return new_model(
         UsagesItem,
         {
             "scope": value.get("scope"),
@@ -905,7 +903,9 @@ def dump_UsagesItem(model: UsagesItem) -> dict[str, Any]:
 
 
 def parse_CompoundCrs(value: Any) -> CompoundCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_CompoundCrsOption1(value)
     return parse_CompoundCrsOption2(value)
 
@@ -917,7 +917,7 @@ def dump_CompoundCrs(model: CompoundCrs) -> Any:
 
 
 def parse_CompoundCrsOption1(value: Any) -> CompoundCrsOption1:
-    return _model(
+    return new_model(
         CompoundCrsOption1,
         {
             "name": value["name"],
@@ -961,7 +961,7 @@ def dump_CompoundCrsOption1(model: CompoundCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -972,7 +972,7 @@ def dump_CompoundCrsOption1(model: CompoundCrsOption1) -> dict[str, Any]:
 
 
 def parse_CompoundCrsOption2(value: Any) -> CompoundCrsOption2:
-    return _model(
+    return new_model(
         CompoundCrsOption2,
         {
             "name": value["name"],
@@ -1002,15 +1002,15 @@ def dump_CompoundCrsOption2(model: CompoundCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1023,7 +1023,9 @@ def dump_CompoundCrsOption2(model: CompoundCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedEngineeringCrs(value: Any) -> DerivedEngineeringCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedEngineeringCrsOption1(value)
     return parse_DerivedEngineeringCrsOption2(value)
 
@@ -1035,7 +1037,7 @@ def dump_DerivedEngineeringCrs(model: DerivedEngineeringCrs) -> Any:
 
 
 def parse_DerivedEngineeringCrsOption1(value: Any) -> DerivedEngineeringCrsOption1:
-    return _model(
+    return new_model(
         DerivedEngineeringCrsOption1,
         {
             "name": value["name"],
@@ -1083,7 +1085,7 @@ def dump_DerivedEngineeringCrsOption1(model: DerivedEngineeringCrsOption1) -> di
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1094,7 +1096,9 @@ def dump_DerivedEngineeringCrsOption1(model: DerivedEngineeringCrsOption1) -> di
 
 
 def parse_EngineeringCrs(value: Any) -> EngineeringCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_EngineeringCrsOption1(value)
     return parse_EngineeringCrsOption2(value)
 
@@ -1106,7 +1110,7 @@ def dump_EngineeringCrs(model: EngineeringCrs) -> Any:
 
 
 def parse_EngineeringCrsOption1(value: Any) -> EngineeringCrsOption1:
-    return _model(
+    return new_model(
         EngineeringCrsOption1,
         {
             "name": value["name"],
@@ -1155,7 +1159,7 @@ def dump_EngineeringCrsOption1(model: EngineeringCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1166,7 +1170,9 @@ def dump_EngineeringCrsOption1(model: EngineeringCrsOption1) -> dict[str, Any]:
 
 
 def parse_EngineeringDatum(value: Any) -> EngineeringDatum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_EngineeringDatumOption1(value)
     return parse_EngineeringDatumOption2(value)
 
@@ -1178,7 +1184,7 @@ def dump_EngineeringDatum(model: EngineeringDatum) -> Any:
 
 
 def parse_EngineeringDatumOption1(value: Any) -> EngineeringDatumOption1:
-    return _model(
+    return new_model(
         EngineeringDatumOption1,
         {
             "name": value["name"],
@@ -1223,7 +1229,7 @@ def dump_EngineeringDatumOption1(model: EngineeringDatumOption1) -> dict[str, An
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1234,7 +1240,7 @@ def dump_EngineeringDatumOption1(model: EngineeringDatumOption1) -> dict[str, An
 
 
 def parse_EngineeringDatumOption2(value: Any) -> EngineeringDatumOption2:
-    return _model(
+    return new_model(
         EngineeringDatumOption2,
         {
             "name": value["name"],
@@ -1265,15 +1271,15 @@ def dump_EngineeringDatumOption2(model: EngineeringDatumOption2) -> dict[str, An
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1286,7 +1292,7 @@ def dump_EngineeringDatumOption2(model: EngineeringDatumOption2) -> dict[str, An
 
 
 def parse_CoordinateSystem(value: Any) -> CoordinateSystem:
-    return _model(
+    return new_model(
         CoordinateSystem,
         {
             "subtype": value["subtype"],
@@ -1319,7 +1325,7 @@ def dump_CoordinateSystem(model: CoordinateSystem) -> dict[str, Any]:
 
 
 def parse_Axis(value: Any) -> Axis:
-    return _model(
+    return new_model(
         Axis,
         {
             "name": value["name"],
@@ -1366,7 +1372,7 @@ def dump_Axis(model: Axis) -> dict[str, Any]:
 
 
 def parse_Meridian(value: Any) -> Meridian:
-    return _model(
+    return new_model(
         Meridian,
         {
             "longitude": parse_ValueInDegreeOrValueAndUnit(value["longitude"]),
@@ -1394,7 +1400,7 @@ def dump_Meridian(model: Meridian) -> dict[str, Any]:
 
 
 def parse_ValueInDegreeOrValueAndUnit(value: Any) -> ValueInDegreeOrValueAndUnit:
-    if _is_number(value):
+    if is_number(value):
         return cast("ValueInDegreeOrValueAndUnit", value)
     return parse_ValueAndUnit(value)
 
@@ -1406,7 +1412,7 @@ def dump_ValueInDegreeOrValueAndUnit(model: ValueInDegreeOrValueAndUnit) -> Any:
 
 
 def parse_ValueAndUnit(value: Any) -> ValueAndUnit:
-    return _model(
+    return new_model(
         ValueAndUnit,
         {
             "value": value["value"],
@@ -1423,7 +1429,7 @@ def dump_ValueAndUnit(model: ValueAndUnit) -> dict[str, Any]:
 
 
 def parse_EngineeringCrsOption2(value: Any) -> EngineeringCrsOption2:
-    return _model(
+    return new_model(
         EngineeringCrsOption2,
         {
             "name": value["name"],
@@ -1458,15 +1464,15 @@ def dump_EngineeringCrsOption2(model: EngineeringCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1479,7 +1485,7 @@ def dump_EngineeringCrsOption2(model: EngineeringCrsOption2) -> dict[str, Any]:
 
 
 def parse_Conversion(value: Any) -> Conversion:
-    return _model(
+    return new_model(
         Conversion,
         {
             "name": value["name"],
@@ -1514,7 +1520,7 @@ def dump_Conversion(model: Conversion) -> dict[str, Any]:
 
 
 def parse_DerivedEngineeringCrsOption2(value: Any) -> DerivedEngineeringCrsOption2:
-    return _model(
+    return new_model(
         DerivedEngineeringCrsOption2,
         {
             "name": value["name"],
@@ -1548,15 +1554,15 @@ def dump_DerivedEngineeringCrsOption2(model: DerivedEngineeringCrsOption2) -> di
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1569,7 +1575,9 @@ def dump_DerivedEngineeringCrsOption2(model: DerivedEngineeringCrsOption2) -> di
 
 
 def parse_DerivedGeodeticCrs(value: Any) -> DerivedGeodeticCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedGeodeticCrsOption1(value)
     return parse_DerivedGeodeticCrsOption2(value)
 
@@ -1581,7 +1589,7 @@ def dump_DerivedGeodeticCrs(model: DerivedGeodeticCrs) -> Any:
 
 
 def parse_DerivedGeodeticCrsOption1(value: Any) -> DerivedGeodeticCrsOption1:
-    return _model(
+    return new_model(
         DerivedGeodeticCrsOption1,
         {
             "name": value["name"],
@@ -1629,7 +1637,7 @@ def dump_DerivedGeodeticCrsOption1(model: DerivedGeodeticCrsOption1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1640,7 +1648,9 @@ def dump_DerivedGeodeticCrsOption1(model: DerivedGeodeticCrsOption1) -> dict[str
 
 
 def parse_GeodeticCrs(value: Any) -> GeodeticCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_GeodeticCrsOption1Option1(value)
     return parse_GeodeticCrsOption2Option1(value)
 
@@ -1652,7 +1662,7 @@ def dump_GeodeticCrs(model: GeodeticCrs) -> Any:
 
 
 def parse_GeodeticCrsOption1Option1(value: Any) -> GeodeticCrsOption1Option1:
-    return _model(
+    return new_model(
         GeodeticCrsOption1Option1,
         {
             "name": value["name"],
@@ -1693,7 +1703,7 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (deformation_models := model.deformation_models) is not None:
@@ -1713,7 +1723,7 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1724,7 +1734,9 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
 
 
 def parse_GeodeticReferenceFrame(value: Any) -> GeodeticReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_GeodeticReferenceFrameOption1(value)
     return parse_GeodeticReferenceFrameOption2(value)
 
@@ -1736,7 +1748,7 @@ def dump_GeodeticReferenceFrame(model: GeodeticReferenceFrame) -> Any:
 
 
 def parse_GeodeticReferenceFrameOption1(value: Any) -> GeodeticReferenceFrameOption1:
-    return _model(
+    return new_model(
         GeodeticReferenceFrameOption1,
         {
             "name": value["name"],
@@ -1791,7 +1803,7 @@ def dump_GeodeticReferenceFrameOption1(model: GeodeticReferenceFrameOption1) -> 
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1802,9 +1814,9 @@ def dump_GeodeticReferenceFrameOption1(model: GeodeticReferenceFrameOption1) -> 
 
 
 def parse_Ellipsoid(value: Any) -> Ellipsoid:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/0"):
         return parse_EllipsoidEllipsoid(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/1"):
         return parse_EllipsoidEllipsoid2(value)
     return parse_EllipsoidEllipsoid3(value)
 
@@ -1818,7 +1830,7 @@ def dump_Ellipsoid(model: Ellipsoid) -> Any:
 
 
 def parse_EllipsoidEllipsoid(value: Any) -> EllipsoidEllipsoid:
-    return _model(
+    return new_model(
         EllipsoidEllipsoid,
         {
             "name": value["name"],
@@ -1850,7 +1862,7 @@ def dump_EllipsoidEllipsoid(model: EllipsoidEllipsoid) -> dict[str, Any]:
 
 
 def parse_ValueInMetreOrValueAndUnit(value: Any) -> ValueInMetreOrValueAndUnit:
-    if _is_number(value):
+    if is_number(value):
         return cast("ValueInMetreOrValueAndUnit", value)
     return parse_ValueAndUnit(value)
 
@@ -1862,7 +1874,7 @@ def dump_ValueInMetreOrValueAndUnit(model: ValueInMetreOrValueAndUnit) -> Any:
 
 
 def parse_EllipsoidEllipsoid2(value: Any) -> EllipsoidEllipsoid2:
-    return _model(
+    return new_model(
         EllipsoidEllipsoid2,
         {
             "name": value["name"],
@@ -1894,7 +1906,7 @@ def dump_EllipsoidEllipsoid2(model: EllipsoidEllipsoid2) -> dict[str, Any]:
 
 
 def parse_EllipsoidEllipsoid3(value: Any) -> EllipsoidEllipsoid3:
-    return _model(
+    return new_model(
         EllipsoidEllipsoid3,
         {
             "name": value["name"],
@@ -1924,7 +1936,7 @@ def dump_EllipsoidEllipsoid3(model: EllipsoidEllipsoid3) -> dict[str, Any]:
 
 
 def parse_PrimeMeridian(value: Any) -> PrimeMeridian:
-    return _model(
+    return new_model(
         PrimeMeridian,
         {
             "name": value["name"],
@@ -1957,7 +1969,7 @@ def dump_PrimeMeridian(model: PrimeMeridian) -> dict[str, Any]:
 
 
 def parse_GeodeticReferenceFrameOption2(value: Any) -> GeodeticReferenceFrameOption2:
-    return _model(
+    return new_model(
         GeodeticReferenceFrameOption2,
         {
             "name": value["name"],
@@ -1998,15 +2010,15 @@ def dump_GeodeticReferenceFrameOption2(model: GeodeticReferenceFrameOption2) -> 
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2019,7 +2031,9 @@ def dump_GeodeticReferenceFrameOption2(model: GeodeticReferenceFrameOption2) -> 
 
 
 def parse_DynamicGeodeticReferenceFrame(value: Any) -> DynamicGeodeticReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DynamicGeodeticReferenceFrameOption1(value)
     return parse_DynamicGeodeticReferenceFrameOption2(value)
 
@@ -2031,7 +2045,7 @@ def dump_DynamicGeodeticReferenceFrame(model: DynamicGeodeticReferenceFrame) -> 
 
 
 def parse_DynamicGeodeticReferenceFrameOption1(value: Any) -> DynamicGeodeticReferenceFrameOption1:
-    return _model(
+    return new_model(
         DynamicGeodeticReferenceFrameOption1,
         {
             "name": value["name"],
@@ -2063,18 +2077,18 @@ def dump_DynamicGeodeticReferenceFrameOption1(
     model: DynamicGeodeticReferenceFrameOption1,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
-        "ellipsoid": _json(model.ellipsoid),
+        "name": plain_json(model.name),
+        "ellipsoid": plain_json(model.ellipsoid),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if not isinstance((prime_meridian := model.prime_meridian), Unset):
-        document["prime_meridian"] = _json(prime_meridian)
+        document["prime_meridian"] = plain_json(prime_meridian)
     if model.schema is not None:
         document["$schema"] = model.schema
     if model.scope is not None:
@@ -2088,7 +2102,7 @@ def dump_DynamicGeodeticReferenceFrameOption1(
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2099,7 +2113,7 @@ def dump_DynamicGeodeticReferenceFrameOption1(
 
 
 def parse_DynamicGeodeticReferenceFrameOption2(value: Any) -> DynamicGeodeticReferenceFrameOption2:
-    return _model(
+    return new_model(
         DynamicGeodeticReferenceFrameOption2,
         {
             "name": value["name"],
@@ -2127,30 +2141,30 @@ def dump_DynamicGeodeticReferenceFrameOption2(
     model: DynamicGeodeticReferenceFrameOption2,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
-        "ellipsoid": _json(model.ellipsoid),
+        "name": plain_json(model.name),
+        "ellipsoid": plain_json(model.ellipsoid),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if not isinstance((prime_meridian := model.prime_meridian), Unset):
-        document["prime_meridian"] = _json(prime_meridian)
+        document["prime_meridian"] = plain_json(prime_meridian)
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2163,7 +2177,7 @@ def dump_DynamicGeodeticReferenceFrameOption2(
 
 
 def parse_DeformationModel(value: Any) -> DeformationModel:
-    return _model(
+    return new_model(
         DeformationModel,
         {
             "name": value["name"],
@@ -2182,7 +2196,7 @@ def dump_DeformationModel(model: DeformationModel) -> dict[str, Any]:
 
 
 def parse_GeodeticCrsOption2Option1(value: Any) -> GeodeticCrsOption2Option1:
-    return _model(
+    return new_model(
         GeodeticCrsOption2Option1,
         {
             "name": value["name"],
@@ -2219,7 +2233,7 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (deformation_models := model.deformation_models) is not None:
@@ -2229,15 +2243,15 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2250,7 +2264,7 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
 
 
 def parse_DerivedGeodeticCrsOption2(value: Any) -> DerivedGeodeticCrsOption2:
-    return _model(
+    return new_model(
         DerivedGeodeticCrsOption2,
         {
             "name": value["name"],
@@ -2284,15 +2298,15 @@ def dump_DerivedGeodeticCrsOption2(model: DerivedGeodeticCrsOption2) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2305,7 +2319,9 @@ def dump_DerivedGeodeticCrsOption2(model: DerivedGeodeticCrsOption2) -> dict[str
 
 
 def parse_DerivedParametricCrs(value: Any) -> DerivedParametricCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedParametricCrsOption1(value)
     return parse_DerivedParametricCrsOption2(value)
 
@@ -2317,7 +2333,7 @@ def dump_DerivedParametricCrs(model: DerivedParametricCrs) -> Any:
 
 
 def parse_DerivedParametricCrsOption1(value: Any) -> DerivedParametricCrsOption1:
-    return _model(
+    return new_model(
         DerivedParametricCrsOption1,
         {
             "name": value["name"],
@@ -2365,7 +2381,7 @@ def dump_DerivedParametricCrsOption1(model: DerivedParametricCrsOption1) -> dict
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2376,7 +2392,9 @@ def dump_DerivedParametricCrsOption1(model: DerivedParametricCrsOption1) -> dict
 
 
 def parse_ParametricCrs(value: Any) -> ParametricCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ParametricCrsOption1(value)
     return parse_ParametricCrsOption2(value)
 
@@ -2388,7 +2406,7 @@ def dump_ParametricCrs(model: ParametricCrs) -> Any:
 
 
 def parse_ParametricCrsOption1(value: Any) -> ParametricCrsOption1:
-    return _model(
+    return new_model(
         ParametricCrsOption1,
         {
             "name": value["name"],
@@ -2437,7 +2455,7 @@ def dump_ParametricCrsOption1(model: ParametricCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2448,7 +2466,9 @@ def dump_ParametricCrsOption1(model: ParametricCrsOption1) -> dict[str, Any]:
 
 
 def parse_ParametricDatum(value: Any) -> ParametricDatum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ParametricDatumOption1(value)
     return parse_ParametricDatumOption2(value)
 
@@ -2460,7 +2480,7 @@ def dump_ParametricDatum(model: ParametricDatum) -> Any:
 
 
 def parse_ParametricDatumOption1(value: Any) -> ParametricDatumOption1:
-    return _model(
+    return new_model(
         ParametricDatumOption1,
         {
             "name": value["name"],
@@ -2505,7 +2525,7 @@ def dump_ParametricDatumOption1(model: ParametricDatumOption1) -> dict[str, Any]
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2516,7 +2536,7 @@ def dump_ParametricDatumOption1(model: ParametricDatumOption1) -> dict[str, Any]
 
 
 def parse_ParametricDatumOption2(value: Any) -> ParametricDatumOption2:
-    return _model(
+    return new_model(
         ParametricDatumOption2,
         {
             "name": value["name"],
@@ -2547,15 +2567,15 @@ def dump_ParametricDatumOption2(model: ParametricDatumOption2) -> dict[str, Any]
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2568,7 +2588,7 @@ def dump_ParametricDatumOption2(model: ParametricDatumOption2) -> dict[str, Any]
 
 
 def parse_ParametricCrsOption2(value: Any) -> ParametricCrsOption2:
-    return _model(
+    return new_model(
         ParametricCrsOption2,
         {
             "name": value["name"],
@@ -2603,15 +2623,15 @@ def dump_ParametricCrsOption2(model: ParametricCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2624,7 +2644,7 @@ def dump_ParametricCrsOption2(model: ParametricCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedParametricCrsOption2(value: Any) -> DerivedParametricCrsOption2:
-    return _model(
+    return new_model(
         DerivedParametricCrsOption2,
         {
             "name": value["name"],
@@ -2658,15 +2678,15 @@ def dump_DerivedParametricCrsOption2(model: DerivedParametricCrsOption2) -> dict
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2679,7 +2699,9 @@ def dump_DerivedParametricCrsOption2(model: DerivedParametricCrsOption2) -> dict
 
 
 def parse_DerivedProjectedCrs(value: Any) -> DerivedProjectedCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedProjectedCrsOption1(value)
     return parse_DerivedProjectedCrsOption2(value)
 
@@ -2691,7 +2713,7 @@ def dump_DerivedProjectedCrs(model: DerivedProjectedCrs) -> Any:
 
 
 def parse_DerivedProjectedCrsOption1(value: Any) -> DerivedProjectedCrsOption1:
-    return _model(
+    return new_model(
         DerivedProjectedCrsOption1,
         {
             "name": value["name"],
@@ -2739,7 +2761,7 @@ def dump_DerivedProjectedCrsOption1(model: DerivedProjectedCrsOption1) -> dict[s
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2750,7 +2772,9 @@ def dump_DerivedProjectedCrsOption1(model: DerivedProjectedCrsOption1) -> dict[s
 
 
 def parse_ProjectedCrs(value: Any) -> ProjectedCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ProjectedCrsOption1(value)
     return parse_ProjectedCrsOption2(value)
 
@@ -2762,7 +2786,7 @@ def dump_ProjectedCrs(model: ProjectedCrs) -> Any:
 
 
 def parse_ProjectedCrsOption1(value: Any) -> ProjectedCrsOption1:
-    return _model(
+    return new_model(
         ProjectedCrsOption1,
         {
             "name": value["name"],
@@ -2810,7 +2834,7 @@ def dump_ProjectedCrsOption1(model: ProjectedCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2821,7 +2845,7 @@ def dump_ProjectedCrsOption1(model: ProjectedCrsOption1) -> dict[str, Any]:
 
 
 def parse_ProjectedCrsOption2(value: Any) -> ProjectedCrsOption2:
-    return _model(
+    return new_model(
         ProjectedCrsOption2,
         {
             "name": value["name"],
@@ -2855,15 +2879,15 @@ def dump_ProjectedCrsOption2(model: ProjectedCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2876,7 +2900,7 @@ def dump_ProjectedCrsOption2(model: ProjectedCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedProjectedCrsOption2(value: Any) -> DerivedProjectedCrsOption2:
-    return _model(
+    return new_model(
         DerivedProjectedCrsOption2,
         {
             "name": value["name"],
@@ -2910,15 +2934,15 @@ def dump_DerivedProjectedCrsOption2(model: DerivedProjectedCrsOption2) -> dict[s
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2931,7 +2955,9 @@ def dump_DerivedProjectedCrsOption2(model: DerivedProjectedCrsOption2) -> dict[s
 
 
 def parse_DerivedTemporalCrs(value: Any) -> DerivedTemporalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedTemporalCrsOption1(value)
     return parse_DerivedTemporalCrsOption2(value)
 
@@ -2943,7 +2969,7 @@ def dump_DerivedTemporalCrs(model: DerivedTemporalCrs) -> Any:
 
 
 def parse_DerivedTemporalCrsOption1(value: Any) -> DerivedTemporalCrsOption1:
-    return _model(
+    return new_model(
         DerivedTemporalCrsOption1,
         {
             "name": value["name"],
@@ -2991,7 +3017,7 @@ def dump_DerivedTemporalCrsOption1(model: DerivedTemporalCrsOption1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3002,7 +3028,9 @@ def dump_DerivedTemporalCrsOption1(model: DerivedTemporalCrsOption1) -> dict[str
 
 
 def parse_TemporalCrs(value: Any) -> TemporalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_TemporalCrsOption1(value)
     return parse_TemporalCrsOption2(value)
 
@@ -3014,7 +3042,7 @@ def dump_TemporalCrs(model: TemporalCrs) -> Any:
 
 
 def parse_TemporalCrsOption1(value: Any) -> TemporalCrsOption1:
-    return _model(
+    return new_model(
         TemporalCrsOption1,
         {
             "name": value["name"],
@@ -3063,7 +3091,7 @@ def dump_TemporalCrsOption1(model: TemporalCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3074,7 +3102,9 @@ def dump_TemporalCrsOption1(model: TemporalCrsOption1) -> dict[str, Any]:
 
 
 def parse_TemporalDatum(value: Any) -> TemporalDatum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_TemporalDatumOption1(value)
     return parse_TemporalDatumOption2(value)
 
@@ -3086,7 +3116,7 @@ def dump_TemporalDatum(model: TemporalDatum) -> Any:
 
 
 def parse_TemporalDatumOption1(value: Any) -> TemporalDatumOption1:
-    return _model(
+    return new_model(
         TemporalDatumOption1,
         {
             "name": value["name"],
@@ -3133,7 +3163,7 @@ def dump_TemporalDatumOption1(model: TemporalDatumOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3144,7 +3174,7 @@ def dump_TemporalDatumOption1(model: TemporalDatumOption1) -> dict[str, Any]:
 
 
 def parse_TemporalDatumOption2(value: Any) -> TemporalDatumOption2:
-    return _model(
+    return new_model(
         TemporalDatumOption2,
         {
             "name": value["name"],
@@ -3177,15 +3207,15 @@ def dump_TemporalDatumOption2(model: TemporalDatumOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3198,7 +3228,7 @@ def dump_TemporalDatumOption2(model: TemporalDatumOption2) -> dict[str, Any]:
 
 
 def parse_TemporalCrsOption2(value: Any) -> TemporalCrsOption2:
-    return _model(
+    return new_model(
         TemporalCrsOption2,
         {
             "name": value["name"],
@@ -3233,15 +3263,15 @@ def dump_TemporalCrsOption2(model: TemporalCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3254,7 +3284,7 @@ def dump_TemporalCrsOption2(model: TemporalCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedTemporalCrsOption2(value: Any) -> DerivedTemporalCrsOption2:
-    return _model(
+    return new_model(
         DerivedTemporalCrsOption2,
         {
             "name": value["name"],
@@ -3288,15 +3318,15 @@ def dump_DerivedTemporalCrsOption2(model: DerivedTemporalCrsOption2) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3309,7 +3339,9 @@ def dump_DerivedTemporalCrsOption2(model: DerivedTemporalCrsOption2) -> dict[str
 
 
 def parse_DerivedVerticalCrs(value: Any) -> DerivedVerticalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedVerticalCrsOption1(value)
     return parse_DerivedVerticalCrsOption2(value)
 
@@ -3321,7 +3353,7 @@ def dump_DerivedVerticalCrs(model: DerivedVerticalCrs) -> Any:
 
 
 def parse_DerivedVerticalCrsOption1(value: Any) -> DerivedVerticalCrsOption1:
-    return _model(
+    return new_model(
         DerivedVerticalCrsOption1,
         {
             "name": value["name"],
@@ -3369,7 +3401,7 @@ def dump_DerivedVerticalCrsOption1(model: DerivedVerticalCrsOption1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3380,7 +3412,9 @@ def dump_DerivedVerticalCrsOption1(model: DerivedVerticalCrsOption1) -> dict[str
 
 
 def parse_VerticalCrs(value: Any) -> VerticalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_VerticalCrsOption1Option1(value)
     return parse_VerticalCrsOption2Option1(value)
 
@@ -3392,7 +3426,7 @@ def dump_VerticalCrs(model: VerticalCrs) -> Any:
 
 
 def parse_VerticalCrsOption1Option1(value: Any) -> VerticalCrsOption1Option1:
-    return _model(
+    return new_model(
         VerticalCrsOption1Option1,
         {
             "name": value["name"],
@@ -3439,7 +3473,7 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (geoid_model := model.geoid_model) is not None:
@@ -3463,7 +3497,7 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3474,7 +3508,9 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
 
 
 def parse_VerticalReferenceFrame(value: Any) -> VerticalReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_VerticalReferenceFrameOption1(value)
     return parse_VerticalReferenceFrameOption2(value)
 
@@ -3486,7 +3522,7 @@ def dump_VerticalReferenceFrame(model: VerticalReferenceFrame) -> Any:
 
 
 def parse_VerticalReferenceFrameOption1(value: Any) -> VerticalReferenceFrameOption1:
-    return _model(
+    return new_model(
         VerticalReferenceFrameOption1,
         {
             "name": value["name"],
@@ -3534,7 +3570,7 @@ def dump_VerticalReferenceFrameOption1(model: VerticalReferenceFrameOption1) -> 
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3545,7 +3581,7 @@ def dump_VerticalReferenceFrameOption1(model: VerticalReferenceFrameOption1) -> 
 
 
 def parse_VerticalReferenceFrameOption2(value: Any) -> VerticalReferenceFrameOption2:
-    return _model(
+    return new_model(
         VerticalReferenceFrameOption2,
         {
             "name": value["name"],
@@ -3579,15 +3615,15 @@ def dump_VerticalReferenceFrameOption2(model: VerticalReferenceFrameOption2) -> 
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3600,7 +3636,9 @@ def dump_VerticalReferenceFrameOption2(model: VerticalReferenceFrameOption2) -> 
 
 
 def parse_DynamicVerticalReferenceFrame(value: Any) -> DynamicVerticalReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DynamicVerticalReferenceFrameOption1(value)
     return parse_DynamicVerticalReferenceFrameOption2(value)
 
@@ -3612,7 +3650,7 @@ def dump_DynamicVerticalReferenceFrame(model: DynamicVerticalReferenceFrame) -> 
 
 
 def parse_DynamicVerticalReferenceFrameOption1(value: Any) -> DynamicVerticalReferenceFrameOption1:
-    return _model(
+    return new_model(
         DynamicVerticalReferenceFrameOption1,
         {
             "name": value["name"],
@@ -3642,15 +3680,15 @@ def dump_DynamicVerticalReferenceFrameOption1(
     model: DynamicVerticalReferenceFrameOption1,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
+        "name": plain_json(model.name),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if model.schema is not None:
         document["$schema"] = model.schema
     if model.scope is not None:
@@ -3664,7 +3702,7 @@ def dump_DynamicVerticalReferenceFrameOption1(
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3675,7 +3713,7 @@ def dump_DynamicVerticalReferenceFrameOption1(
 
 
 def parse_DynamicVerticalReferenceFrameOption2(value: Any) -> DynamicVerticalReferenceFrameOption2:
-    return _model(
+    return new_model(
         DynamicVerticalReferenceFrameOption2,
         {
             "name": value["name"],
@@ -3701,27 +3739,27 @@ def dump_DynamicVerticalReferenceFrameOption2(
     model: DynamicVerticalReferenceFrameOption2,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
+        "name": plain_json(model.name),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3734,7 +3772,7 @@ def dump_DynamicVerticalReferenceFrameOption2(
 
 
 def parse_GeoidModel(value: Any) -> GeoidModel:
-    return _model(
+    return new_model(
         GeoidModel,
         {
             "name": value["name"],
@@ -3758,7 +3796,7 @@ def dump_GeoidModel(model: GeoidModel) -> dict[str, Any]:
 
 
 def parse_VerticalCrsOption2Option1(value: Any) -> VerticalCrsOption2Option1:
-    return _model(
+    return new_model(
         VerticalCrsOption2Option1,
         {
             "name": value["name"],
@@ -3801,7 +3839,7 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (geoid_model := model.geoid_model) is not None:
@@ -3815,15 +3853,15 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3836,7 +3874,7 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
 
 
 def parse_DerivedVerticalCrsOption2(value: Any) -> DerivedVerticalCrsOption2:
-    return _model(
+    return new_model(
         DerivedVerticalCrsOption2,
         {
             "name": value["name"],
@@ -3870,15 +3908,15 @@ def dump_DerivedVerticalCrsOption2(model: DerivedVerticalCrsOption2) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3891,17 +3929,17 @@ def dump_DerivedVerticalCrsOption2(model: DerivedVerticalCrsOption2) -> dict[str
 
 
 def parse_Datum(value: Any) -> Datum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/0"):
         return parse_GeodeticReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/1"):
         return parse_VerticalReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/2"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/2"):
         return parse_DynamicGeodeticReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/3"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/3"):
         return parse_DynamicVerticalReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/4"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/4"):
         return parse_TemporalDatum(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/5"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/5"):
         return parse_ParametricDatum(value)
     return parse_EngineeringDatum(value)
 
@@ -3928,9 +3966,13 @@ def dump_Datum(model: Datum) -> Any:
 
 
 def parse_SingleOperation(value: Any) -> SingleOperation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/0"
+    ):
         return parse_Conversion(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/1"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/1"
+    ):
         return parse_Transformation(value)
     return parse_PointMotionOperation(value)
 
@@ -3945,7 +3987,9 @@ def dump_SingleOperation(model: SingleOperation) -> Any:
 
 
 def parse_Transformation(value: Any) -> Transformation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_TransformationOption1(value)
     return parse_TransformationOption2(value)
 
@@ -3957,7 +4001,7 @@ def dump_Transformation(model: Transformation) -> Any:
 
 
 def parse_TransformationOption1(value: Any) -> TransformationOption1:
-    return _model(
+    return new_model(
         TransformationOption1,
         {
             "name": value["name"],
@@ -4015,7 +4059,7 @@ def dump_TransformationOption1(model: TransformationOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -4026,7 +4070,7 @@ def dump_TransformationOption1(model: TransformationOption1) -> dict[str, Any]:
 
 
 def parse_TransformationOption2(value: Any) -> TransformationOption2:
-    return _model(
+    return new_model(
         TransformationOption2,
         {
             "name": value["name"],
@@ -4070,15 +4114,15 @@ def dump_TransformationOption2(model: TransformationOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -4091,7 +4135,9 @@ def dump_TransformationOption2(model: TransformationOption2) -> dict[str, Any]:
 
 
 def parse_PointMotionOperation(value: Any) -> PointMotionOperation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_PointMotionOperationOption1(value)
     return parse_PointMotionOperationOption2(value)
 
@@ -4103,7 +4149,7 @@ def dump_PointMotionOperation(model: PointMotionOperation) -> Any:
 
 
 def parse_PointMotionOperationOption1(value: Any) -> PointMotionOperationOption1:
-    return _model(
+    return new_model(
         PointMotionOperationOption1,
         {
             "name": value["name"],
@@ -4154,7 +4200,7 @@ def dump_PointMotionOperationOption1(model: PointMotionOperationOption1) -> dict
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -4165,7 +4211,7 @@ def dump_PointMotionOperationOption1(model: PointMotionOperationOption1) -> dict
 
 
 def parse_PointMotionOperationOption2(value: Any) -> PointMotionOperationOption2:
-    return _model(
+    return new_model(
         PointMotionOperationOption2,
         {
             "name": value["name"],
@@ -4202,15 +4248,15 @@ def dump_PointMotionOperationOption2(model: PointMotionOperationOption2) -> dict
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -4223,7 +4269,9 @@ def dump_PointMotionOperationOption2(model: PointMotionOperationOption2) -> dict
 
 
 def parse_ConcatenatedOperation(value: Any) -> ConcatenatedOperation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ConcatenatedOperationOption1(value)
     return parse_ConcatenatedOperationOption2(value)
 
@@ -4235,7 +4283,7 @@ def dump_ConcatenatedOperation(model: ConcatenatedOperation) -> Any:
 
 
 def parse_ConcatenatedOperationOption1(value: Any) -> ConcatenatedOperationOption1:
-    return _model(
+    return new_model(
         ConcatenatedOperationOption1,
         {
             "name": value["name"],
@@ -4286,7 +4334,7 @@ def dump_ConcatenatedOperationOption1(model: ConcatenatedOperationOption1) -> di
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -4297,7 +4345,7 @@ def dump_ConcatenatedOperationOption1(model: ConcatenatedOperationOption1) -> di
 
 
 def parse_ConcatenatedOperationOption2(value: Any) -> ConcatenatedOperationOption2:
-    return _model(
+    return new_model(
         ConcatenatedOperationOption2,
         {
             "name": value["name"],
@@ -4334,15 +4382,15 @@ def dump_ConcatenatedOperationOption2(model: ConcatenatedOperationOption2) -> di
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -4355,7 +4403,7 @@ def dump_ConcatenatedOperationOption2(model: ConcatenatedOperationOption2) -> di
 
 
 def parse_CoordinateMetadata(value: Any) -> CoordinateMetadata:
-    return _model(
+    return new_model(
         CoordinateMetadata,
         {
             "crs": parse_Crs(value["crs"]),
@@ -4380,7 +4428,7 @@ def dump_CoordinateMetadata(model: CoordinateMetadata) -> dict[str, Any]:
 
 
 def parse_GeoArray(value: Any) -> GeoArray:
-    return _model(
+    return new_model(
         GeoArray,
         {
             "zarr_format": 3,
@@ -4416,7 +4464,7 @@ def dump_GeoArray(model: GeoArray) -> dict[str, Any]:
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -4424,14 +4472,14 @@ def dump_GeoArray(model: GeoArray) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -4446,7 +4494,7 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
@@ -4455,8 +4503,9 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
     value: Any,
 ) -> GeodeticReferenceFrame | DynamicGeodeticReferenceFrame:
-    if _holds(
+    if holds(
         value,
+        schema(),
         "/$defs/zomgen:projjson.schema.json/definitions/geodetic_crs/properties/datum/oneOf/0",
     ):
         return parse_GeodeticReferenceFrame(value)
@@ -4466,8 +4515,9 @@ def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
 def _parse_VerticalReferenceFrame_or_DynamicVertica_etc(
     value: Any,
 ) -> VerticalReferenceFrame | DynamicVerticalReferenceFrame:
-    if _holds(
+    if holds(
         value,
+        schema(),
         "/$defs/zomgen:projjson.schema.json/definitions/vertical_crs/properties/datum/oneOf/0",
     ):
         return parse_VerticalReferenceFrame(value)
@@ -4475,7 +4525,7 @@ def _parse_VerticalReferenceFrame_or_DynamicVertica_etc(
 
 
 def _parse_GeoZarrDataset_or_GeoArray(value: Any) -> GeoZarrDataset | GeoArray:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GeoZarrDataset(value)
     return parse_GeoArray(value)
 
@@ -4514,41 +4564,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _holds(value: Any, *pointers: str) -> bool:
-    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
-    but the schema itself tells an option of a union from a later one."""
-    from . import schema
-    from ._runtime.subschemas import holds
-
-    return holds(value, schema(), pointers)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_number(value: Any) -> bool:
-    """JSON Schema's number: never a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -9,7 +9,6 @@ Checks no static type can express are made at run time: see README.md beside thi
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Collection, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
@@ -57,22 +56,6 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _CollectorPaused:
-    """The cyclic garbage collector paused for a whole call (restored after): reading,
-    checking and converting a hierarchy allocate a few objects per node and never a cycle, and
-    the collector's passes over a large hierarchy took about half the time. Paused for the whole
-    call, not step by step: a document read while it was paused is all young, so re-enabling it
-    between steps meant one pass over the whole document before the next step."""
-
-    def __enter__(self) -> None:
-        self.enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.enabled:
-            gc.enable()
-
-
 @cache
 def schema() -> dict[str, Any]:
     """The convention schema with every reference bundled in (read on first use)."""
@@ -96,8 +79,9 @@ def load(
     (`"https://host[:port]"`, or `"*"` for any)."""
     from ._convert import parse_OmeZarr04Image
     from ._runtime.api import load_document
+    from ._runtime.collector import CollectorPaused
 
-    with _CollectorPaused():
+    with CollectorPaused():
         document = load_document(
             store,
             schema(),
@@ -117,8 +101,9 @@ def validate(
 ) -> list[Problem]:
     """The same checks as `load`, returned instead of raised (empty when valid)."""
     from ._runtime.api import validate_store
+    from ._runtime.collector import CollectorPaused
 
-    with _CollectorPaused():
+    with CollectorPaused():
         return validate_store(
             store,
             schema(),
@@ -131,10 +116,11 @@ def validate(
 def parse(document: documents.OmeZarr04Image | Mapping[str, Any]) -> models.OmeZarr04Image:
     """A JSON document -> the frozen model; raise `ZomError` if it breaks the convention."""
     from ._convert import parse_OmeZarr04Image
+    from ._runtime.collector import CollectorPaused
     from ._runtime.problems import ZomError
     from ._runtime.validation import check_document
 
-    with _CollectorPaused():
+    with CollectorPaused():
         problems = check_document(dict(document), schema())
         if problems:
             raise ZomError(problems)
@@ -144,8 +130,9 @@ def parse(document: documents.OmeZarr04Image | Mapping[str, Any]) -> models.OmeZ
 def dump(model: models.OmeZarr04Image) -> documents.OmeZarr04Image:
     """The frozen model -> its JSON document (original keys, unknown keys kept)."""
     from ._convert import dump_OmeZarr04Image
+    from ._runtime.collector import CollectorPaused
 
-    with _CollectorPaused():
+    with CollectorPaused():
         return cast("documents.OmeZarr04Image", dump_OmeZarr04Image(model))
 
 

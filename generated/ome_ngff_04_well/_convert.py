@@ -13,8 +13,11 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from . import schema
+from ._runtime.converting import is_array, is_object, new_model, plain_json
+from ._runtime.subschemas import holds
 from .models import (
     AnyNode,
     ArraySpec,
@@ -26,7 +29,6 @@ from .models import (
     CoordinateTransformationsItemTranslation,
     GroupSpec,
     JsonObject,
-    JsonValue,
     LabelImage,
     LabelImageAttributes,
     LabelImageAttributesImageLabel,
@@ -50,11 +52,6 @@ from .models import (
     OmeZarr04ImageMembers,
     OmeZarr04Well,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _OMENGFFWellSchemaWellImagesItem_KEYS: frozenset[str] = frozenset({"path", "acquisition"})
@@ -87,7 +84,7 @@ _LabelImageAttributes_KEYS: frozenset[str] = frozenset({"multiscales", "omero", 
 
 
 def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
-    return _model(
+    return new_model(
         OmeZarr04Well,
         {
             "zarr_format": 2,
@@ -106,7 +103,7 @@ def dump_OmeZarr04Well(model: OmeZarr04Well) -> dict[str, Any]:
 
 
 def parse_OMENGFFWellSchema(value: Any) -> OMENGFFWellSchema:
-    return _model(
+    return new_model(
         OMENGFFWellSchema,
         {
             "well": parse_OMENGFFWellSchemaWell(value["well"]) if "well" in value else None,
@@ -122,12 +119,12 @@ def dump_OMENGFFWellSchema(model: OMENGFFWellSchema) -> dict[str, Any]:
     if (well := model.well) is not None:
         document["well"] = dump_OMENGFFWellSchemaWell(well)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMENGFFWellSchemaWell(value: Any) -> OMENGFFWellSchemaWell:
-    return _model(
+    return new_model(
         OMENGFFWellSchemaWell,
         {
             "images": tuple(
@@ -150,12 +147,12 @@ def dump_OMENGFFWellSchemaWell(model: OMENGFFWellSchemaWell) -> dict[str, Any]:
     if model.version is not None:
         document["version"] = model.version
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMENGFFWellSchemaWellImagesItem(value: Any) -> OMENGFFWellSchemaWellImagesItem:
-    return _model(
+    return new_model(
         OMENGFFWellSchemaWellImagesItem,
         {
             "path": value["path"],
@@ -178,12 +175,12 @@ def dump_OMENGFFWellSchemaWellImagesItem(model: OMENGFFWellSchemaWellImagesItem)
     if model.acquisition is not None:
         document["acquisition"] = model.acquisition
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
-    return _model(
+    return new_model(
         OmeZarr04Image,
         {
             "zarr_format": 2,
@@ -202,7 +199,7 @@ def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
 
 
 def parse_NGFFImage(value: Any) -> NGFFImage:
-    return _model(
+    return new_model(
         NGFFImage,
         {
             "multiscales": tuple(
@@ -223,12 +220,12 @@ def dump_NGFFImage(model: NGFFImage) -> dict[str, Any]:
     if (omero := model.omero) is not None:
         document["omero"] = dump_NGFFImageOmero(omero)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NGFFImageMultiscalesItem(value: Any) -> NGFFImageMultiscalesItem:
-    return _model(
+    return new_model(
         NGFFImageMultiscalesItem,
         {
             "datasets": tuple(
@@ -267,12 +264,12 @@ def dump_NGFFImageMultiscalesItem(model: NGFFImageMultiscalesItem) -> dict[str, 
             coordinateTransformations
         )
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NGFFImageMultiscalesItemDatasetsItem(value: Any) -> NGFFImageMultiscalesItemDatasetsItem:
-    return _model(
+    return new_model(
         NGFFImageMultiscalesItemDatasetsItem,
         {
             "path": value["path"],
@@ -300,7 +297,7 @@ def dump_NGFFImageMultiscalesItemDatasetsItem(
         ),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -313,7 +310,7 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 
 
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
-    return _model(
+    return new_model(
         CoordinateTransformationsItemScale,
         {
             "type": value["type"],
@@ -337,14 +334,14 @@ def dump_CoordinateTransformationsItemScale(
         "scale": list(model.scale),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_CoordinateTransformationsItemTranslation(
     value: Any,
 ) -> CoordinateTransformationsItemTranslation:
-    return _model(
+    return new_model(
         CoordinateTransformationsItemTranslation,
         {
             "type": value["type"],
@@ -368,7 +365,7 @@ def dump_CoordinateTransformationsItemTranslation(
         "translation": list(model.translation),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -381,7 +378,7 @@ def dump_Axes(model: Axes) -> Any:
 
 
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
-    return _model(
+    return new_model(
         AxesItemOption1,
         {
             "name": value["name"],
@@ -399,12 +396,12 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
         "type": model.type,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
-    return _model(
+    return new_model(
         AxesItemOption2,
         {
             "name": value["name"],
@@ -423,12 +420,12 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
     if model.type is not None:
         document["type"] = model.type
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NGFFImageOmero(value: Any) -> NGFFImageOmero:
-    return _model(
+    return new_model(
         NGFFImageOmero,
         {
             "channels": tuple(
@@ -446,12 +443,12 @@ def dump_NGFFImageOmero(model: NGFFImageOmero) -> dict[str, Any]:
         "channels": [dump_NGFFImageOmeroChannelsItem(item) for item in model.channels],
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NGFFImageOmeroChannelsItem(value: Any) -> NGFFImageOmeroChannelsItem:
-    return _model(
+    return new_model(
         NGFFImageOmeroChannelsItem,
         {
             "window": parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
@@ -482,12 +479,12 @@ def dump_NGFFImageOmeroChannelsItem(model: NGFFImageOmeroChannelsItem) -> dict[s
     if model.active is not None:
         document["active"] = model.active
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NGFFImageOmeroChannelsItemWindow(value: Any) -> NGFFImageOmeroChannelsItemWindow:
-    return _model(
+    return new_model(
         NGFFImageOmeroChannelsItemWindow,
         {
             "end": value["end"],
@@ -515,12 +512,12 @@ def dump_NGFFImageOmeroChannelsItemWindow(
         "start": model.start,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Labels(value: Any) -> Labels:
-    return _model(
+    return new_model(
         Labels,
         {
             "zarr_format": 2,
@@ -539,7 +536,7 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
-    return _model(
+    return new_model(
         LabelsAttributes,
         {
             "labels": tuple(value["labels"]),
@@ -555,12 +552,12 @@ def dump_LabelsAttributes(model: LabelsAttributes) -> dict[str, Any]:
         "labels": list(model.labels),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsMember(value: Any) -> LabelsMember:
-    if _holds(value, "/$defs/zomgen:ome-ngff-04-image.json/$defs/LabelsMember/anyOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:ome-ngff-04-image.json/$defs/LabelsMember/anyOf/0"):
         return parse_LabelImage(value)
     return parse_LabelsFolder(value)
 
@@ -572,7 +569,7 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 
 
 def parse_LabelImage(value: Any) -> LabelImage:
-    return _model(
+    return new_model(
         LabelImage,
         {
             "zarr_format": 2,
@@ -591,7 +588,7 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
-    return _model(
+    return new_model(
         LabelImageAttributes,
         {
             "multiscales": tuple(
@@ -619,12 +616,12 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
     if (image_label := model.image_label) is not None:
         document["image-label"] = dump_LabelImageAttributesImageLabel(image_label)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributesImageLabel(value: Any) -> LabelImageAttributesImageLabel:
-    return _model(
+    return new_model(
         LabelImageAttributesImageLabel,
         {
             "colors": tuple(
@@ -670,14 +667,14 @@ def dump_LabelImageAttributesImageLabel(model: LabelImageAttributesImageLabel) -
     if model.version is not None:
         document["version"] = model.version
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributesImageLabelColorsItem(
     value: Any,
 ) -> LabelImageAttributesImageLabelColorsItem:
-    return _model(
+    return new_model(
         LabelImageAttributesImageLabelColorsItem,
         {
             "label_value": value["label-value"],
@@ -702,14 +699,14 @@ def dump_LabelImageAttributesImageLabelColorsItem(
     if (rgba := model.rgba) is not None:
         document["rgba"] = list(rgba)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributesImageLabelPropertiesItem(
     value: Any,
 ) -> LabelImageAttributesImageLabelPropertiesItem:
-    return _model(
+    return new_model(
         LabelImageAttributesImageLabelPropertiesItem,
         {
             "label_value": value["label-value"],
@@ -731,12 +728,12 @@ def dump_LabelImageAttributesImageLabelPropertiesItem(
         "label-value": model.label_value,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributesImageLabelSource(value: Any) -> LabelImageAttributesImageLabelSource:
-    return _model(
+    return new_model(
         LabelImageAttributesImageLabelSource,
         {
             "image": value.get("image"),
@@ -758,13 +755,13 @@ def dump_LabelImageAttributesImageLabelSource(
     if model.image is not None:
         document["image"] = model.image
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=2,
         attributes=value["attributes"],
@@ -775,14 +772,14 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     return {
         "zarr_format": model.zarr_format,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=2,
         attributes=value["attributes"],
@@ -800,22 +797,22 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),
-        "dtype": _json(model.dtype),
-        "compressor": _json(model.compressor),
-        "fill_value": _json(model.fill_value),
-        "order": _json(model.order),
+        "dtype": plain_json(model.dtype),
+        "compressor": plain_json(model.compressor),
+        "fill_value": plain_json(model.fill_value),
+        "order": plain_json(model.order),
         "filters": _dump_list_of_JsonObject_or_None(model.filters),
     }
     if (dimension_separator := model.dimension_separator) is not None:
-        document["dimension_separator"] = _json(dimension_separator)
+        document["dimension_separator"] = plain_json(dimension_separator)
     return document
 
 
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
-    return _model(
+    return new_model(
         LabelsFolder,
         {
             "zarr_format": 2,
@@ -828,7 +825,7 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     return {
         "zarr_format": model.zarr_format,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
 
@@ -849,7 +846,7 @@ def _parse_CoordinateTransformationsItemScale_or_Co_etc(
 
 
 def _parse_AxesItemOption1_or_AxesItemOption2(value: Any) -> AxesItemOption1 | AxesItemOption2:
-    if _holds(value, "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
         return parse_AxesItemOption1(value)
     return parse_AxesItemOption2(value)
 
@@ -865,13 +862,13 @@ def _parse_OmeZarr04ImageMembers(value: Any) -> OmeZarr04ImageMembers:
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and "members" in value and _is_object(value["members"]):
+    if is_object(value) and "members" in value and is_object(value["members"]):
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
 
 def _parse_list_of_JsonObject_or_None(value: Any) -> tuple[JsonObject, ...] | None:
-    if _is_array(value):
+    if is_array(value):
         return tuple(value)
     return cast("tuple[JsonObject, ...] | None", value)
 
@@ -909,42 +906,5 @@ def _dump_AnyNode(model: AnyNode) -> Any:
 
 def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> Any:
     if isinstance(model, tuple):
-        return [_json(item) for item in model]
+        return [plain_json(item) for item in model]
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _holds(value: Any, *pointers: str) -> bool:
-    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
-    but the schema itself tells an option of a union from a later one."""
-    from . import schema
-    from ._runtime.subschemas import holds
-
-    return holds(value, schema(), pointers)
-
-
-def _is_array(value: Any) -> bool:
-    return isinstance(value, list)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)

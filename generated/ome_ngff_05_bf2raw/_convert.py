@@ -13,8 +13,11 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from . import schema
+from ._runtime.converting import is_object, new_model, plain_json
+from ._runtime.subschemas import holds
 from .models import (
     AnyNode,
     ArraySpec,
@@ -30,7 +33,6 @@ from .models import (
     ImageLabelPropertiesItem,
     ImageLabelSource,
     JsonObject,
-    JsonValue,
     LabelImage,
     LabelImageAttributes,
     LabelImageAttributesOme,
@@ -58,11 +60,6 @@ from .models import (
     OMEZarrImage,
     OMEZarrImageOme,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _OMEZarrContainerProducedByBioformats2rawOme_KEYS: frozenset[str] = frozenset(
@@ -115,7 +112,7 @@ _LabelImageAttributesOme_KEYS: frozenset[str] = frozenset(
 
 
 def parse_OmeZarr05Bf2raw(value: Any) -> OmeZarr05Bf2raw:
-    return _model(
+    return new_model(
         OmeZarr05Bf2raw,
         {
             "zarr_format": 3,
@@ -137,14 +134,14 @@ def dump_OmeZarr05Bf2raw(model: OmeZarr05Bf2raw) -> dict[str, Any]:
         "members": _dump_OmeZarr05Bf2rawMembers(model.members),
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrContainerProducedByBioformats2raw(
     value: Any,
 ) -> OMEZarrContainerProducedByBioformats2raw:
-    return _model(
+    return new_model(
         OMEZarrContainerProducedByBioformats2raw,
         {
             "ome": parse_OMEZarrContainerProducedByBioformats2rawOme(value["ome"]),
@@ -166,14 +163,14 @@ def dump_OMEZarrContainerProducedByBioformats2raw(
         "ome": dump_OMEZarrContainerProducedByBioformats2rawOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrContainerProducedByBioformats2rawOme(
     value: Any,
 ) -> OMEZarrContainerProducedByBioformats2rawOme:
-    return _model(
+    return new_model(
         OMEZarrContainerProducedByBioformats2rawOme,
         {
             "bioformats2raw_layout": value["bioformats2raw.layout"],
@@ -197,12 +194,12 @@ def dump_OMEZarrContainerProducedByBioformats2rawOme(
         "version": model.version,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeGroup(value: Any) -> OmeGroup:
-    return _model(
+    return new_model(
         OmeGroup,
         {
             "zarr_format": 3,
@@ -228,14 +225,14 @@ def dump_OmeGroup(model: OmeGroup) -> dict[str, Any]:
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata(
     value: Any,
 ) -> OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata:
-    return _model(
+    return new_model(
         OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata,
         {
             "ome": parse_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme(value["ome"]),
@@ -257,14 +254,14 @@ def dump_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadata(
         "ome": dump_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme(
     value: Any,
 ) -> OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme:
-    return _model(
+    return new_model(
         OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme,
         {
             "series": tuple(value["series"]),
@@ -288,13 +285,13 @@ def dump_OMEZarrGroupProducedByBioformats2rawToContainOMEMetadataOme(
         "version": model.version,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=3,
         node_type="group",
@@ -310,17 +307,17 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=3,
         node_type="array",
@@ -347,12 +344,12 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -360,14 +357,14 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -382,14 +379,14 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
 
 
 def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
-    return _model(
+    return new_model(
         OmeZarr05Image,
         {
             "zarr_format": 3,
@@ -411,12 +408,12 @@ def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
         "members": _dump_OmeZarr05ImageMembers(model.members),
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
-    return _model(
+    return new_model(
         OMEZarrImage,
         {
             "ome": parse_OMEZarrImageOme(value["ome"]),
@@ -436,12 +433,12 @@ def dump_OMEZarrImage(model: OMEZarrImage) -> dict[str, Any]:
         "ome": dump_OMEZarrImageOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrImageOme(value: Any) -> OMEZarrImageOme:
-    return _model(
+    return new_model(
         OMEZarrImageOme,
         {
             "multiscales": parse_Multiscales(value["multiscales"]),
@@ -462,7 +459,7 @@ def dump_OMEZarrImageOme(model: OMEZarrImageOme) -> dict[str, Any]:
     if (omero := model.omero) is not None:
         document["omero"] = dump_Omero(omero)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -475,7 +472,7 @@ def dump_Multiscales(model: Multiscales) -> Any:
 
 
 def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
-    return _model(
+    return new_model(
         MultiscalesItem,
         {
             "datasets": tuple(
@@ -507,12 +504,12 @@ def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
             coordinateTransformations
         )
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_MultiscalesItemDatasetsItem(value: Any) -> MultiscalesItemDatasetsItem:
-    return _model(
+    return new_model(
         MultiscalesItemDatasetsItem,
         {
             "path": value["path"],
@@ -538,7 +535,7 @@ def dump_MultiscalesItemDatasetsItem(model: MultiscalesItemDatasetsItem) -> dict
         ),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -551,7 +548,7 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 
 
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
-    return _model(
+    return new_model(
         CoordinateTransformationsItemScale,
         {
             "type": value["type"],
@@ -575,14 +572,14 @@ def dump_CoordinateTransformationsItemScale(
         "scale": list(model.scale),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_CoordinateTransformationsItemTranslation(
     value: Any,
 ) -> CoordinateTransformationsItemTranslation:
-    return _model(
+    return new_model(
         CoordinateTransformationsItemTranslation,
         {
             "type": value["type"],
@@ -606,7 +603,7 @@ def dump_CoordinateTransformationsItemTranslation(
         "translation": list(model.translation),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -619,7 +616,7 @@ def dump_Axes(model: Axes) -> Any:
 
 
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
-    return _model(
+    return new_model(
         AxesItemOption1,
         {
             "name": value["name"],
@@ -637,12 +634,12 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
         "type": model.type,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
-    return _model(
+    return new_model(
         AxesItemOption2,
         {
             "name": value["name"],
@@ -661,12 +658,12 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
     if model.type is not None:
         document["type"] = model.type
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Omero(value: Any) -> Omero:
-    return _model(
+    return new_model(
         Omero,
         {
             "channels": tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
@@ -682,12 +679,12 @@ def dump_Omero(model: Omero) -> dict[str, Any]:
         "channels": [dump_OmeroChannelsItem(item) for item in model.channels],
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeroChannelsItem(value: Any) -> OmeroChannelsItem:
-    return _model(
+    return new_model(
         OmeroChannelsItem,
         {
             "window": parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
@@ -715,12 +712,12 @@ def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
     if model.active is not None:
         document["active"] = model.active
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeroChannelsItemWindow(value: Any) -> OmeroChannelsItemWindow:
-    return _model(
+    return new_model(
         OmeroChannelsItemWindow,
         {
             "end": value["end"],
@@ -744,12 +741,12 @@ def dump_OmeroChannelsItemWindow(model: OmeroChannelsItemWindow) -> dict[str, An
         "start": model.start,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Labels(value: Any) -> Labels:
-    return _model(
+    return new_model(
         Labels,
         {
             "zarr_format": 3,
@@ -771,12 +768,12 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
-    return _model(
+    return new_model(
         LabelsAttributes,
         {
             "ome": parse_LabelsAttributesOme(value["ome"]),
@@ -796,12 +793,12 @@ def dump_LabelsAttributes(model: LabelsAttributes) -> dict[str, Any]:
         "ome": dump_LabelsAttributesOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsAttributesOme(value: Any) -> LabelsAttributesOme:
-    return _model(
+    return new_model(
         LabelsAttributesOme,
         {
             "labels": tuple(value["labels"]),
@@ -820,12 +817,12 @@ def dump_LabelsAttributesOme(model: LabelsAttributesOme) -> dict[str, Any]:
     if model.version is not None:
         document["version"] = model.version
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsMember(value: Any) -> LabelsMember:
-    if _holds(value, "/$defs/zomgen:ome-ngff-05-image.json/$defs/LabelsMember/anyOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:ome-ngff-05-image.json/$defs/LabelsMember/anyOf/0"):
         return parse_LabelImage(value)
     return parse_LabelsFolder(value)
 
@@ -837,7 +834,7 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 
 
 def parse_LabelImage(value: Any) -> LabelImage:
-    return _model(
+    return new_model(
         LabelImage,
         {
             "zarr_format": 3,
@@ -859,12 +856,12 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
-    return _model(
+    return new_model(
         LabelImageAttributes,
         {
             "ome": parse_LabelImageAttributesOme(value["ome"]),
@@ -884,12 +881,12 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
         "ome": dump_LabelImageAttributesOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributesOme(value: Any) -> LabelImageAttributesOme:
-    return _model(
+    return new_model(
         LabelImageAttributesOme,
         {
             "multiscales": parse_Multiscales(value["multiscales"]),
@@ -914,12 +911,12 @@ def dump_LabelImageAttributesOme(model: LabelImageAttributesOme) -> dict[str, An
     if (omero := model.omero) is not None:
         document["omero"] = dump_Omero(omero)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabel(value: Any) -> ImageLabel:
-    return _model(
+    return new_model(
         ImageLabel,
         {
             "colors": tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
@@ -947,12 +944,12 @@ def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
     if (source := model.source) is not None:
         document["source"] = dump_ImageLabelSource(source)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabelColorsItem(value: Any) -> ImageLabelColorsItem:
-    return _model(
+    return new_model(
         ImageLabelColorsItem,
         {
             "label_value": value["label-value"],
@@ -973,12 +970,12 @@ def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
     if (rgba := model.rgba) is not None:
         document["rgba"] = list(rgba)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabelPropertiesItem(value: Any) -> ImageLabelPropertiesItem:
-    return _model(
+    return new_model(
         ImageLabelPropertiesItem,
         {
             "label_value": value["label-value"],
@@ -998,12 +995,12 @@ def dump_ImageLabelPropertiesItem(model: ImageLabelPropertiesItem) -> dict[str, 
         "label-value": model.label_value,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabelSource(value: Any) -> ImageLabelSource:
-    return _model(
+    return new_model(
         ImageLabelSource,
         {
             "image": value.get("image"),
@@ -1019,12 +1016,12 @@ def dump_ImageLabelSource(model: ImageLabelSource) -> dict[str, Any]:
     if model.image is not None:
         document["image"] = model.image
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
-    return _model(
+    return new_model(
         LabelsFolder,
         {
             "zarr_format": 3,
@@ -1042,11 +1039,11 @@ def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -1061,7 +1058,7 @@ def _parse_OmeZarr05Bf2rawMembers(value: Any) -> OmeZarr05Bf2rawMembers:
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
@@ -1088,7 +1085,7 @@ def _parse_CoordinateTransformationsItemScale_or_Co_etc(
 
 
 def _parse_AxesItemOption1_or_AxesItemOption2(value: Any) -> AxesItemOption1 | AxesItemOption2:
-    if _holds(value, "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
         return parse_AxesItemOption1(value)
     return parse_AxesItemOption2(value)
 
@@ -1149,36 +1146,3 @@ def _dump_OmeZarr05ImageMembers(members: OmeZarr05ImageMembers) -> dict[str, Any
         else:
             document[key] = _dump_AnyNode(item)
     return document
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _holds(value: Any, *pointers: str) -> bool:
-    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
-    but the schema itself tells an option of a union from a later one."""
-    from . import schema
-    from ._runtime.subschemas import holds
-
-    return holds(value, schema(), pointers)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)

@@ -13,8 +13,11 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from . import schema
+from ._runtime.converting import is_object, new_model, plain_json
+from ._runtime.subschemas import holds
 from .models import (
     AnyNode,
     ArraySpec,
@@ -30,7 +33,6 @@ from .models import (
     ImageLabelPropertiesItem,
     ImageLabelSource,
     JsonObject,
-    JsonValue,
     LabelImage,
     LabelImageAttributes,
     LabelImageAttributesOme,
@@ -56,11 +58,6 @@ from .models import (
     OMEZarrWellSchemaOmeWell,
     OMEZarrWellSchemaOmeWellImagesItem,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _OMEZarrWellSchemaOmeWellImagesItem_KEYS: frozenset[str] = frozenset({"path", "acquisition"})
@@ -110,7 +107,7 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
 
 
 def parse_OmeZarr05Well(value: Any) -> OmeZarr05Well:
-    return _model(
+    return new_model(
         OmeZarr05Well,
         {
             "zarr_format": 3,
@@ -132,12 +129,12 @@ def dump_OmeZarr05Well(model: OmeZarr05Well) -> dict[str, Any]:
         "members": {key: dump_OmeZarr05Image(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrWellSchema(value: Any) -> OMEZarrWellSchema:
-    return _model(
+    return new_model(
         OMEZarrWellSchema,
         {
             "ome": parse_OMEZarrWellSchemaOme(value["ome"]),
@@ -153,12 +150,12 @@ def dump_OMEZarrWellSchema(model: OMEZarrWellSchema) -> dict[str, Any]:
         "ome": dump_OMEZarrWellSchemaOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrWellSchemaOme(value: Any) -> OMEZarrWellSchemaOme:
-    return _model(
+    return new_model(
         OMEZarrWellSchemaOme,
         {
             "well": parse_OMEZarrWellSchemaOmeWell(value["well"]),
@@ -178,12 +175,12 @@ def dump_OMEZarrWellSchemaOme(model: OMEZarrWellSchemaOme) -> dict[str, Any]:
         "version": model.version,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrWellSchemaOmeWell(value: Any) -> OMEZarrWellSchemaOmeWell:
-    return _model(
+    return new_model(
         OMEZarrWellSchemaOmeWell,
         {
             "images": tuple(
@@ -205,12 +202,12 @@ def dump_OMEZarrWellSchemaOmeWell(model: OMEZarrWellSchemaOmeWell) -> dict[str, 
         "images": [dump_OMEZarrWellSchemaOmeWellImagesItem(item) for item in model.images],
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrWellSchemaOmeWellImagesItem(value: Any) -> OMEZarrWellSchemaOmeWellImagesItem:
-    return _model(
+    return new_model(
         OMEZarrWellSchemaOmeWellImagesItem,
         {
             "path": value["path"],
@@ -235,12 +232,12 @@ def dump_OMEZarrWellSchemaOmeWellImagesItem(
     if model.acquisition is not None:
         document["acquisition"] = model.acquisition
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
-    return _model(
+    return new_model(
         OmeZarr05Image,
         {
             "zarr_format": 3,
@@ -262,12 +259,12 @@ def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
         "members": _dump_OmeZarr05ImageMembers(model.members),
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrImage(value: Any) -> OMEZarrImage:
-    return _model(
+    return new_model(
         OMEZarrImage,
         {
             "ome": parse_OMEZarrImageOme(value["ome"]),
@@ -283,12 +280,12 @@ def dump_OMEZarrImage(model: OMEZarrImage) -> dict[str, Any]:
         "ome": dump_OMEZarrImageOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OMEZarrImageOme(value: Any) -> OMEZarrImageOme:
-    return _model(
+    return new_model(
         OMEZarrImageOme,
         {
             "multiscales": parse_Multiscales(value["multiscales"]),
@@ -309,7 +306,7 @@ def dump_OMEZarrImageOme(model: OMEZarrImageOme) -> dict[str, Any]:
     if (omero := model.omero) is not None:
         document["omero"] = dump_Omero(omero)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -322,7 +319,7 @@ def dump_Multiscales(model: Multiscales) -> Any:
 
 
 def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
-    return _model(
+    return new_model(
         MultiscalesItem,
         {
             "datasets": tuple(
@@ -354,12 +351,12 @@ def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
             coordinateTransformations
         )
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_MultiscalesItemDatasetsItem(value: Any) -> MultiscalesItemDatasetsItem:
-    return _model(
+    return new_model(
         MultiscalesItemDatasetsItem,
         {
             "path": value["path"],
@@ -385,7 +382,7 @@ def dump_MultiscalesItemDatasetsItem(model: MultiscalesItemDatasetsItem) -> dict
         ),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -398,7 +395,7 @@ def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
 
 
 def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
-    return _model(
+    return new_model(
         CoordinateTransformationsItemScale,
         {
             "type": value["type"],
@@ -422,14 +419,14 @@ def dump_CoordinateTransformationsItemScale(
         "scale": list(model.scale),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_CoordinateTransformationsItemTranslation(
     value: Any,
 ) -> CoordinateTransformationsItemTranslation:
-    return _model(
+    return new_model(
         CoordinateTransformationsItemTranslation,
         {
             "type": value["type"],
@@ -453,7 +450,7 @@ def dump_CoordinateTransformationsItemTranslation(
         "translation": list(model.translation),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -466,7 +463,7 @@ def dump_Axes(model: Axes) -> Any:
 
 
 def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
-    return _model(
+    return new_model(
         AxesItemOption1,
         {
             "name": value["name"],
@@ -484,12 +481,12 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
         "type": model.type,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
-    return _model(
+    return new_model(
         AxesItemOption2,
         {
             "name": value["name"],
@@ -508,12 +505,12 @@ def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
     if model.type is not None:
         document["type"] = model.type
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Omero(value: Any) -> Omero:
-    return _model(
+    return new_model(
         Omero,
         {
             "channels": tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
@@ -529,12 +526,12 @@ def dump_Omero(model: Omero) -> dict[str, Any]:
         "channels": [dump_OmeroChannelsItem(item) for item in model.channels],
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeroChannelsItem(value: Any) -> OmeroChannelsItem:
-    return _model(
+    return new_model(
         OmeroChannelsItem,
         {
             "window": parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
@@ -562,12 +559,12 @@ def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
     if model.active is not None:
         document["active"] = model.active
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_OmeroChannelsItemWindow(value: Any) -> OmeroChannelsItemWindow:
-    return _model(
+    return new_model(
         OmeroChannelsItemWindow,
         {
             "end": value["end"],
@@ -591,12 +588,12 @@ def dump_OmeroChannelsItemWindow(model: OmeroChannelsItemWindow) -> dict[str, An
         "start": model.start,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Labels(value: Any) -> Labels:
-    return _model(
+    return new_model(
         Labels,
         {
             "zarr_format": 3,
@@ -618,12 +615,12 @@ def dump_Labels(model: Labels) -> dict[str, Any]:
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
-    return _model(
+    return new_model(
         LabelsAttributes,
         {
             "ome": parse_LabelsAttributesOme(value["ome"]),
@@ -639,12 +636,12 @@ def dump_LabelsAttributes(model: LabelsAttributes) -> dict[str, Any]:
         "ome": dump_LabelsAttributesOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsAttributesOme(value: Any) -> LabelsAttributesOme:
-    return _model(
+    return new_model(
         LabelsAttributesOme,
         {
             "labels": tuple(value["labels"]),
@@ -663,12 +660,12 @@ def dump_LabelsAttributesOme(model: LabelsAttributesOme) -> dict[str, Any]:
     if model.version is not None:
         document["version"] = model.version
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelsMember(value: Any) -> LabelsMember:
-    if _holds(value, "/$defs/zomgen:ome-ngff-05-image.json/$defs/LabelsMember/anyOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:ome-ngff-05-image.json/$defs/LabelsMember/anyOf/0"):
         return parse_LabelImage(value)
     return parse_LabelsFolder(value)
 
@@ -680,7 +677,7 @@ def dump_LabelsMember(model: LabelsMember) -> Any:
 
 
 def parse_LabelImage(value: Any) -> LabelImage:
-    return _model(
+    return new_model(
         LabelImage,
         {
             "zarr_format": 3,
@@ -702,12 +699,12 @@ def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
-    return _model(
+    return new_model(
         LabelImageAttributes,
         {
             "ome": parse_LabelImageAttributesOme(value["ome"]),
@@ -723,12 +720,12 @@ def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
         "ome": dump_LabelImageAttributesOme(model.ome),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LabelImageAttributesOme(value: Any) -> LabelImageAttributesOme:
-    return _model(
+    return new_model(
         LabelImageAttributesOme,
         {
             "multiscales": parse_Multiscales(value["multiscales"]),
@@ -753,12 +750,12 @@ def dump_LabelImageAttributesOme(model: LabelImageAttributesOme) -> dict[str, An
     if (omero := model.omero) is not None:
         document["omero"] = dump_Omero(omero)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabel(value: Any) -> ImageLabel:
-    return _model(
+    return new_model(
         ImageLabel,
         {
             "colors": tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
@@ -786,12 +783,12 @@ def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
     if (source := model.source) is not None:
         document["source"] = dump_ImageLabelSource(source)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabelColorsItem(value: Any) -> ImageLabelColorsItem:
-    return _model(
+    return new_model(
         ImageLabelColorsItem,
         {
             "label_value": value["label-value"],
@@ -812,12 +809,12 @@ def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
     if (rgba := model.rgba) is not None:
         document["rgba"] = list(rgba)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabelPropertiesItem(value: Any) -> ImageLabelPropertiesItem:
-    return _model(
+    return new_model(
         ImageLabelPropertiesItem,
         {
             "label_value": value["label-value"],
@@ -837,12 +834,12 @@ def dump_ImageLabelPropertiesItem(model: ImageLabelPropertiesItem) -> dict[str, 
         "label-value": model.label_value,
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ImageLabelSource(value: Any) -> ImageLabelSource:
-    return _model(
+    return new_model(
         ImageLabelSource,
         {
             "image": value.get("image"),
@@ -858,13 +855,13 @@ def dump_ImageLabelSource(model: ImageLabelSource) -> dict[str, Any]:
     if model.image is not None:
         document["image"] = model.image
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=3,
         node_type="group",
@@ -880,17 +877,17 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=3,
         node_type="array",
@@ -917,12 +914,12 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -930,14 +927,14 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -952,14 +949,14 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
 
 
 def parse_LabelsFolder(value: Any) -> LabelsFolder:
-    return _model(
+    return new_model(
         LabelsFolder,
         {
             "zarr_format": 3,
@@ -977,11 +974,11 @@ def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
@@ -1001,7 +998,7 @@ def _parse_CoordinateTransformationsItemScale_or_Co_etc(
 
 
 def _parse_AxesItemOption1_or_AxesItemOption2(value: Any) -> AxesItemOption1 | AxesItemOption2:
-    if _holds(value, "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
         return parse_AxesItemOption1(value)
     return parse_AxesItemOption2(value)
 
@@ -1017,7 +1014,7 @@ def _parse_OmeZarr05ImageMembers(value: Any) -> OmeZarr05ImageMembers:
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
@@ -1063,36 +1060,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _holds(value: Any, *pointers: str) -> bool:
-    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
-    but the schema itself tells an option of a union from a later one."""
-    from . import schema
-    from ._runtime.subschemas import holds
-
-    return holds(value, schema(), pointers)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)

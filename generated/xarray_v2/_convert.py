@@ -12,28 +12,22 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import is_array, new_model, plain_json
 from .models import (
     JsonObject,
-    JsonValue,
     Variable,
     VariableAttributes,
     XarrayDataset,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _VariableAttributes_KEYS: frozenset[str] = frozenset({"_ARRAY_DIMENSIONS"})
 
 
 def parse_XarrayDataset(value: Any) -> XarrayDataset:
-    return _model(
+    return new_model(
         XarrayDataset,
         {
             "zarr_format": 2,
@@ -46,13 +40,13 @@ def parse_XarrayDataset(value: Any) -> XarrayDataset:
 def dump_XarrayDataset(model: XarrayDataset) -> dict[str, Any]:
     return {
         "zarr_format": model.zarr_format,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
 
 
 def parse_Variable(value: Any) -> Variable:
-    return _model(
+    return new_model(
         Variable,
         {
             "zarr_format": 2,
@@ -75,19 +69,19 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
         "attributes": dump_VariableAttributes(model.attributes),
         "shape": list(model.shape),
         "chunks": list(model.chunks),
-        "dtype": _json(model.dtype),
-        "compressor": _json(model.compressor),
-        "fill_value": _json(model.fill_value),
-        "order": _json(model.order),
+        "dtype": plain_json(model.dtype),
+        "compressor": plain_json(model.compressor),
+        "fill_value": plain_json(model.fill_value),
+        "order": plain_json(model.order),
         "filters": _dump_list_of_JsonObject_or_None(model.filters),
     }
     if (dimension_separator := model.dimension_separator) is not None:
-        document["dimension_separator"] = _json(dimension_separator)
+        document["dimension_separator"] = plain_json(dimension_separator)
     return document
 
 
 def parse_VariableAttributes(value: Any) -> VariableAttributes:
-    return _model(
+    return new_model(
         VariableAttributes,
         {
             "ARRAY_DIMENSIONS": tuple(value["_ARRAY_DIMENSIONS"]),
@@ -103,41 +97,17 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
         "_ARRAY_DIMENSIONS": list(model.ARRAY_DIMENSIONS),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def _parse_list_of_JsonObject_or_None(value: Any) -> tuple[JsonObject, ...] | None:
-    if _is_array(value):
+    if is_array(value):
         return tuple(value)
     return cast("tuple[JsonObject, ...] | None", value)
 
 
 def _dump_list_of_JsonObject_or_None(model: tuple[JsonObject, ...] | None) -> Any:
     if isinstance(model, tuple):
-        return [_json(item) for item in model]
+        return [plain_json(item) for item in model]
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _is_array(value: Any) -> bool:
-    return isinstance(value, list)

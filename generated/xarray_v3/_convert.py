@@ -12,20 +12,14 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import new_model, plain_json
 from .models import (
-    JsonValue,
     NamedConfig,
     Variable,
     XarrayDataset,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _Variable_KEYS: frozenset[str] = frozenset(
@@ -49,7 +43,7 @@ _XarrayDataset_KEYS: frozenset[str] = frozenset(
 
 
 def parse_XarrayDataset(value: Any) -> XarrayDataset:
-    return _model(
+    return new_model(
         XarrayDataset,
         {
             "zarr_format": 3,
@@ -67,16 +61,16 @@ def dump_XarrayDataset(model: XarrayDataset) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_Variable(value: Any) -> Variable:
-    return _model(
+    return new_model(
         Variable,
         {
             "zarr_format": 3,
@@ -105,12 +99,12 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -119,12 +113,12 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
         ]
     document["dimension_names"] = list(model.dimension_names)
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -139,7 +133,7 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
@@ -155,23 +149,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]

@@ -13,8 +13,9 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import is_number, is_object, new_model, plain_json
 from .models import (
     UNSET,
     AnyNode,
@@ -25,15 +26,9 @@ from .models import (
     CFConventionGroupMemberOption2Option2,
     GroupSpec,
     JsonObject,
-    JsonValue,
     NamedConfig,
     Unset,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 # also the keys of CfAttributes
@@ -111,7 +106,7 @@ _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attrib
 
 
 def parse_CFConventionGroup(value: Any) -> CFConventionGroup:
-    return _model(
+    return new_model(
         CFConventionGroup,
         {
             "zarr_format": 3,
@@ -139,12 +134,12 @@ def dump_CFConventionGroup(model: CFConventionGroup) -> dict[str, Any]:
         },
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_CFConventionGroupAttributes(value: Any) -> CFConventionGroupAttributes:
-    return _model(
+    return new_model(
         CFConventionGroupAttributes,
         {
             "zarr_conventions": tuple(value["zarr_conventions"]),
@@ -213,7 +208,7 @@ def parse_CFConventionGroupAttributes(value: Any) -> CFConventionGroupAttributes
 
 def dump_CFConventionGroupAttributes(model: CFConventionGroupAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_conventions": [_json(item) for item in model.zarr_conventions],
+        "zarr_conventions": [plain_json(item) for item in model.zarr_conventions],
     }
     if model.Conventions is not None:
         document["Conventions"] = model.Conventions
@@ -314,13 +309,13 @@ def dump_CFConventionGroupAttributes(model: CFConventionGroupAttributes) -> dict
     if (standard_parallel := model.standard_parallel) is not None:
         document["standard_parallel"] = _dump_float_or_list_of_float(standard_parallel)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=3,
         node_type="group",
@@ -336,17 +331,17 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=3,
         node_type="array",
@@ -373,12 +368,12 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -386,14 +381,14 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -408,7 +403,7 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
@@ -417,7 +412,7 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def parse_CFConventionGroupMemberOption2Option2(
     value: Any,
 ) -> CFConventionGroupMemberOption2Option2:
-    return _model(
+    return new_model(
         CFConventionGroupMemberOption2Option2,
         {
             "zarr_format": 3,
@@ -455,7 +450,7 @@ def dump_CFConventionGroupMemberOption2Option2(
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -463,14 +458,14 @@ def dump_CFConventionGroupMemberOption2Option2(
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_CfAttributes(value: Any) -> CfAttributes:
-    return _model(
+    return new_model(
         CfAttributes,
         {
             "zarr_conventions": value.get("zarr_conventions", UNSET),
@@ -540,7 +535,7 @@ def parse_CfAttributes(value: Any) -> CfAttributes:
 def dump_CfAttributes(model: CfAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.Conventions is not None:
         document["Conventions"] = model.Conventions
     if model.title is not None:
@@ -640,12 +635,12 @@ def dump_CfAttributes(model: CfAttributes) -> dict[str, Any]:
     if (standard_parallel := model.standard_parallel) is not None:
         document["standard_parallel"] = _dump_float_or_list_of_float(standard_parallel)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
-    if _is_number(value):
+    if is_number(value):
         return cast("float | tuple[float, ...]", value)
     return tuple(value)
 
@@ -653,13 +648,13 @@ def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
 def _parse_GroupSpec_or_CFConventionGroupMemberOpti_etc(
     value: Any,
 ) -> GroupSpec[JsonObject, Mapping[str, AnyNode]] | CFConventionGroupMemberOption2Option2:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_CFConventionGroupMemberOption2Option2(value)
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
@@ -694,32 +689,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_number(value: Any) -> bool:
-    """JSON Schema's number: never a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

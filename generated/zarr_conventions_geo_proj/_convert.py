@@ -13,8 +13,11 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from . import schema
+from ._runtime.converting import is_number, is_object, new_model, plain_json
+from ._runtime.subschemas import holds
 from .models import (
     UNSET,
     AbridgedTransformation,
@@ -83,7 +86,6 @@ from .models import (
     Id,
     Ids,
     JsonObject,
-    JsonValue,
     Meridian,
     Method,
     NamedConfig,
@@ -134,11 +136,6 @@ from .models import (
     VerticalReferenceFrameOption2,
 )
 
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
 # The keys of each record that are its fields: the others are kept apart.
 _ProjAttributesOption1_KEYS: frozenset[str] = frozenset(
     {"proj:code", "zarr_conventions", "proj:wkt2", "proj:projjson"}
@@ -169,7 +166,7 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
 
 
 def parse_GeoProjGroup(value: Any) -> GeoProjGroup:
-    return _model(
+    return new_model(
         GeoProjGroup,
         {
             "zarr_format": 3,
@@ -191,14 +188,14 @@ def dump_GeoProjGroup(model: GeoProjGroup) -> dict[str, Any]:
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ProjAttributes(value: Any) -> ProjAttributes:
-    if _holds(value, "/$defs/zomgen:geo-proj.schema.json/$defs/projAttributes/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:geo-proj.schema.json/$defs/projAttributes/oneOf/0"):
         return parse_ProjAttributesOption1(value)
-    if _holds(value, "/$defs/zomgen:geo-proj.schema.json/$defs/projAttributes/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:geo-proj.schema.json/$defs/projAttributes/oneOf/1"):
         return parse_ProjAttributesOption2(value)
     return parse_ProjAttributesOption3(value)
 
@@ -212,7 +209,7 @@ def dump_ProjAttributes(model: ProjAttributes) -> Any:
 
 
 def parse_ProjAttributesOption1(value: Any) -> ProjAttributesOption1:
-    return _model(
+    return new_model(
         ProjAttributesOption1,
         {
             "proj_code": value["proj:code"],
@@ -235,28 +232,28 @@ def dump_ProjAttributesOption1(model: ProjAttributesOption1) -> dict[str, Any]:
         "proj:code": model.proj_code,
     }
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.proj_wkt2 is not None:
         document["proj:wkt2"] = model.proj_wkt2
     if (proj_projjson := model.proj_projjson) is not None:
         document["proj:projjson"] = dump_ProjjsonSchema(proj_projjson)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ProjjsonSchema(value: Any) -> ProjjsonSchema:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/0"):
         return parse_Crs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/1"):
         return parse_Datum(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/3"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/3"):
         return parse_Ellipsoid(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/4"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/4"):
         return parse_PrimeMeridian(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/5"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/5"):
         return parse_SingleOperation(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/oneOf/6"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/oneOf/6"):
         return parse_ConcatenatedOperation(value)
     return parse_CoordinateMetadata(value)
 
@@ -338,31 +335,31 @@ def dump_ProjjsonSchema(model: ProjjsonSchema) -> Any:
 
 
 def parse_Crs(value: Any) -> Crs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/0"):
         return parse_BoundCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/1"):
         return parse_CompoundCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/2"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/2"):
         return parse_DerivedEngineeringCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/3"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/3"):
         return parse_DerivedGeodeticCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/4"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/4"):
         return parse_DerivedParametricCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/5"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/5"):
         return parse_DerivedProjectedCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/6"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/6"):
         return parse_DerivedTemporalCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/7"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/7"):
         return parse_DerivedVerticalCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/8"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/8"):
         return parse_EngineeringCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/9"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/9"):
         return parse_GeodeticCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/10"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/10"):
         return parse_ParametricCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/11"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/11"):
         return parse_ProjectedCrs(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/12"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/crs/oneOf/12"):
         return parse_TemporalCrs(value)
     return parse_VerticalCrs(value)
 
@@ -399,7 +396,9 @@ def dump_Crs(model: Crs) -> Any:
 
 
 def parse_BoundCrs(value: Any) -> BoundCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_BoundCrsOption1(value)
     return parse_BoundCrsOption2(value)
 
@@ -411,7 +410,7 @@ def dump_BoundCrs(model: BoundCrs) -> Any:
 
 
 def parse_BoundCrsOption1(value: Any) -> BoundCrsOption1:
-    return _model(
+    return new_model(
         BoundCrsOption1,
         {
             "source_crs": parse_Crs(value["source_crs"]),
@@ -460,7 +459,7 @@ def dump_BoundCrsOption1(model: BoundCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -471,7 +470,7 @@ def dump_BoundCrsOption1(model: BoundCrsOption1) -> dict[str, Any]:
 
 
 def parse_AbridgedTransformation(value: Any) -> AbridgedTransformation:
-    return _model(
+    return new_model(
         AbridgedTransformation,
         {
             "name": value["name"],
@@ -506,7 +505,7 @@ def dump_AbridgedTransformation(model: AbridgedTransformation) -> dict[str, Any]
 
 
 def parse_Method(value: Any) -> Method:
-    return _model(
+    return new_model(
         Method,
         {
             "name": value["name"],
@@ -534,7 +533,7 @@ def dump_Method(model: Method) -> dict[str, Any]:
 
 
 def parse_Id(value: Any) -> Id:
-    return _model(
+    return new_model(
         Id,
         {
             "authority": value["authority"],
@@ -569,7 +568,7 @@ def dump_Ids(model: Ids) -> Any:
 
 
 def parse_ParameterValue(value: Any) -> ParameterValue:
-    return _model(
+    return new_model(
         ParameterValue,
         {
             "name": value["name"],
@@ -614,7 +613,7 @@ def dump_Unit(model: Unit) -> Any:
 
 
 def parse_UnitOption2(value: Any) -> UnitOption2:
-    return _model(
+    return new_model(
         UnitOption2,
         {
             "type": value["type"],
@@ -641,7 +640,7 @@ def dump_UnitOption2(model: UnitOption2) -> dict[str, Any]:
 
 
 def parse_Bbox(value: Any) -> Bbox:
-    return _model(
+    return new_model(
         Bbox,
         {
             "east_longitude": value["east_longitude"],
@@ -662,7 +661,7 @@ def dump_Bbox(model: Bbox) -> dict[str, Any]:
 
 
 def parse_VerticalExtent(value: Any) -> VerticalExtent:
-    return _model(
+    return new_model(
         VerticalExtent,
         {
             "minimum": value["minimum"],
@@ -683,7 +682,7 @@ def dump_VerticalExtent(model: VerticalExtent) -> dict[str, Any]:
 
 
 def parse_TemporalExtent(value: Any) -> TemporalExtent:
-    return _model(
+    return new_model(
         TemporalExtent,
         {
             "start": value["start"],
@@ -700,7 +699,7 @@ def dump_TemporalExtent(model: TemporalExtent) -> dict[str, Any]:
 
 
 def parse_BoundCrsOption2(value: Any) -> BoundCrsOption2:
-    return _model(
+    return new_model(
         BoundCrsOption2,
         {
             "source_crs": parse_Crs(value["source_crs"]),
@@ -735,15 +734,15 @@ def dump_BoundCrsOption2(model: BoundCrsOption2) -> dict[str, Any]:
     if model.name is not None:
         document["name"] = model.name
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -764,7 +763,7 @@ def dump_Usages(model: Usages) -> Any:
 
 
 def parse_UsagesItem(value: Any) -> UsagesItem:
-    return _model(
+    return new_model(
         UsagesItem,
         {
             "scope": value.get("scope"),
@@ -796,7 +795,9 @@ def dump_UsagesItem(model: UsagesItem) -> dict[str, Any]:
 
 
 def parse_CompoundCrs(value: Any) -> CompoundCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_CompoundCrsOption1(value)
     return parse_CompoundCrsOption2(value)
 
@@ -808,7 +809,7 @@ def dump_CompoundCrs(model: CompoundCrs) -> Any:
 
 
 def parse_CompoundCrsOption1(value: Any) -> CompoundCrsOption1:
-    return _model(
+    return new_model(
         CompoundCrsOption1,
         {
             "name": value["name"],
@@ -852,7 +853,7 @@ def dump_CompoundCrsOption1(model: CompoundCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -863,7 +864,7 @@ def dump_CompoundCrsOption1(model: CompoundCrsOption1) -> dict[str, Any]:
 
 
 def parse_CompoundCrsOption2(value: Any) -> CompoundCrsOption2:
-    return _model(
+    return new_model(
         CompoundCrsOption2,
         {
             "name": value["name"],
@@ -893,15 +894,15 @@ def dump_CompoundCrsOption2(model: CompoundCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -914,7 +915,9 @@ def dump_CompoundCrsOption2(model: CompoundCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedEngineeringCrs(value: Any) -> DerivedEngineeringCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedEngineeringCrsOption1(value)
     return parse_DerivedEngineeringCrsOption2(value)
 
@@ -926,7 +929,7 @@ def dump_DerivedEngineeringCrs(model: DerivedEngineeringCrs) -> Any:
 
 
 def parse_DerivedEngineeringCrsOption1(value: Any) -> DerivedEngineeringCrsOption1:
-    return _model(
+    return new_model(
         DerivedEngineeringCrsOption1,
         {
             "name": value["name"],
@@ -974,7 +977,7 @@ def dump_DerivedEngineeringCrsOption1(model: DerivedEngineeringCrsOption1) -> di
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -985,7 +988,9 @@ def dump_DerivedEngineeringCrsOption1(model: DerivedEngineeringCrsOption1) -> di
 
 
 def parse_EngineeringCrs(value: Any) -> EngineeringCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_EngineeringCrsOption1(value)
     return parse_EngineeringCrsOption2(value)
 
@@ -997,7 +1002,7 @@ def dump_EngineeringCrs(model: EngineeringCrs) -> Any:
 
 
 def parse_EngineeringCrsOption1(value: Any) -> EngineeringCrsOption1:
-    return _model(
+    return new_model(
         EngineeringCrsOption1,
         {
             "name": value["name"],
@@ -1046,7 +1051,7 @@ def dump_EngineeringCrsOption1(model: EngineeringCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1057,7 +1062,9 @@ def dump_EngineeringCrsOption1(model: EngineeringCrsOption1) -> dict[str, Any]:
 
 
 def parse_EngineeringDatum(value: Any) -> EngineeringDatum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_EngineeringDatumOption1(value)
     return parse_EngineeringDatumOption2(value)
 
@@ -1069,7 +1076,7 @@ def dump_EngineeringDatum(model: EngineeringDatum) -> Any:
 
 
 def parse_EngineeringDatumOption1(value: Any) -> EngineeringDatumOption1:
-    return _model(
+    return new_model(
         EngineeringDatumOption1,
         {
             "name": value["name"],
@@ -1114,7 +1121,7 @@ def dump_EngineeringDatumOption1(model: EngineeringDatumOption1) -> dict[str, An
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1125,7 +1132,7 @@ def dump_EngineeringDatumOption1(model: EngineeringDatumOption1) -> dict[str, An
 
 
 def parse_EngineeringDatumOption2(value: Any) -> EngineeringDatumOption2:
-    return _model(
+    return new_model(
         EngineeringDatumOption2,
         {
             "name": value["name"],
@@ -1156,15 +1163,15 @@ def dump_EngineeringDatumOption2(model: EngineeringDatumOption2) -> dict[str, An
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1177,7 +1184,7 @@ def dump_EngineeringDatumOption2(model: EngineeringDatumOption2) -> dict[str, An
 
 
 def parse_CoordinateSystem(value: Any) -> CoordinateSystem:
-    return _model(
+    return new_model(
         CoordinateSystem,
         {
             "subtype": value["subtype"],
@@ -1210,7 +1217,7 @@ def dump_CoordinateSystem(model: CoordinateSystem) -> dict[str, Any]:
 
 
 def parse_Axis(value: Any) -> Axis:
-    return _model(
+    return new_model(
         Axis,
         {
             "name": value["name"],
@@ -1257,7 +1264,7 @@ def dump_Axis(model: Axis) -> dict[str, Any]:
 
 
 def parse_Meridian(value: Any) -> Meridian:
-    return _model(
+    return new_model(
         Meridian,
         {
             "longitude": parse_ValueInDegreeOrValueAndUnit(value["longitude"]),
@@ -1285,7 +1292,7 @@ def dump_Meridian(model: Meridian) -> dict[str, Any]:
 
 
 def parse_ValueInDegreeOrValueAndUnit(value: Any) -> ValueInDegreeOrValueAndUnit:
-    if _is_number(value):
+    if is_number(value):
         return cast("ValueInDegreeOrValueAndUnit", value)
     return parse_ValueAndUnit(value)
 
@@ -1297,7 +1304,7 @@ def dump_ValueInDegreeOrValueAndUnit(model: ValueInDegreeOrValueAndUnit) -> Any:
 
 
 def parse_ValueAndUnit(value: Any) -> ValueAndUnit:
-    return _model(
+    return new_model(
         ValueAndUnit,
         {
             "value": value["value"],
@@ -1314,7 +1321,7 @@ def dump_ValueAndUnit(model: ValueAndUnit) -> dict[str, Any]:
 
 
 def parse_EngineeringCrsOption2(value: Any) -> EngineeringCrsOption2:
-    return _model(
+    return new_model(
         EngineeringCrsOption2,
         {
             "name": value["name"],
@@ -1349,15 +1356,15 @@ def dump_EngineeringCrsOption2(model: EngineeringCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1370,7 +1377,7 @@ def dump_EngineeringCrsOption2(model: EngineeringCrsOption2) -> dict[str, Any]:
 
 
 def parse_Conversion(value: Any) -> Conversion:
-    return _model(
+    return new_model(
         Conversion,
         {
             "name": value["name"],
@@ -1405,7 +1412,7 @@ def dump_Conversion(model: Conversion) -> dict[str, Any]:
 
 
 def parse_DerivedEngineeringCrsOption2(value: Any) -> DerivedEngineeringCrsOption2:
-    return _model(
+    return new_model(
         DerivedEngineeringCrsOption2,
         {
             "name": value["name"],
@@ -1439,15 +1446,15 @@ def dump_DerivedEngineeringCrsOption2(model: DerivedEngineeringCrsOption2) -> di
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1460,7 +1467,9 @@ def dump_DerivedEngineeringCrsOption2(model: DerivedEngineeringCrsOption2) -> di
 
 
 def parse_DerivedGeodeticCrs(value: Any) -> DerivedGeodeticCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedGeodeticCrsOption1(value)
     return parse_DerivedGeodeticCrsOption2(value)
 
@@ -1472,7 +1481,7 @@ def dump_DerivedGeodeticCrs(model: DerivedGeodeticCrs) -> Any:
 
 
 def parse_DerivedGeodeticCrsOption1(value: Any) -> DerivedGeodeticCrsOption1:
-    return _model(
+    return new_model(
         DerivedGeodeticCrsOption1,
         {
             "name": value["name"],
@@ -1520,7 +1529,7 @@ def dump_DerivedGeodeticCrsOption1(model: DerivedGeodeticCrsOption1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1531,7 +1540,9 @@ def dump_DerivedGeodeticCrsOption1(model: DerivedGeodeticCrsOption1) -> dict[str
 
 
 def parse_GeodeticCrs(value: Any) -> GeodeticCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_GeodeticCrsOption1Option1(value)
     return parse_GeodeticCrsOption2Option1(value)
 
@@ -1543,7 +1554,7 @@ def dump_GeodeticCrs(model: GeodeticCrs) -> Any:
 
 
 def parse_GeodeticCrsOption1Option1(value: Any) -> GeodeticCrsOption1Option1:
-    return _model(
+    return new_model(
         GeodeticCrsOption1Option1,
         {
             "name": value["name"],
@@ -1584,7 +1595,7 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (deformation_models := model.deformation_models) is not None:
@@ -1604,7 +1615,7 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1615,7 +1626,9 @@ def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str
 
 
 def parse_GeodeticReferenceFrame(value: Any) -> GeodeticReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_GeodeticReferenceFrameOption1(value)
     return parse_GeodeticReferenceFrameOption2(value)
 
@@ -1627,7 +1640,7 @@ def dump_GeodeticReferenceFrame(model: GeodeticReferenceFrame) -> Any:
 
 
 def parse_GeodeticReferenceFrameOption1(value: Any) -> GeodeticReferenceFrameOption1:
-    return _model(
+    return new_model(
         GeodeticReferenceFrameOption1,
         {
             "name": value["name"],
@@ -1682,7 +1695,7 @@ def dump_GeodeticReferenceFrameOption1(model: GeodeticReferenceFrameOption1) -> 
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1693,9 +1706,9 @@ def dump_GeodeticReferenceFrameOption1(model: GeodeticReferenceFrameOption1) -> 
 
 
 def parse_Ellipsoid(value: Any) -> Ellipsoid:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/0"):
         return parse_EllipsoidEllipsoid(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/ellipsoid/oneOf/1"):
         return parse_EllipsoidEllipsoid2(value)
     return parse_EllipsoidEllipsoid3(value)
 
@@ -1709,7 +1722,7 @@ def dump_Ellipsoid(model: Ellipsoid) -> Any:
 
 
 def parse_EllipsoidEllipsoid(value: Any) -> EllipsoidEllipsoid:
-    return _model(
+    return new_model(
         EllipsoidEllipsoid,
         {
             "name": value["name"],
@@ -1741,7 +1754,7 @@ def dump_EllipsoidEllipsoid(model: EllipsoidEllipsoid) -> dict[str, Any]:
 
 
 def parse_ValueInMetreOrValueAndUnit(value: Any) -> ValueInMetreOrValueAndUnit:
-    if _is_number(value):
+    if is_number(value):
         return cast("ValueInMetreOrValueAndUnit", value)
     return parse_ValueAndUnit(value)
 
@@ -1753,7 +1766,7 @@ def dump_ValueInMetreOrValueAndUnit(model: ValueInMetreOrValueAndUnit) -> Any:
 
 
 def parse_EllipsoidEllipsoid2(value: Any) -> EllipsoidEllipsoid2:
-    return _model(
+    return new_model(
         EllipsoidEllipsoid2,
         {
             "name": value["name"],
@@ -1785,7 +1798,7 @@ def dump_EllipsoidEllipsoid2(model: EllipsoidEllipsoid2) -> dict[str, Any]:
 
 
 def parse_EllipsoidEllipsoid3(value: Any) -> EllipsoidEllipsoid3:
-    return _model(
+    return new_model(
         EllipsoidEllipsoid3,
         {
             "name": value["name"],
@@ -1815,7 +1828,7 @@ def dump_EllipsoidEllipsoid3(model: EllipsoidEllipsoid3) -> dict[str, Any]:
 
 
 def parse_PrimeMeridian(value: Any) -> PrimeMeridian:
-    return _model(
+    return new_model(
         PrimeMeridian,
         {
             "name": value["name"],
@@ -1848,7 +1861,7 @@ def dump_PrimeMeridian(model: PrimeMeridian) -> dict[str, Any]:
 
 
 def parse_GeodeticReferenceFrameOption2(value: Any) -> GeodeticReferenceFrameOption2:
-    return _model(
+    return new_model(
         GeodeticReferenceFrameOption2,
         {
             "name": value["name"],
@@ -1889,15 +1902,15 @@ def dump_GeodeticReferenceFrameOption2(model: GeodeticReferenceFrameOption2) -> 
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -1910,7 +1923,9 @@ def dump_GeodeticReferenceFrameOption2(model: GeodeticReferenceFrameOption2) -> 
 
 
 def parse_DynamicGeodeticReferenceFrame(value: Any) -> DynamicGeodeticReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DynamicGeodeticReferenceFrameOption1(value)
     return parse_DynamicGeodeticReferenceFrameOption2(value)
 
@@ -1922,7 +1937,7 @@ def dump_DynamicGeodeticReferenceFrame(model: DynamicGeodeticReferenceFrame) -> 
 
 
 def parse_DynamicGeodeticReferenceFrameOption1(value: Any) -> DynamicGeodeticReferenceFrameOption1:
-    return _model(
+    return new_model(
         DynamicGeodeticReferenceFrameOption1,
         {
             "name": value["name"],
@@ -1954,18 +1969,18 @@ def dump_DynamicGeodeticReferenceFrameOption1(
     model: DynamicGeodeticReferenceFrameOption1,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
-        "ellipsoid": _json(model.ellipsoid),
+        "name": plain_json(model.name),
+        "ellipsoid": plain_json(model.ellipsoid),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if not isinstance((prime_meridian := model.prime_meridian), Unset):
-        document["prime_meridian"] = _json(prime_meridian)
+        document["prime_meridian"] = plain_json(prime_meridian)
     if model.schema is not None:
         document["$schema"] = model.schema
     if model.scope is not None:
@@ -1979,7 +1994,7 @@ def dump_DynamicGeodeticReferenceFrameOption1(
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -1990,7 +2005,7 @@ def dump_DynamicGeodeticReferenceFrameOption1(
 
 
 def parse_DynamicGeodeticReferenceFrameOption2(value: Any) -> DynamicGeodeticReferenceFrameOption2:
-    return _model(
+    return new_model(
         DynamicGeodeticReferenceFrameOption2,
         {
             "name": value["name"],
@@ -2018,30 +2033,30 @@ def dump_DynamicGeodeticReferenceFrameOption2(
     model: DynamicGeodeticReferenceFrameOption2,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
-        "ellipsoid": _json(model.ellipsoid),
+        "name": plain_json(model.name),
+        "ellipsoid": plain_json(model.ellipsoid),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if not isinstance((prime_meridian := model.prime_meridian), Unset):
-        document["prime_meridian"] = _json(prime_meridian)
+        document["prime_meridian"] = plain_json(prime_meridian)
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2054,7 +2069,7 @@ def dump_DynamicGeodeticReferenceFrameOption2(
 
 
 def parse_DeformationModel(value: Any) -> DeformationModel:
-    return _model(
+    return new_model(
         DeformationModel,
         {
             "name": value["name"],
@@ -2073,7 +2088,7 @@ def dump_DeformationModel(model: DeformationModel) -> dict[str, Any]:
 
 
 def parse_GeodeticCrsOption2Option1(value: Any) -> GeodeticCrsOption2Option1:
-    return _model(
+    return new_model(
         GeodeticCrsOption2Option1,
         {
             "name": value["name"],
@@ -2110,7 +2125,7 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (deformation_models := model.deformation_models) is not None:
@@ -2120,15 +2135,15 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2141,7 +2156,7 @@ def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str
 
 
 def parse_DerivedGeodeticCrsOption2(value: Any) -> DerivedGeodeticCrsOption2:
-    return _model(
+    return new_model(
         DerivedGeodeticCrsOption2,
         {
             "name": value["name"],
@@ -2175,15 +2190,15 @@ def dump_DerivedGeodeticCrsOption2(model: DerivedGeodeticCrsOption2) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2196,7 +2211,9 @@ def dump_DerivedGeodeticCrsOption2(model: DerivedGeodeticCrsOption2) -> dict[str
 
 
 def parse_DerivedParametricCrs(value: Any) -> DerivedParametricCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedParametricCrsOption1(value)
     return parse_DerivedParametricCrsOption2(value)
 
@@ -2208,7 +2225,7 @@ def dump_DerivedParametricCrs(model: DerivedParametricCrs) -> Any:
 
 
 def parse_DerivedParametricCrsOption1(value: Any) -> DerivedParametricCrsOption1:
-    return _model(
+    return new_model(
         DerivedParametricCrsOption1,
         {
             "name": value["name"],
@@ -2256,7 +2273,7 @@ def dump_DerivedParametricCrsOption1(model: DerivedParametricCrsOption1) -> dict
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2267,7 +2284,9 @@ def dump_DerivedParametricCrsOption1(model: DerivedParametricCrsOption1) -> dict
 
 
 def parse_ParametricCrs(value: Any) -> ParametricCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ParametricCrsOption1(value)
     return parse_ParametricCrsOption2(value)
 
@@ -2279,7 +2298,7 @@ def dump_ParametricCrs(model: ParametricCrs) -> Any:
 
 
 def parse_ParametricCrsOption1(value: Any) -> ParametricCrsOption1:
-    return _model(
+    return new_model(
         ParametricCrsOption1,
         {
             "name": value["name"],
@@ -2328,7 +2347,7 @@ def dump_ParametricCrsOption1(model: ParametricCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2339,7 +2358,9 @@ def dump_ParametricCrsOption1(model: ParametricCrsOption1) -> dict[str, Any]:
 
 
 def parse_ParametricDatum(value: Any) -> ParametricDatum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ParametricDatumOption1(value)
     return parse_ParametricDatumOption2(value)
 
@@ -2351,7 +2372,7 @@ def dump_ParametricDatum(model: ParametricDatum) -> Any:
 
 
 def parse_ParametricDatumOption1(value: Any) -> ParametricDatumOption1:
-    return _model(
+    return new_model(
         ParametricDatumOption1,
         {
             "name": value["name"],
@@ -2396,7 +2417,7 @@ def dump_ParametricDatumOption1(model: ParametricDatumOption1) -> dict[str, Any]
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2407,7 +2428,7 @@ def dump_ParametricDatumOption1(model: ParametricDatumOption1) -> dict[str, Any]
 
 
 def parse_ParametricDatumOption2(value: Any) -> ParametricDatumOption2:
-    return _model(
+    return new_model(
         ParametricDatumOption2,
         {
             "name": value["name"],
@@ -2438,15 +2459,15 @@ def dump_ParametricDatumOption2(model: ParametricDatumOption2) -> dict[str, Any]
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2459,7 +2480,7 @@ def dump_ParametricDatumOption2(model: ParametricDatumOption2) -> dict[str, Any]
 
 
 def parse_ParametricCrsOption2(value: Any) -> ParametricCrsOption2:
-    return _model(
+    return new_model(
         ParametricCrsOption2,
         {
             "name": value["name"],
@@ -2494,15 +2515,15 @@ def dump_ParametricCrsOption2(model: ParametricCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2515,7 +2536,7 @@ def dump_ParametricCrsOption2(model: ParametricCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedParametricCrsOption2(value: Any) -> DerivedParametricCrsOption2:
-    return _model(
+    return new_model(
         DerivedParametricCrsOption2,
         {
             "name": value["name"],
@@ -2549,15 +2570,15 @@ def dump_DerivedParametricCrsOption2(model: DerivedParametricCrsOption2) -> dict
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2570,7 +2591,9 @@ def dump_DerivedParametricCrsOption2(model: DerivedParametricCrsOption2) -> dict
 
 
 def parse_DerivedProjectedCrs(value: Any) -> DerivedProjectedCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedProjectedCrsOption1(value)
     return parse_DerivedProjectedCrsOption2(value)
 
@@ -2582,7 +2605,7 @@ def dump_DerivedProjectedCrs(model: DerivedProjectedCrs) -> Any:
 
 
 def parse_DerivedProjectedCrsOption1(value: Any) -> DerivedProjectedCrsOption1:
-    return _model(
+    return new_model(
         DerivedProjectedCrsOption1,
         {
             "name": value["name"],
@@ -2630,7 +2653,7 @@ def dump_DerivedProjectedCrsOption1(model: DerivedProjectedCrsOption1) -> dict[s
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2641,7 +2664,9 @@ def dump_DerivedProjectedCrsOption1(model: DerivedProjectedCrsOption1) -> dict[s
 
 
 def parse_ProjectedCrs(value: Any) -> ProjectedCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ProjectedCrsOption1(value)
     return parse_ProjectedCrsOption2(value)
 
@@ -2653,7 +2678,7 @@ def dump_ProjectedCrs(model: ProjectedCrs) -> Any:
 
 
 def parse_ProjectedCrsOption1(value: Any) -> ProjectedCrsOption1:
-    return _model(
+    return new_model(
         ProjectedCrsOption1,
         {
             "name": value["name"],
@@ -2701,7 +2726,7 @@ def dump_ProjectedCrsOption1(model: ProjectedCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2712,7 +2737,7 @@ def dump_ProjectedCrsOption1(model: ProjectedCrsOption1) -> dict[str, Any]:
 
 
 def parse_ProjectedCrsOption2(value: Any) -> ProjectedCrsOption2:
-    return _model(
+    return new_model(
         ProjectedCrsOption2,
         {
             "name": value["name"],
@@ -2746,15 +2771,15 @@ def dump_ProjectedCrsOption2(model: ProjectedCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2767,7 +2792,7 @@ def dump_ProjectedCrsOption2(model: ProjectedCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedProjectedCrsOption2(value: Any) -> DerivedProjectedCrsOption2:
-    return _model(
+    return new_model(
         DerivedProjectedCrsOption2,
         {
             "name": value["name"],
@@ -2801,15 +2826,15 @@ def dump_DerivedProjectedCrsOption2(model: DerivedProjectedCrsOption2) -> dict[s
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -2822,7 +2847,9 @@ def dump_DerivedProjectedCrsOption2(model: DerivedProjectedCrsOption2) -> dict[s
 
 
 def parse_DerivedTemporalCrs(value: Any) -> DerivedTemporalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedTemporalCrsOption1(value)
     return parse_DerivedTemporalCrsOption2(value)
 
@@ -2834,7 +2861,7 @@ def dump_DerivedTemporalCrs(model: DerivedTemporalCrs) -> Any:
 
 
 def parse_DerivedTemporalCrsOption1(value: Any) -> DerivedTemporalCrsOption1:
-    return _model(
+    return new_model(
         DerivedTemporalCrsOption1,
         {
             "name": value["name"],
@@ -2882,7 +2909,7 @@ def dump_DerivedTemporalCrsOption1(model: DerivedTemporalCrsOption1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2893,7 +2920,9 @@ def dump_DerivedTemporalCrsOption1(model: DerivedTemporalCrsOption1) -> dict[str
 
 
 def parse_TemporalCrs(value: Any) -> TemporalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_TemporalCrsOption1(value)
     return parse_TemporalCrsOption2(value)
 
@@ -2905,7 +2934,7 @@ def dump_TemporalCrs(model: TemporalCrs) -> Any:
 
 
 def parse_TemporalCrsOption1(value: Any) -> TemporalCrsOption1:
-    return _model(
+    return new_model(
         TemporalCrsOption1,
         {
             "name": value["name"],
@@ -2954,7 +2983,7 @@ def dump_TemporalCrsOption1(model: TemporalCrsOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -2965,7 +2994,9 @@ def dump_TemporalCrsOption1(model: TemporalCrsOption1) -> dict[str, Any]:
 
 
 def parse_TemporalDatum(value: Any) -> TemporalDatum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_TemporalDatumOption1(value)
     return parse_TemporalDatumOption2(value)
 
@@ -2977,7 +3008,7 @@ def dump_TemporalDatum(model: TemporalDatum) -> Any:
 
 
 def parse_TemporalDatumOption1(value: Any) -> TemporalDatumOption1:
-    return _model(
+    return new_model(
         TemporalDatumOption1,
         {
             "name": value["name"],
@@ -3024,7 +3055,7 @@ def dump_TemporalDatumOption1(model: TemporalDatumOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3035,7 +3066,7 @@ def dump_TemporalDatumOption1(model: TemporalDatumOption1) -> dict[str, Any]:
 
 
 def parse_TemporalDatumOption2(value: Any) -> TemporalDatumOption2:
-    return _model(
+    return new_model(
         TemporalDatumOption2,
         {
             "name": value["name"],
@@ -3068,15 +3099,15 @@ def dump_TemporalDatumOption2(model: TemporalDatumOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3089,7 +3120,7 @@ def dump_TemporalDatumOption2(model: TemporalDatumOption2) -> dict[str, Any]:
 
 
 def parse_TemporalCrsOption2(value: Any) -> TemporalCrsOption2:
-    return _model(
+    return new_model(
         TemporalCrsOption2,
         {
             "name": value["name"],
@@ -3124,15 +3155,15 @@ def dump_TemporalCrsOption2(model: TemporalCrsOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3145,7 +3176,7 @@ def dump_TemporalCrsOption2(model: TemporalCrsOption2) -> dict[str, Any]:
 
 
 def parse_DerivedTemporalCrsOption2(value: Any) -> DerivedTemporalCrsOption2:
-    return _model(
+    return new_model(
         DerivedTemporalCrsOption2,
         {
             "name": value["name"],
@@ -3179,15 +3210,15 @@ def dump_DerivedTemporalCrsOption2(model: DerivedTemporalCrsOption2) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3200,7 +3231,9 @@ def dump_DerivedTemporalCrsOption2(model: DerivedTemporalCrsOption2) -> dict[str
 
 
 def parse_DerivedVerticalCrs(value: Any) -> DerivedVerticalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DerivedVerticalCrsOption1(value)
     return parse_DerivedVerticalCrsOption2(value)
 
@@ -3212,7 +3245,7 @@ def dump_DerivedVerticalCrs(model: DerivedVerticalCrs) -> Any:
 
 
 def parse_DerivedVerticalCrsOption1(value: Any) -> DerivedVerticalCrsOption1:
-    return _model(
+    return new_model(
         DerivedVerticalCrsOption1,
         {
             "name": value["name"],
@@ -3260,7 +3293,7 @@ def dump_DerivedVerticalCrsOption1(model: DerivedVerticalCrsOption1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3271,7 +3304,9 @@ def dump_DerivedVerticalCrsOption1(model: DerivedVerticalCrsOption1) -> dict[str
 
 
 def parse_VerticalCrs(value: Any) -> VerticalCrs:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_VerticalCrsOption1Option1(value)
     return parse_VerticalCrsOption2Option1(value)
 
@@ -3283,7 +3318,7 @@ def dump_VerticalCrs(model: VerticalCrs) -> Any:
 
 
 def parse_VerticalCrsOption1Option1(value: Any) -> VerticalCrsOption1Option1:
-    return _model(
+    return new_model(
         VerticalCrsOption1Option1,
         {
             "name": value["name"],
@@ -3330,7 +3365,7 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (geoid_model := model.geoid_model) is not None:
@@ -3354,7 +3389,7 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3365,7 +3400,9 @@ def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str
 
 
 def parse_VerticalReferenceFrame(value: Any) -> VerticalReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_VerticalReferenceFrameOption1(value)
     return parse_VerticalReferenceFrameOption2(value)
 
@@ -3377,7 +3414,7 @@ def dump_VerticalReferenceFrame(model: VerticalReferenceFrame) -> Any:
 
 
 def parse_VerticalReferenceFrameOption1(value: Any) -> VerticalReferenceFrameOption1:
-    return _model(
+    return new_model(
         VerticalReferenceFrameOption1,
         {
             "name": value["name"],
@@ -3425,7 +3462,7 @@ def dump_VerticalReferenceFrameOption1(model: VerticalReferenceFrameOption1) -> 
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3436,7 +3473,7 @@ def dump_VerticalReferenceFrameOption1(model: VerticalReferenceFrameOption1) -> 
 
 
 def parse_VerticalReferenceFrameOption2(value: Any) -> VerticalReferenceFrameOption2:
-    return _model(
+    return new_model(
         VerticalReferenceFrameOption2,
         {
             "name": value["name"],
@@ -3470,15 +3507,15 @@ def dump_VerticalReferenceFrameOption2(model: VerticalReferenceFrameOption2) -> 
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3491,7 +3528,9 @@ def dump_VerticalReferenceFrameOption2(model: VerticalReferenceFrameOption2) -> 
 
 
 def parse_DynamicVerticalReferenceFrame(value: Any) -> DynamicVerticalReferenceFrame:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_DynamicVerticalReferenceFrameOption1(value)
     return parse_DynamicVerticalReferenceFrameOption2(value)
 
@@ -3503,7 +3542,7 @@ def dump_DynamicVerticalReferenceFrame(model: DynamicVerticalReferenceFrame) -> 
 
 
 def parse_DynamicVerticalReferenceFrameOption1(value: Any) -> DynamicVerticalReferenceFrameOption1:
-    return _model(
+    return new_model(
         DynamicVerticalReferenceFrameOption1,
         {
             "name": value["name"],
@@ -3533,15 +3572,15 @@ def dump_DynamicVerticalReferenceFrameOption1(
     model: DynamicVerticalReferenceFrameOption1,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
+        "name": plain_json(model.name),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if model.schema is not None:
         document["$schema"] = model.schema
     if model.scope is not None:
@@ -3555,7 +3594,7 @@ def dump_DynamicVerticalReferenceFrameOption1(
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3566,7 +3605,7 @@ def dump_DynamicVerticalReferenceFrameOption1(
 
 
 def parse_DynamicVerticalReferenceFrameOption2(value: Any) -> DynamicVerticalReferenceFrameOption2:
-    return _model(
+    return new_model(
         DynamicVerticalReferenceFrameOption2,
         {
             "name": value["name"],
@@ -3592,27 +3631,27 @@ def dump_DynamicVerticalReferenceFrameOption2(
     model: DynamicVerticalReferenceFrameOption2,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "name": _json(model.name),
+        "name": plain_json(model.name),
         "frame_reference_epoch": model.frame_reference_epoch,
     }
     if model.type is not None:
         document["type"] = model.type
     if not isinstance((anchor := model.anchor), Unset):
-        document["anchor"] = _json(anchor)
+        document["anchor"] = plain_json(anchor)
     if not isinstance((anchor_epoch := model.anchor_epoch), Unset):
-        document["anchor_epoch"] = _json(anchor_epoch)
+        document["anchor_epoch"] = plain_json(anchor_epoch)
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3625,7 +3664,7 @@ def dump_DynamicVerticalReferenceFrameOption2(
 
 
 def parse_GeoidModel(value: Any) -> GeoidModel:
-    return _model(
+    return new_model(
         GeoidModel,
         {
             "name": value["name"],
@@ -3649,7 +3688,7 @@ def dump_GeoidModel(model: GeoidModel) -> dict[str, Any]:
 
 
 def parse_VerticalCrsOption2Option1(value: Any) -> VerticalCrsOption2Option1:
-    return _model(
+    return new_model(
         VerticalCrsOption2Option1,
         {
             "name": value["name"],
@@ -3692,7 +3731,7 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
     if model.type is not None:
         document["type"] = model.type
     if (datum_ensemble := model.datum_ensemble) is not None:
-        document["datum_ensemble"] = _json(datum_ensemble)
+        document["datum_ensemble"] = plain_json(datum_ensemble)
     if (coordinate_system := model.coordinate_system) is not None:
         document["coordinate_system"] = dump_CoordinateSystem(coordinate_system)
     if (geoid_model := model.geoid_model) is not None:
@@ -3706,15 +3745,15 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3727,7 +3766,7 @@ def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str
 
 
 def parse_DerivedVerticalCrsOption2(value: Any) -> DerivedVerticalCrsOption2:
-    return _model(
+    return new_model(
         DerivedVerticalCrsOption2,
         {
             "name": value["name"],
@@ -3761,15 +3800,15 @@ def dump_DerivedVerticalCrsOption2(model: DerivedVerticalCrsOption2) -> dict[str
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3782,17 +3821,17 @@ def dump_DerivedVerticalCrsOption2(model: DerivedVerticalCrsOption2) -> dict[str
 
 
 def parse_Datum(value: Any) -> Datum:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/0"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/0"):
         return parse_GeodeticReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/1"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/1"):
         return parse_VerticalReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/2"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/2"):
         return parse_DynamicGeodeticReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/3"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/3"):
         return parse_DynamicVerticalReferenceFrame(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/4"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/4"):
         return parse_TemporalDatum(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/5"):
+    if holds(value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/datum/oneOf/5"):
         return parse_ParametricDatum(value)
     return parse_EngineeringDatum(value)
 
@@ -3819,9 +3858,13 @@ def dump_Datum(model: Datum) -> Any:
 
 
 def parse_SingleOperation(value: Any) -> SingleOperation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/0"
+    ):
         return parse_Conversion(value)
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/1"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/single_operation/oneOf/1"
+    ):
         return parse_Transformation(value)
     return parse_PointMotionOperation(value)
 
@@ -3836,7 +3879,9 @@ def dump_SingleOperation(model: SingleOperation) -> Any:
 
 
 def parse_Transformation(value: Any) -> Transformation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_TransformationOption1(value)
     return parse_TransformationOption2(value)
 
@@ -3848,7 +3893,7 @@ def dump_Transformation(model: Transformation) -> Any:
 
 
 def parse_TransformationOption1(value: Any) -> TransformationOption1:
-    return _model(
+    return new_model(
         TransformationOption1,
         {
             "name": value["name"],
@@ -3906,7 +3951,7 @@ def dump_TransformationOption1(model: TransformationOption1) -> dict[str, Any]:
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -3917,7 +3962,7 @@ def dump_TransformationOption1(model: TransformationOption1) -> dict[str, Any]:
 
 
 def parse_TransformationOption2(value: Any) -> TransformationOption2:
-    return _model(
+    return new_model(
         TransformationOption2,
         {
             "name": value["name"],
@@ -3961,15 +4006,15 @@ def dump_TransformationOption2(model: TransformationOption2) -> dict[str, Any]:
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -3982,7 +4027,9 @@ def dump_TransformationOption2(model: TransformationOption2) -> dict[str, Any]:
 
 
 def parse_PointMotionOperation(value: Any) -> PointMotionOperation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_PointMotionOperationOption1(value)
     return parse_PointMotionOperationOption2(value)
 
@@ -3994,7 +4041,7 @@ def dump_PointMotionOperation(model: PointMotionOperation) -> Any:
 
 
 def parse_PointMotionOperationOption1(value: Any) -> PointMotionOperationOption1:
-    return _model(
+    return new_model(
         PointMotionOperationOption1,
         {
             "name": value["name"],
@@ -4045,7 +4092,7 @@ def dump_PointMotionOperationOption1(model: PointMotionOperationOption1) -> dict
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -4056,7 +4103,7 @@ def dump_PointMotionOperationOption1(model: PointMotionOperationOption1) -> dict
 
 
 def parse_PointMotionOperationOption2(value: Any) -> PointMotionOperationOption2:
-    return _model(
+    return new_model(
         PointMotionOperationOption2,
         {
             "name": value["name"],
@@ -4093,15 +4140,15 @@ def dump_PointMotionOperationOption2(model: PointMotionOperationOption2) -> dict
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -4114,7 +4161,9 @@ def dump_PointMotionOperationOption2(model: PointMotionOperationOption2) -> dict
 
 
 def parse_ConcatenatedOperation(value: Any) -> ConcatenatedOperation:
-    if _holds(value, "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"):
+    if holds(
+        value, schema(), "/$defs/zomgen:projjson.schema.json/definitions/object_usage/anyOf/0"
+    ):
         return parse_ConcatenatedOperationOption1(value)
     return parse_ConcatenatedOperationOption2(value)
 
@@ -4126,7 +4175,7 @@ def dump_ConcatenatedOperation(model: ConcatenatedOperation) -> Any:
 
 
 def parse_ConcatenatedOperationOption1(value: Any) -> ConcatenatedOperationOption1:
-    return _model(
+    return new_model(
         ConcatenatedOperationOption1,
         {
             "name": value["name"],
@@ -4177,7 +4226,7 @@ def dump_ConcatenatedOperationOption1(model: ConcatenatedOperationOption1) -> di
     if (temporal_extent := model.temporal_extent) is not None:
         document["temporal_extent"] = dump_TemporalExtent(temporal_extent)
     if not isinstance((usages := model.usages), Unset):
-        document["usages"] = _json(usages)
+        document["usages"] = plain_json(usages)
     if model.remarks is not None:
         document["remarks"] = model.remarks
     if (id_value := model.id) is not None:
@@ -4188,7 +4237,7 @@ def dump_ConcatenatedOperationOption1(model: ConcatenatedOperationOption1) -> di
 
 
 def parse_ConcatenatedOperationOption2(value: Any) -> ConcatenatedOperationOption2:
-    return _model(
+    return new_model(
         ConcatenatedOperationOption2,
         {
             "name": value["name"],
@@ -4225,15 +4274,15 @@ def dump_ConcatenatedOperationOption2(model: ConcatenatedOperationOption2) -> di
     if model.schema is not None:
         document["$schema"] = model.schema
     if not isinstance((scope := model.scope), Unset):
-        document["scope"] = _json(scope)
+        document["scope"] = plain_json(scope)
     if not isinstance((area := model.area), Unset):
-        document["area"] = _json(area)
+        document["area"] = plain_json(area)
     if not isinstance((bbox := model.bbox), Unset):
-        document["bbox"] = _json(bbox)
+        document["bbox"] = plain_json(bbox)
     if not isinstance((vertical_extent := model.vertical_extent), Unset):
-        document["vertical_extent"] = _json(vertical_extent)
+        document["vertical_extent"] = plain_json(vertical_extent)
     if not isinstance((temporal_extent := model.temporal_extent), Unset):
-        document["temporal_extent"] = _json(temporal_extent)
+        document["temporal_extent"] = plain_json(temporal_extent)
     if (usages := model.usages) is not None:
         document["usages"] = dump_Usages(usages)
     if model.remarks is not None:
@@ -4246,7 +4295,7 @@ def dump_ConcatenatedOperationOption2(model: ConcatenatedOperationOption2) -> di
 
 
 def parse_CoordinateMetadata(value: Any) -> CoordinateMetadata:
-    return _model(
+    return new_model(
         CoordinateMetadata,
         {
             "crs": parse_Crs(value["crs"]),
@@ -4271,7 +4320,7 @@ def dump_CoordinateMetadata(model: CoordinateMetadata) -> dict[str, Any]:
 
 
 def parse_ProjAttributesOption2(value: Any) -> ProjAttributesOption2:
-    return _model(
+    return new_model(
         ProjAttributesOption2,
         {
             "proj_wkt2": value["proj:wkt2"],
@@ -4294,18 +4343,18 @@ def dump_ProjAttributesOption2(model: ProjAttributesOption2) -> dict[str, Any]:
         "proj:wkt2": model.proj_wkt2,
     }
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.proj_code is not None:
         document["proj:code"] = model.proj_code
     if (proj_projjson := model.proj_projjson) is not None:
         document["proj:projjson"] = dump_ProjjsonSchema(proj_projjson)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ProjAttributesOption3(value: Any) -> ProjAttributesOption3:
-    return _model(
+    return new_model(
         ProjAttributesOption3,
         {
             "proj_projjson": parse_ProjjsonSchema(value["proj:projjson"]),
@@ -4326,19 +4375,19 @@ def dump_ProjAttributesOption3(model: ProjAttributesOption3) -> dict[str, Any]:
         "proj:projjson": dump_ProjjsonSchema(model.proj_projjson),
     }
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if model.proj_code is not None:
         document["proj:code"] = model.proj_code
     if model.proj_wkt2 is not None:
         document["proj:wkt2"] = model.proj_wkt2
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=3,
         node_type="group",
@@ -4354,17 +4403,17 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=3,
         node_type="array",
@@ -4391,12 +4440,12 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -4404,14 +4453,14 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -4426,7 +4475,7 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
@@ -4435,8 +4484,9 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
     value: Any,
 ) -> GeodeticReferenceFrame | DynamicGeodeticReferenceFrame:
-    if _holds(
+    if holds(
         value,
+        schema(),
         "/$defs/zomgen:projjson.schema.json/definitions/geodetic_crs/properties/datum/oneOf/0",
     ):
         return parse_GeodeticReferenceFrame(value)
@@ -4446,8 +4496,9 @@ def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
 def _parse_VerticalReferenceFrame_or_DynamicVertica_etc(
     value: Any,
 ) -> VerticalReferenceFrame | DynamicVerticalReferenceFrame:
-    if _holds(
+    if holds(
         value,
+        schema(),
         "/$defs/zomgen:projjson.schema.json/definitions/vertical_crs/properties/datum/oneOf/0",
     ):
         return parse_VerticalReferenceFrame(value)
@@ -4455,7 +4506,7 @@ def _parse_VerticalReferenceFrame_or_DynamicVertica_etc(
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
@@ -4494,41 +4545,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _holds(value: Any, *pointers: str) -> bool:
-    """Whether `value` satisfies the subschemas of schema.json at `pointers`: where nothing
-    but the schema itself tells an option of a union from a later one."""
-    from . import schema
-    from ._runtime.subschemas import holds
-
-    return holds(value, schema(), pointers)
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
-def _is_number(value: Any) -> bool:
-    """JSON Schema's number: never a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -13,14 +13,14 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import is_object, new_model, plain_json
 from .models import (
     AnyNode,
     ArraySpec,
     GroupSpec,
     JsonObject,
-    JsonValue,
     LayoutObject,
     LayoutObjectTransform,
     MultiscalesGroup,
@@ -28,11 +28,6 @@ from .models import (
     MultiscalesProperties,
     NamedConfig,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _LayoutObjectTransform_KEYS: frozenset[str] = frozenset({"scale", "translation"})
@@ -61,7 +56,7 @@ _ArraySpec_KEYS: frozenset[str] = frozenset(
 
 
 def parse_MultiscalesGroup(value: Any) -> MultiscalesGroup:
-    return _model(
+    return new_model(
         MultiscalesGroup,
         {
             "zarr_format": 3,
@@ -83,12 +78,12 @@ def dump_MultiscalesGroup(model: MultiscalesGroup) -> dict[str, Any]:
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_MultiscalesGroupAttributes(value: Any) -> MultiscalesGroupAttributes:
-    return _model(
+    return new_model(
         MultiscalesGroupAttributes,
         {
             "zarr_conventions": tuple(value["zarr_conventions"]),
@@ -106,16 +101,16 @@ def parse_MultiscalesGroupAttributes(value: Any) -> MultiscalesGroupAttributes:
 
 def dump_MultiscalesGroupAttributes(model: MultiscalesGroupAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "zarr_conventions": [_json(item) for item in model.zarr_conventions],
+        "zarr_conventions": [plain_json(item) for item in model.zarr_conventions],
         "multiscales": dump_MultiscalesProperties(model.multiscales),
     }
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_MultiscalesProperties(value: Any) -> MultiscalesProperties:
-    return _model(
+    return new_model(
         MultiscalesProperties,
         {
             "layout": tuple([parse_LayoutObject(item) for item in value["layout"]]),
@@ -136,12 +131,12 @@ def dump_MultiscalesProperties(model: MultiscalesProperties) -> dict[str, Any]:
     if model.resampling_method is not None:
         document["resampling_method"] = model.resampling_method
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LayoutObject(value: Any) -> LayoutObject:
-    return _model(
+    return new_model(
         LayoutObject,
         {
             "asset": value["asset"],
@@ -168,12 +163,12 @@ def dump_LayoutObject(model: LayoutObject) -> dict[str, Any]:
     if model.resampling_method is not None:
         document["resampling_method"] = model.resampling_method
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_LayoutObjectTransform(value: Any) -> LayoutObjectTransform:
-    return _model(
+    return new_model(
         LayoutObjectTransform,
         {
             "scale": tuple(value["scale"]) if "scale" in value else None,
@@ -194,13 +189,13 @@ def dump_LayoutObjectTransform(model: LayoutObjectTransform) -> dict[str, Any]:
     if (translation := model.translation) is not None:
         document["translation"] = list(translation)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=3,
         node_type="group",
@@ -216,17 +211,17 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=3,
         node_type="array",
@@ -253,12 +248,12 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -266,14 +261,14 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -288,14 +283,14 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
@@ -316,27 +311,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)

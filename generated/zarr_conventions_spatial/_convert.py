@@ -13,15 +13,15 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
+from ._runtime.converting import is_object, new_model, plain_json
 from .models import (
     UNSET,
     AnyNode,
     ArraySpec,
     GroupSpec,
     JsonObject,
-    JsonValue,
     NamedConfig,
     SpatialAttributes,
     SpatialAttributesMultiscales,
@@ -30,11 +30,6 @@ from .models import (
     SpatialGroup,
     Unset,
 )
-
-_Model = TypeVar("_Model")  # the class of a model `_model` builds
-# Bound once: `_model` runs for every object of a document.
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 # The keys of each record that are its fields: the others are kept apart.
 _SpatialAttributesMultiscalesLayoutItem_KEYS: frozenset[str] = frozenset(
@@ -74,7 +69,7 @@ _GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attrib
 
 
 def parse_SpatialGroup(value: Any) -> SpatialGroup:
-    return _model(
+    return new_model(
         SpatialGroup,
         {
             "zarr_format": 3,
@@ -102,12 +97,12 @@ def dump_SpatialGroup(model: SpatialGroup) -> dict[str, Any]:
         },
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_SpatialAttributes(value: Any) -> SpatialAttributes:
-    return _model(
+    return new_model(
         SpatialAttributes,
         {
             "zarr_conventions": value.get("zarr_conventions", UNSET),
@@ -134,7 +129,7 @@ def parse_SpatialAttributes(value: Any) -> SpatialAttributes:
 def dump_SpatialAttributes(model: SpatialAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if not isinstance((zarr_conventions := model.zarr_conventions), Unset):
-        document["zarr_conventions"] = _json(zarr_conventions)
+        document["zarr_conventions"] = plain_json(zarr_conventions)
     if (spatial_dimensions := model.spatial_dimensions) is not None:
         document["spatial:dimensions"] = list(spatial_dimensions)
     if (spatial_bbox := model.spatial_bbox) is not None:
@@ -150,12 +145,12 @@ def dump_SpatialAttributes(model: SpatialAttributes) -> dict[str, Any]:
     if (multiscales := model.multiscales) is not None:
         document["multiscales"] = dump_SpatialAttributesMultiscales(multiscales)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_SpatialAttributesMultiscales(value: Any) -> SpatialAttributesMultiscales:
-    return _model(
+    return new_model(
         SpatialAttributesMultiscales,
         {
             "layout": tuple(
@@ -179,14 +174,14 @@ def dump_SpatialAttributesMultiscales(model: SpatialAttributesMultiscales) -> di
     if (layout := model.layout) is not None:
         document["layout"] = [dump_SpatialAttributesMultiscalesLayoutItem(item) for item in layout]
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_SpatialAttributesMultiscalesLayoutItem(
     value: Any,
 ) -> SpatialAttributesMultiscalesLayoutItem:
-    return _model(
+    return new_model(
         SpatialAttributesMultiscalesLayoutItem,
         {
             "spatial_shape": tuple(value["spatial:shape"]) if "spatial:shape" in value else None,
@@ -213,13 +208,13 @@ def dump_SpatialAttributesMultiscalesLayoutItem(
     if (spatial_transform := model.spatial_transform) is not None:
         document["spatial:transform"] = list(spatial_transform)
     for key, item in model.extras.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return GroupSpec(
         zarr_format=3,
         node_type="group",
@@ -235,17 +230,17 @@ def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
     # The constructor itself: the checkers infer a generic class's type arguments from the
-    # return type for a call of the class, not for one of `_model`.
+    # return type for a call of the class, not for one of `new_model`.
     return ArraySpec(
         zarr_format=3,
         node_type="array",
@@ -272,12 +267,12 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
-        "attributes": _json(model.attributes),
+        "attributes": plain_json(model.attributes),
         "shape": list(model.shape),
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -285,14 +280,14 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def parse_NamedConfig(value: Any) -> NamedConfig:
-    return _model(
+    return new_model(
         NamedConfig,
         {
             "name": value["name"],
@@ -307,14 +302,14 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
         "name": model.name,
     }
     if (configuration := model.configuration) is not None:
-        document["configuration"] = _json(configuration)
+        document["configuration"] = plain_json(configuration)
     if model.must_understand is not None:
         document["must_understand"] = model.must_understand
     return document
 
 
 def parse_SpatialCoordinateConventionSpatial(value: Any) -> SpatialCoordinateConventionSpatial:
-    return _model(
+    return new_model(
         SpatialCoordinateConventionSpatial,
         {
             "zarr_format": 3,
@@ -352,7 +347,7 @@ def dump_SpatialCoordinateConventionSpatial(
         "data_type": _dump_str_or_NamedConfig(model.data_type),
         "chunk_grid": _dump_str_or_NamedConfig(model.chunk_grid),
         "chunk_key_encoding": _dump_str_or_NamedConfig(model.chunk_key_encoding),
-        "fill_value": _json(model.fill_value),
+        "fill_value": plain_json(model.fill_value),
         "codecs": [_dump_str_or_NamedConfig(item) for item in model.codecs],
     }
     if (storage_transformers := model.storage_transformers) is not None:
@@ -360,22 +355,22 @@ def dump_SpatialCoordinateConventionSpatial(
             _dump_str_or_NamedConfig(item) for item in storage_transformers
         ]
     if (dimension_names := model.dimension_names) is not None:
-        document["dimension_names"] = [_json(item) for item in dimension_names]
+        document["dimension_names"] = [plain_json(item) for item in dimension_names]
     for key, item in model.extensions.items():
-        document[key] = _json(item)
+        document[key] = plain_json(item)
     return document
 
 
 def _parse_GroupSpec_or_SpatialCoordinateConventionSpatial(
     value: Any,
 ) -> GroupSpec[JsonObject, Mapping[str, AnyNode]] | SpatialCoordinateConventionSpatial:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_SpatialCoordinateConventionSpatial(value)
 
 
 def _parse_AnyNode(value: Any) -> AnyNode:
-    if _is_object(value) and value.get("node_type") == "group":
+    if is_object(value) and value.get("node_type") == "group":
         return parse_GroupSpec(value)
     return parse_ArraySpec(value)
 
@@ -404,27 +399,3 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """`cls(**fields)` for a frozen dataclass given every one of its fields, in order, without
-    running its `__init__`: that sets each field through `object.__setattr__`, which made up
-    half of the conversion of a checked v3 document. `fields`, a new dict, becomes the
-    instance's `__dict__`, exactly what `__init__` would have built."""
-    model = _new_object(cls)
-    _set_attribute(model, "__dict__", fields)
-    return model
-
-
-def _json(value: JsonValue) -> Any:
-    """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: _json(item) for key, item in value.items()}
-    return [_json(item) for item in value]
-
-
-def _is_object(value: Any) -> bool:
-    return isinstance(value, dict)

@@ -275,7 +275,7 @@ class _Judge:
     def _holds(self, union: ir.UnionOf, index: int, value: Any) -> bool:
         schemas = union.option_schemas[index] if union.option_schemas else ()
         if schemas:
-            return holds(value, self.bundled, schemas)
+            return holds(value, self.bundled, *schemas)
         return walk.admits(value, union.options[index], self.h)
 
     def _failure(self, case: OptionCase, option: ir.TypeRef) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -30,7 +30,7 @@ _compiled: OrderedDict[int, tuple[dict[str, Any], dict[str, _Verdict]]] = Ordere
 _lock = threading.Lock()
 
 
-def holds(value: Any, schema: dict[str, Any], pointers: Sequence[str]) -> bool:
+def holds(value: Any, schema: dict[str, Any], *pointers: str) -> bool:
     """Whether `value` satisfies every subschema of `schema` at `pointers` (JSON pointers)."""
     return all(_verdict(schema, pointer)(value) for pointer in pointers)
 

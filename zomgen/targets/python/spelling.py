@@ -39,22 +39,27 @@ class Spelling:
 
     # --- models (frozen dataclasses) ----------------------------------------------------
 
-    def model(self, t: ir.TypeRef) -> str:
+    def model(self, t: ir.TypeRef, names: set[str] | None = None) -> str:
+        """The models' type of `t`; `names`, where given, gets each name of the package's
+        models the spelling uses (the importer of the type imports those)."""
+        named = set[str]() if names is None else names
         if isinstance(t, ir.Primitive):
             return PRIMITIVES[t.name]
         if isinstance(t, ir.Literal):
             return literal(t)
         if isinstance(t, ir.Json):
+            named.add("JsonValue")
             return "JsonValue"
         if isinstance(t, ir.JsonObject):
+            named.add("JsonObject")
             return "JsonObject"
         if isinstance(t, ir.Never):
             return "Never"
         if isinstance(t, ir.ListOf):
-            return f"tuple[{self.model(t.item)}, ...]"
+            return f"tuple[{self.model(t.item, named)}, ...]"
         if isinstance(t, ir.TupleOf):
-            items = [self.model(i) for i in t.items]
-            rest = [] if t.rest is None else [f"*tuple[{self.model(t.rest)}, ...]"]
+            items = [self.model(i, named) for i in t.items]
+            rest = [] if t.rest is None else [f"*tuple[{self.model(t.rest, named)}, ...]"]
             # Shorter arrays are valid down to `required_length`: Python has no optional tuple
             # positions, so each allowed length is one option, longest first.
             options = [_tuple(items + rest)]
@@ -62,17 +67,23 @@ class Spelling:
                 options.append(_tuple(items[:length]))
             return " | ".join(options)
         if isinstance(t, ir.MapOf):
-            return f"Mapping[str, {self.model(t.value)}]"
+            return f"Mapping[str, {self.model(t.value, named)}]"
         if isinstance(t, ir.UnionOf):
             if (version := any_node_version(t)) is not None:
+                named.add(self.any_node(version))
                 return self.any_node(version)
-            return union([self.model(o) for o in merge_literals(t.options)])
+            return union([self.model(o, named) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
+            named.add(t.name)
             return t.name
         if isinstance(t, ir.BaseNode):
+            base = self.base_name(t.kind, t.zarr_format)
+            named.add(base)
+            named.add("JsonObject")
             if t.kind == "group":
-                return f"{self.base_name('group', t.zarr_format)}[JsonObject, Mapping[str, {self.any_node(t.zarr_format)}]]"
-            return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+                named.add(self.any_node(t.zarr_format))
+                return f"{base}[JsonObject, Mapping[str, {self.any_node(t.zarr_format)}]]"
+            return f"{base}[JsonObject]"
         assert_never(t)
 
     # --- documents (TypedDicts of the JSON as json.loads returns it) --------------------

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
-import re
 from typing import assert_never
 
 from zomgen import ir
@@ -43,6 +42,7 @@ from zomgen.targets.python.convert.context import Context
 from zomgen.targets.python.convert.records import construct, document, members, tuple_items
 from zomgen.targets.python.convert.unions import union_like
 from zomgen.targets.python.convert.view import (
+    Construct,
     ConvertModule,
     Function,
     NamedMembers,
@@ -52,8 +52,6 @@ from zomgen.targets.python.convert.view import (
 from zomgen.targets.python.spelling import Spelling
 
 ITEM = "item"
-# A string literal in generated code (py_literal spells them), dropped before looking for calls.
-_STRINGS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
 
 
 def var(base: str, depth: int) -> str:
@@ -91,20 +89,10 @@ class Converters(Context):
         helpers = [k for k in self._functions if k[0] not in ("parse", "dump")]
         module = self.module
         module.functions = [f for k in public + helpers if (f := self._functions[k]) is not None]
-        # The module's helpers are printed where some function calls them, and only then.
-        code = _STRINGS.sub('""', "\n".join(_texts(module.functions)))
-        called = set(re.findall(r"\b(_json|_is_\w+)\(", code))
-        module.uses_model = any(f.kind == "construct" for f in module.functions)
-        module.uses_json = "_json" in called
-        module.uses_integer = "_is_integer" in called
-        module.uses_number = "_is_number" in called
-        module.uses_array = "_is_array" in called
-        module.uses_tuple = "_is_tuple_of" in called
-        module.uses_object = "_is_object" in called
-        module.uses_at = bool(re.search(r"\b_at\(", code))
-        module.uses_engine = bool(re.search(r"\b_holds\(", code))
-        if module.uses_json:
-            self.use("JsonValue")
+        if any(isinstance(f, Construct) and not f.generic for f in module.functions):
+            self.helpers.add("new_model")
+        module.helpers = sorted(self.helpers - {"holds"})
+        module.uses_engine = "holds" in self.helpers
         module.imports = sorted(self.imports)
         module.escaped = [(name, type_) for type_, name in self.escaped.items()]
         return module
@@ -148,7 +136,8 @@ class Converters(Context):
         if isinstance(t, NamedMembers):
             return f"{self.helper('dump', t)}({e})"
         if isinstance(t, (ir.Json, ir.JsonObject, ir.Never)):
-            return f"_json({e})"
+            self.helpers.add("plain_json")
+            return f"plain_json({e})"
         if isinstance(t, ir.ListOf):
             if not self.needs("dump", t.item):
                 return f"list({e})"
@@ -243,17 +232,6 @@ def _without_unused_schemas(
     if isinstance(t, ir.UnionOf) and not any(test and test.engine for test in plan(c.h, t)):
         return dataclasses.replace(t, option_schemas=())
     return t
-
-
-def _texts(value: object) -> list[str]:
-    """Every string inside the functions (their expressions and statements)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _texts(v)]  # pyright: ignore[reportUnknownVariableType]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [s for f in dataclasses.fields(value) for s in _texts(getattr(value, f.name))]
-    return []
 
 
 def _slug(c: Converters, t: SlotType) -> str:

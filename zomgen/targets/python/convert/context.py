@@ -4,20 +4,18 @@ that does not is converted by the identity, and no function is made for it)."""
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 
 from zomgen import ir
-from zomgen.targets.python.convert.view import ConvertModule, NamedMembers, Record, SlotType
+from zomgen.targets.python.convert.view import (
+    Condition,
+    ConvertModule,
+    NamedMembers,
+    Record,
+    SlotType,
+)
 from zomgen.targets.python.spelling import Spelling, py_literal
 
-# Names a spelled model type uses that the template imports itself (builtins, typing).
-_NOT_FROM_MODELS = frozenset(
-    {
-        *("tuple", "str", "int", "float", "bool", "dict", "list", "Literal", "Never", "Mapping"),
-        *("None", "True", "False"),  # inside Literal[...]
-    }
-)
 # Converters of a type that nests aliases deeper than this are annotated `Any`: ty 0.0.105 takes
 # time exponential in that depth to check a function annotated with it (about 1 s at 22 levels of
 # three-option unions and 10 s at 26; hostile deep_prefix_items_40 never finished), although
@@ -39,9 +37,17 @@ class Context(ABC):
         self.aliases = {t.name: t for t in hierarchy.types if isinstance(t, ir.AliasType)}
         self.module = ConvertModule(hierarchy.source, hierarchy.root)
         self.imports: set[str] = set()
+        self.helpers: set[str] = set()  # what the functions call of `_runtime/converting.py`
         self._needs: dict[tuple[str, str], bool] = {}
         self.too_deep = _deeply_nested(self.aliases)
         self.escaped: dict[str, str] = {}  # type -> the name cast() refers to it by
+
+    def conditions(self, branches: list[tuple[Condition, str]]) -> tuple[tuple[str, str], ...]:
+        """The branches of a function as the module prints them: the helpers their conditions
+        call are imported from the run time."""
+        for condition, _expr in branches:
+            self.helpers |= condition.helpers
+        return tuple((condition.text, expr) for condition, expr in branches)
 
     def use(self, name: str) -> str:
         """`name`, imported from `.models`."""
@@ -52,16 +58,12 @@ class Context(ABC):
         """The models' spelling of `t`, each name it uses imported."""
         if isinstance(t, NamedMembers):
             return self.use(t.typed_dict)
-        spelled = self.sp.model(t)
-        # no words inside Literal[...]'s strings, nor the `e` of a number such as 1e+16
-        unquoted = re.sub(r'"(?:[^"\\]|\\.)*"', "", spelled)
-        words = [
-            w for w in re.findall(r"(?<![\w.])[^\W\d]\w*", unquoted) if w not in _NOT_FROM_MODELS
-        ]
-        if any(w in self.too_deep for w in words):
+        names: set[str] = set()
+        spelled = self.sp.model(t, names)
+        if names & self.too_deep:
             return "Any"
-        for word in words:
-            self.use(word)
+        for name in names:
+            self.use(name)
         return spelled
 
     def as_typed(self, type_: str, expr: str) -> str:

@@ -3,182 +3,215 @@
 record is an instance of its class, a list or tuple a tuple, a map a mapping, a JSON value
 anything), so `dump` picks the class `parse` built.
 
-A JSON value is `Any`, and stays so: `_is_array` and `_is_object` are functions rather than
+A JSON value is `Any`, and stays so: `is_array` and `is_object` are functions rather than
 `isinstance` checks, which would narrow it to `list[Unknown]` for pyright strict.
 
-Each function returns the condition's text, `"True"` or `"False"` where nothing is left to
-check, so that a caller can drop an option that never fits or stop at one that always does."""
+Each function returns a `Condition` (view.py): its text, the run-time helpers it calls, and how
+it joins others. `TRUE` or `FALSE` where nothing is left to check, so that a caller can drop an
+option that never fits or stop at one that always does."""
 
 from __future__ import annotations
-
-import re
 
 from zomgen import ir
 from zomgen.discriminate import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Need
 from zomgen.targets.python.convert.context import Context
+from zomgen.targets.python.convert.view import FALSE, TRUE, Condition
 from zomgen.targets.python.spelling import py_literal
 
+# The helpers of `_runtime/converting.py` a deep key is read with.
+_AT = frozenset({"value_at", "ABSENT"})
 
-def fits_need(need: Need) -> str:
+
+def fits_need(need: Need) -> Condition:
     """The condition that the JSON value `value` meets `need` (discriminate.py). A key right
     below the value is read with `.get` (the tests before it say the value is an object);
-    a deeper one with `_at`, which gives `_ABSENT` wherever a key on the way is missing."""
+    a deeper one with `value_at`, which gives `ABSENT` wherever a key on the way is missing."""
     if not need.path:
         return _fits_kinds_values(need, "value")
     if len(need.path) == 1:
         key = py_literal(need.path[0])
         if need.absent:
-            return f"{key} not in value"
+            return Condition(f"{key} not in value")
         if need.kinds is None and need.values is None:
-            return f"{key} in value"
+            return Condition(f"{key} in value")
         test = _fits_kinds_values(need, f"value[{key}]")
         if need.optional:
-            return f"({key} not in value or {paren(test) if ' or ' in test else test})"
+            return _grouped(any_of([Condition(f"{key} not in value"), test]))
         if need.values is not None and None not in need.values:
             return _fits_kinds_values(need, f"value.get({key})")
-        return f"{key} in value and {paren(test) if ' or ' in test else test}"
-    at = f"_at(value, {', '.join(py_literal(k) for k in need.path)})"
+        return all_of([Condition(f"{key} in value"), test])
+    at = f"value_at(value, {', '.join(py_literal(k) for k in need.path)})"
     if need.absent:
-        return f"{at} is _ABSENT"
+        return Condition(f"{at} is ABSENT", _AT)
     if need.kinds is None and need.values is None:
-        return f"{at} is not _ABSENT"
+        return Condition(f"{at} is not ABSENT", _AT)
     test = _fits_kinds_values(need, at)
+    test = Condition(test.text, test.helpers | {"value_at"}, test.operator, test.isinstance_of)
     if need.optional:
-        return f"({at} is _ABSENT or {paren(test) if ' or ' in test else test})"
+        return _grouped(any_of([Condition(f"{at} is ABSENT", _AT), test]))
     return test
 
 
-def _fits_kinds_values(need: Need, e: str) -> str:
+def _fits_kinds_values(need: Need, e: str) -> Condition:
     if need.values is not None:
         return fits_literal(ir.Literal(need.values), e)
     kinds = sorted(need.kinds or ())
-    return any_of([_FITS_KIND[k].format(e=e) for k in kinds]) if kinds else "True"
+    return any_of([_fits_kind(k, e) for k in kinds]) if kinds else TRUE
 
 
-_FITS_KIND = {
-    OBJECT: "_is_object({e})",
-    ARRAY: "_is_array({e})",
-    STRING: "isinstance({e}, str)",
-    NUMBER: "_is_number({e})",
-    BOOLEAN: "isinstance({e}, bool)",
-    NULL: "{e} is None",
-}
+def _fits_kind(kind: str, e: str) -> Condition:
+    if kind == OBJECT:
+        return _call("is_object", e)
+    if kind == ARRAY:
+        return _call("is_array", e)
+    if kind == STRING:
+        return is_instance(e, "str")
+    if kind == NUMBER:
+        return _call("is_number", e)
+    if kind == BOOLEAN:
+        return is_instance(e, "bool")
+    assert kind == NULL, kind
+    return Condition(f"{e} is None")
 
 
-def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozenset()) -> str:
+def fits_model(cx: Context, t: ir.TypeRef, e: str, seen: frozenset[str] = frozenset()) -> Condition:
     """The condition that the model value `e` fits `t`."""
     if isinstance(t, ir.Primitive):
         return fits_primitive(t, e)
     if isinstance(t, (ir.Json, ir.JsonObject, ir.Never)):
-        return "True"
+        return TRUE
     if isinstance(t, ir.Literal):
         return fits_literal(t, e)
     if isinstance(t, ir.TupleOf):
         return fits_model_tuple(cx, t, e, seen)
     if isinstance(t, ir.ListOf):
-        return f"isinstance({e}, tuple)"
+        return is_instance(e, "tuple")
     if isinstance(t, ir.MapOf):
-        return f"isinstance({e}, Mapping)"
+        return is_instance(e, "Mapping")
     if isinstance(t, ir.UnionOf):
         return any_of([fits_model(cx, o, e, seen) for o in t.options])
     if isinstance(t, ir.BaseNode):
-        return f"isinstance({e}, {cx.use(cx.sp.base_name(t.kind, t.zarr_format))})"
+        return is_instance(e, cx.use(cx.sp.base_name(t.kind, t.zarr_format)))
     if t.name in cx.aliases:
         if t.name in seen:
-            return "False"
+            return FALSE
         return fits_model(cx, cx.aliases[t.name].target, e, seen | {t.name})
-    return f"isinstance({e}, {cx.use(t.name)})"
+    return is_instance(e, cx.use(t.name))
 
 
 def fits_model_tuple(
     cx: Context, t: ir.TupleOf, e: str, seen: frozenset[str], nested: bool = False
-) -> str:
-    """The model value `e` fits the tuple type `t`: a tuple of its lengths (`_is_tuple_of`),
+) -> Condition:
+    """The model value `e` fits the tuple type `t`: a tuple of its lengths (`is_tuple_of`),
     whose required positions fit theirs. Tuples of other lengths are other options of a union
     (a 2x2, 3x3 or 4x4 matrix). A tuple inside a position is told by its lengths alone, which
     keeps the condition short."""
     longest = "None" if t.rest is not None else str(len(t.items))
-    parts = [f"_is_tuple_of({e}, {t.required_length}, {longest})"]
+    lengths = _call("is_tuple_of", f"{e}, {t.required_length}, {longest}")
     if nested:
-        return parts[0]
+        return lengths
+    parts = [lengths]
     for i, item in enumerate(t.items[: t.required_length]):
         at = f"{e}[{i}]"
         if isinstance(item, ir.TupleOf):
-            fits = fits_model_tuple(cx, item, at, seen, nested=True)
+            parts.append(fits_model_tuple(cx, item, at, seen, nested=True))
         else:
-            fits = fits_model(cx, item, at, seen)
-        if fits != "True":
-            parts.append(fits if " or " not in fits else f"({fits})")
-    return " and ".join(parts)
+            parts.append(fits_model(cx, item, at, seen))
+    return all_of(parts)
 
 
-def fits_primitive(t: ir.Primitive, e: str) -> str:
+def fits_primitive(t: ir.Primitive, e: str) -> Condition:
     if t.name == "integer":
-        return f"_is_integer({e})"
+        return _call("is_integer", e)
     if t.name == "number":
-        return f"_is_number({e})"
+        return _call("is_number", e)
     if t.name == "null":
-        return f"{e} is None"
-    return f"isinstance({e}, {'str' if t.name == 'string' else 'bool'})"
+        return Condition(f"{e} is None")
+    return is_instance(e, "str" if t.name == "string" else "bool")
 
 
-def fits_literal(t: ir.Literal, e: str) -> str:
+def fits_literal(t: ir.Literal, e: str) -> Condition:
     """JSON equality: `1` matches `1.0`, never `True`; a string only a string."""
     strings = [v for v in t.values if isinstance(v, str)]
     numbers = [v for v in t.values if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    parts: list[str] = []
+    parts: list[Condition] = []
     if strings:
         parts.append(among(e, [py_literal(s) for s in strings]))
     if numbers:
-        parts.append(f"_is_number({e}) and {among(e, [repr(n) for n in numbers])}")
-    parts += [f"{e} is {v!r}" for v in t.values if v is None or isinstance(v, bool)]
-    return any_of(parts) if parts else "False"
+        parts.append(all_of([_call("is_number", e), among(e, [repr(n) for n in numbers])]))
+    parts += [Condition(f"{e} is {v!r}") for v in t.values if v is None or isinstance(v, bool)]
+    return any_of(parts) if parts else FALSE
 
 
-# --- putting conditions together ---------------------------------------------------------------
-
-_ISINSTANCE = re.compile(r"isinstance\(([\w.\[\]\"']+), (\w+|\([\w, ]+\))\)")
+# --- making and joining conditions -------------------------------------------------------------
 
 
-def any_of(parts: list[str]) -> str:
+def _call(helper: str, arguments: str) -> Condition:
+    """A call of one of the run time's helpers."""
+    return Condition(f"{helper}({arguments})", frozenset({helper}))
+
+
+def is_instance(subject: str, cls: str) -> Condition:
+    return Condition(f"isinstance({subject}, {cls})", isinstance_of=(subject, (cls,)))
+
+
+def among(e: str, literals: list[str]) -> Condition:
+    if len(literals) == 1:
+        return Condition(f"{e} == {literals[0]}")
+    return Condition(f"{e} in ({', '.join(literals)})")
+
+
+def any_of(parts: list[Condition]) -> Condition:
     """`parts` joined by `or`, without repeats; `isinstance` checks of one value are one call
     (`isinstance(e, (A, B))`, as ruff's SIM101 asks)."""
-    if "True" in parts:
-        return "True"
-    merged: list[str] = []
-    classes: dict[str, list[str]] = {}  # value -> classes of its isinstance checks so far
-    for part in dict.fromkeys(parts):
-        if part == "False":
-            continue
-        match = _ISINSTANCE.fullmatch(part)
-        if match is None:
+    if TRUE in parts:
+        return TRUE
+    merged: list[Condition | str] = []  # a subject's place: where its merged check goes
+    classes: dict[str, list[str]] = {}  # subject -> the classes of its isinstance checks
+    for part in _unique(parts, FALSE):
+        if part.isinstance_of is None:
             merged.append(part)
             continue
-        subject, names = match.group(1), match.group(2).strip("()").split(", ")
+        subject, names = part.isinstance_of
         if subject not in classes:
             classes[subject] = []
-            merged.append(f"\0{subject}")  # where the merged check goes
-        classes[subject] += [n for n in names if n and n not in classes[subject]]
-    out: list[str] = []
-    for part in merged:
-        if part.startswith("\0"):
-            subject = part[1:]
-            names = classes[subject]
-            joined = names[0] if len(names) == 1 else f"({', '.join(names)})"
-            part = f"isinstance({subject}, {joined})"
-        out.append(part)
-    if not out:
-        return "False"
-    if len(out) == 1:
-        return out[0]
-    return " or ".join(paren(p) if " and " in p else p for p in out)
+            merged.append(subject)
+        classes[subject] += [n for n in names if n not in classes[subject]]
+    out = [
+        part if isinstance(part, Condition) else _isinstance_of(part, classes[part])
+        for part in merged
+    ]
+    return _joined("or", out, FALSE)
 
 
-def among(e: str, literals: list[str]) -> str:
-    if len(literals) == 1:
-        return f"{e} == {literals[0]}"
-    return f"{e} in ({', '.join(literals)})"
+def all_of(parts: list[Condition]) -> Condition:
+    """`parts` joined by `and`, without repeats."""
+    if FALSE in parts:
+        return FALSE
+    return _joined("and", _unique(parts, TRUE), TRUE)
 
 
-def paren(condition: str) -> str:
-    return f"({condition})"
+def _isinstance_of(subject: str, names: list[str]) -> Condition:
+    joined = names[0] if len(names) == 1 else f"({', '.join(names)})"
+    return Condition(f"isinstance({subject}, {joined})", isinstance_of=(subject, tuple(names)))
+
+
+def _unique(parts: list[Condition], neutral: Condition) -> list[Condition]:
+    return [p for p in dict.fromkeys(parts) if p != neutral]
+
+
+def _joined(operator: str, parts: list[Condition], empty: Condition) -> Condition:
+    if not parts:
+        return empty
+    if len(parts) == 1:
+        return parts[0]
+    texts = [_grouped(p).text if p.operator not in (None, operator) else p.text for p in parts]
+    helpers = frozenset().union(*(p.helpers for p in parts))
+    return Condition(f" {operator} ".join(texts), helpers, operator)
+
+
+def _grouped(condition: Condition) -> Condition:
+    """`condition` in parentheses, which no operator around it splits."""
+    if condition.operator is None:
+        return condition
+    return Condition(f"({condition.text})", condition.helpers)

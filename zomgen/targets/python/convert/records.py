@@ -25,12 +25,17 @@ from zomgen.targets.python.spelling import py_literal
 ITEM = "item"
 # Names the functions below use themselves, which no local may take.
 _TAKEN = frozenset({"model", "document", "value", "key", "item", "items", "index", "members"})
+# Names the module imports, which no local may shadow: the run time's helpers, `cast`, `schema`.
+_IMPORTED = frozenset(
+    {"cast", "schema", "holds", "new_model", "plain_json", "value_at", "ABSENT"}
+    | {"is_array", "is_object", "is_tuple_of", "is_integer", "is_number"}
+)
 
 
 def construct(c: Context, record: Record, cls: str, typed: str, function: str) -> Construct:
-    """`_model(cls, attr=<the value of its key>, ...)` from a checked JSON object `value`: every
-    field of the dataclass is given, the node's constants included, since `_model` bypasses the
-    defaults of its `__init__` (see the template)."""
+    """`new_model(cls, {attr: <the value of its key>, ...})` from a checked JSON object `value`:
+    every field of the dataclass is given, the node's constants included, since `new_model`
+    bypasses the defaults of its `__init__` (`_runtime/converting.py`)."""
     args: list[tuple[str, str]] = []
     if record.node is not None:
         kind, version = record.node
@@ -148,7 +153,7 @@ def _local(attr: str, taken: set[str]) -> str:
         not name[:1].islower()
         or keyword.iskeyword(name)
         or hasattr(builtins, name)
-        or name in ("cast", "gc")
+        or name in _IMPORTED
         or re.match(r"(parse|dump)_|(item|key)\d", name)
     ):
         name = f"{attr.lstrip('_').lower()}_value"
@@ -211,7 +216,9 @@ def members(c: Context, side: str, t: NamedMembers, function: str) -> Loop:
     else:
         otherwise = f"{out}[key] = {c.dump_expr(ir.Json(), ITEM, 1)}"
     keys_by_statement.pop(otherwise, None)  # as every other member
-    cases = tuple((among("key", keys), statement) for statement, keys in keys_by_statement.items())
+    cases = tuple(
+        (among("key", keys).text, statement) for statement, keys in keys_by_statement.items()
+    )
     if side == "parse":
         return Loop(
             function,

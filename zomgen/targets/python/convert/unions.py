@@ -8,8 +8,16 @@ from __future__ import annotations
 from zomgen import ir
 from zomgen.discriminate import Test, plan
 from zomgen.targets.python.convert.context import Context
-from zomgen.targets.python.convert.fits import fits_model, fits_need, paren
-from zomgen.targets.python.convert.view import Branches, Fixed, Function, Match
+from zomgen.targets.python.convert.fits import all_of, fits_model, fits_need
+from zomgen.targets.python.convert.view import (
+    FALSE,
+    TRUE,
+    Branches,
+    Condition,
+    Fixed,
+    Function,
+    Match,
+)
 from zomgen.targets.python.spelling import py_literal
 
 
@@ -31,28 +39,25 @@ def _parse_union(c: Context, t: ir.UnionOf, returns: str, function: str) -> Func
     if tagged is not None:
         subject, cases = tagged
         return Match(function, returns, subject, cases, c.as_typed(returns, "value"))
-    branches: list[tuple[str, str]] = []
+    branches: list[tuple[Condition, str]] = []
     final = c.as_typed(returns, "value")  # a JSON value that is its own model
     for option, test in zip(t.options, plan(c.h, t), strict=True):
         result = c.parse_expr(option, "value") if c.needs("parse", option) else final
         if test is None:
             final = result
             break
-        branches.append((_condition(c, test), result))
+        branches.append((_condition(test), result))
     while branches and branches[-1][1] == final:
         branches.pop()  # the same value whichever of these options it is
-    return Branches(function, "value", "Any", returns, tuple(branches), final)
+    return Branches(function, "value", "Any", returns, c.conditions(branches), final)
 
 
-def _condition(c: Context, test: Test) -> str:
+def _condition(test: Test) -> Condition:
     parts = [fits_need(need) for need in test.needs]
     if test.engine:
-        parts.append(f"_holds(value, {', '.join(py_literal(p) for p in test.engine)})")
-    parts = list(dict.fromkeys(p for p in parts if p != "True"))
-    return (
-        " and ".join(paren(p) if " or " in p and not p.startswith("(") else p for p in parts)
-        or "True"
-    )
+        pointers = ", ".join(py_literal(p) for p in test.engine)
+        parts.append(Condition(f"holds(value, schema(), {pointers})", frozenset({"holds"})))
+    return all_of(parts)
 
 
 def _tags(c: Context, t: ir.UnionOf) -> tuple[str, tuple[tuple[str, str], ...]] | None:
@@ -89,7 +94,7 @@ def _dump_union(c: Context, t: ir.UnionOf, param_type: str, function: str) -> Fu
     last: ir.TypeRef | None = None  # the option that fits every value, if any
     after: list[ir.TypeRef] = []  # the options after it that convert
     for option in t.options:
-        if last is None and fits_model(c, option, "model") == "True":
+        if last is None and fits_model(c, option, "model") == TRUE:
             last = option
         elif c.needs("dump", option):
             (needed if last is None else after).append(option)
@@ -107,18 +112,18 @@ def _dump_union(c: Context, t: ir.UnionOf, param_type: str, function: str) -> Fu
         or any(_is_tuple(c, o) for o in needed)
     )
     e = "value" if untyped else "model"
-    branches: list[tuple[str, str]] = []
+    branches: list[tuple[Condition, str]] = []
     for option in needed:
         # a tuple's lengths and positions are read on the untyped value (checked as `Any`)
         fits = fits_model(c, option, e if _is_tuple(c, option) else "model")
-        if fits not in (b[0] for b in branches):
+        if fits != FALSE and fits not in (b[0] for b in branches):
             branches.append((fits, c.dump_expr(option, e)))
     final: str | None = "model"
     if last is not None:
         final = c.dump_expr(last, e)
     elif len(needed) == len(t.options) and branches:
         final = branches.pop()[1]  # nothing else is left
-    return Branches(function, "model", param_type, "Any", tuple(branches), final, untyped)
+    return Branches(function, "model", param_type, "Any", c.conditions(branches), final, untyped)
 
 
 def _is_tuple(c: Context, t: ir.TypeRef) -> bool:

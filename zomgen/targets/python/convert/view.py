@@ -55,9 +55,26 @@ class Record:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """A condition of generated code, with what it is made of: the run time's helpers it calls
+    (`_runtime/converting.py`), the operator joining it at the top (`or`, `and`, or None for
+    one that needs no parentheses anywhere) and, for `isinstance(subject, classes)`, its
+    parts, so that checks of one value merge into one call."""
+
+    text: str
+    helpers: frozenset[str] = frozenset()
+    operator: str | None = None
+    isinstance_of: tuple[str, tuple[str, ...]] | None = None
+
+
+TRUE = Condition("True")
+FALSE = Condition("False")
+
+
+@dataclass(frozen=True)
 class Construct:
-    """`def name(value: Any) -> cls: return _model(cls, {"attr": expr, ...})` (`cls(attr=expr,
-    ...)` if generic)."""
+    """`def name(value: Any) -> cls: return new_model(cls, {"attr": expr, ...})`
+    (`cls(attr=expr, ...)` if generic)."""
 
     name: str
     cls: str
@@ -158,13 +175,7 @@ class ConvertModule:
     imports: list[str] = field(default_factory=list)  # names imported from `.models`
     constants: list[KeySet] = field(default_factory=list)
     escaped: list[tuple[str, str]] = field(default_factory=list)  # (name, type) for cast()
-    # The module's own helpers, each printed only where a function calls it.
-    uses_model: bool = False
-    uses_json: bool = False
-    uses_integer: bool = False
-    uses_number: bool = False
-    uses_tuple: bool = False
-    uses_array: bool = False
-    uses_object: bool = False
-    uses_at: bool = False  # `_at`, a value deep inside another
-    uses_engine: bool = False  # `_holds`, the run time's engine on an option's subschemas
+    # What the functions call of the run time's `converting.py`, and whether they ask its
+    # engine about a union option's subschemas (`holds`).
+    helpers: list[str] = field(default_factory=list)
+    uses_engine: bool = False
