@@ -282,7 +282,8 @@ def import_ms(folder: Path, name: str, repeat: int) -> float:
 
 
 def _paused(pkg: ModuleType, convert: Callable[[Any], object], document: Any) -> object:
-    with pkg._CollectorPaused():
+    collector = importlib.import_module(f"{pkg.__name__}._runtime.collector")
+    with collector.CollectorPaused():
         return convert(document)
 
 
