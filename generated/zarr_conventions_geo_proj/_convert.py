@@ -122,8 +122,8 @@ from .models import (
     Unit,
     UnitOption2,
     Unset,
+    Usage,
     Usages,
-    UsagesItem,
     ValueAndUnit,
     ValueInDegreeOrValueAndUnit,
     ValueInMetreOrValueAndUnit,
@@ -755,16 +755,16 @@ def dump_BoundCrsOption2(model: BoundCrsOption2) -> dict[str, Any]:
 
 
 def parse_Usages(value: Any) -> Usages:
-    return tuple([parse_UsagesItem(item) for item in value])
+    return tuple([parse_Usage(item) for item in value])
 
 
 def dump_Usages(model: Usages) -> Any:
-    return [dump_UsagesItem(item) for item in model]
+    return [dump_Usage(item) for item in model]
 
 
-def parse_UsagesItem(value: Any) -> UsagesItem:
+def parse_Usage(value: Any) -> Usage:
     return new_model(
-        UsagesItem,
+        Usage,
         {
             "scope": value.get("scope"),
             "area": value.get("area"),
@@ -779,7 +779,7 @@ def parse_UsagesItem(value: Any) -> UsagesItem:
     )
 
 
-def dump_UsagesItem(model: UsagesItem) -> dict[str, Any]:
+def dump_Usage(model: Usage) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if model.scope is not None:
         document["scope"] = model.scope
