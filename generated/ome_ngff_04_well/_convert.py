@@ -292,11 +292,11 @@ def dump_NGFFImageMultiscaleDataset(model: NGFFImageMultiscaleDataset) -> dict[s
 
 
 def parse_CoordinateTransformations(value: Any) -> CoordinateTransformations:
-    return tuple([_parse_CoordinateTransformationScale_or_Coordin_etc(item) for item in value])
+    return tuple([_parse_CoordinateTransformationScale_or_1_more(item) for item in value])
 
 
 def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
-    return [_dump_CoordinateTransformationScale_or_Coordin_etc(item) for item in model]
+    return [_dump_CoordinateTransformationScale_or_1_more(item) for item in model]
 
 
 def parse_CoordinateTransformationScale(value: Any) -> CoordinateTransformationScale:
@@ -803,7 +803,7 @@ def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     }
 
 
-def _parse_CoordinateTransformationScale_or_Coordin_etc(
+def _parse_CoordinateTransformationScale_or_1_more(
     value: Any,
 ) -> CoordinateTransformationScale | CoordinateTransformationTranslation:
     match value["type"]:
@@ -845,7 +845,7 @@ def _parse_list_of_JsonObject_or_None(value: Any) -> tuple[JsonObject, ...] | No
     return cast("tuple[JsonObject, ...] | None", value)
 
 
-def _dump_CoordinateTransformationScale_or_Coordin_etc(
+def _dump_CoordinateTransformationScale_or_1_more(
     model: CoordinateTransformationScale | CoordinateTransformationTranslation,
 ) -> Any:
     if isinstance(model, CoordinateTransformationScale):

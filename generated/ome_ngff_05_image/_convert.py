@@ -241,11 +241,11 @@ def dump_MultiscaleDataset(model: MultiscaleDataset) -> dict[str, Any]:
 
 
 def parse_CoordinateTransformations(value: Any) -> CoordinateTransformations:
-    return tuple([_parse_CoordinateTransformationScale_or_Coordin_etc(item) for item in value])
+    return tuple([_parse_CoordinateTransformationScale_or_1_more(item) for item in value])
 
 
 def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
-    return [_dump_CoordinateTransformationScale_or_Coordin_etc(item) for item in model]
+    return [_dump_CoordinateTransformationScale_or_1_more(item) for item in model]
 
 
 def parse_CoordinateTransformationScale(value: Any) -> CoordinateTransformationScale:
@@ -822,7 +822,7 @@ def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     return document
 
 
-def _parse_CoordinateTransformationScale_or_Coordin_etc(
+def _parse_CoordinateTransformationScale_or_1_more(
     value: Any,
 ) -> CoordinateTransformationScale | CoordinateTransformationTranslation:
     match value["type"]:
@@ -864,7 +864,7 @@ def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
     return parse_NamedConfig(value)
 
 
-def _dump_CoordinateTransformationScale_or_Coordin_etc(
+def _dump_CoordinateTransformationScale_or_1_more(
     model: CoordinateTransformationScale | CoordinateTransformationTranslation,
 ) -> Any:
     if isinstance(model, CoordinateTransformationScale):
