@@ -263,7 +263,7 @@ Ids: TypeAlias = "list[Id]"
 Unit: TypeAlias = 'Literal["metre", "degree", "unity"] | UnitOption2'
 
 
-Usages: TypeAlias = "list[UsagesItem]"
+Usages: TypeAlias = "list[Usage]"
 
 
 # PROJJSON CRS representation following PROJ specification
@@ -502,7 +502,7 @@ BoundCrsOption2 = TypedDict(
 )
 
 
-class UsagesItem(TypedDict):
+class Usage(TypedDict):
     scope: NotRequired[str]
     area: NotRequired[str]
     bbox: NotRequired[Bbox]

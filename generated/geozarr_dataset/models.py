@@ -119,7 +119,7 @@ Ids: TypeAlias = "tuple[Id, ...]"
 Unit: TypeAlias = 'Literal["metre", "degree", "unity"] | UnitOption2'
 
 
-Usages: TypeAlias = "tuple[UsagesItem, ...]"
+Usages: TypeAlias = "tuple[Usage, ...]"
 
 
 # PROJJSON CRS representation following PROJ specification
@@ -419,7 +419,7 @@ class BoundCrsOption2:
 
 
 @dataclass(frozen=True, kw_only=True)
-class UsagesItem:
+class Usage:
     scope: str | None = None
     area: str | None = None
     bbox: Bbox | None = None

@@ -321,9 +321,9 @@ export type BoundCrsOption2 = {
   readonly ids?: Ids;
 };
 
-export type Usages = readonly UsagesItem[];
+export type Usages = readonly Usage[];
 
-export type UsagesItem = {
+export type Usage = {
   readonly scope?: string;
   readonly area?: string;
   readonly bbox?: Bbox;

@@ -66,11 +66,11 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 
 CoordinateTransformations: TypeAlias = (
-    "tuple[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation, ...]"
+    "tuple[CoordinateTransformationScale | CoordinateTransformationTranslation, ...]"
 )
 
 
-Axes: TypeAlias = "tuple[AxesItemOption1 | AxesItemOption2, ...]"
+Axes: TypeAlias = "tuple[AxisOption1 | AxisOption2, ...]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
@@ -185,14 +185,14 @@ class NGFFImage:
     """JSON from OME-NGFF .zattrs"""
 
     # The multiscale datasets for this image
-    multiscales: tuple[NGFFImageMultiscalesItem, ...]
+    multiscales: tuple[NGFFImageMultiscale, ...]
     omero: NGFFImageOmero | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageMultiscalesItem:
-    datasets: tuple[NGFFImageMultiscalesItemDatasetsItem, ...]
+class NGFFImageMultiscale:
+    datasets: tuple[NGFFImageMultiscaleDataset, ...]
     axes: Axes
     name: str | None = None
     version: Literal["0.4"] | None = None
@@ -201,35 +201,35 @@ class NGFFImageMultiscalesItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageMultiscalesItemDatasetsItem:
+class NGFFImageMultiscaleDataset:
     path: str
     coordinateTransformations: CoordinateTransformations
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemScale:
+class CoordinateTransformationScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemTranslation:
+class CoordinateTransformationTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption1:
+class AxisOption1:
     name: str
     type: Literal["channel", "time", "space"]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption2:
+class AxisOption2:
     name: str
     type: str | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
@@ -237,13 +237,13 @@ class AxesItemOption2:
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageOmero:
-    channels: tuple[NGFFImageOmeroChannelsItem, ...]
+    channels: tuple[NGFFImageOmeroChannel, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageOmeroChannelsItem:
-    window: NGFFImageOmeroChannelsItemWindow
+class NGFFImageOmeroChannel:
+    window: NGFFImageOmeroChannelWindow
     color: str
     label: str | None = None
     family: str | None = None
@@ -252,7 +252,7 @@ class NGFFImageOmeroChannelsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageOmeroChannelsItemWindow:
+class NGFFImageOmeroChannelWindow:
     end: float
     max: float
     min: float
@@ -286,7 +286,7 @@ class LabelImageAttributes:
     """image.schema and label.schema at once."""
 
     # The multiscale datasets for this image
-    multiscales: tuple[NGFFImageMultiscalesItem, ...]
+    multiscales: tuple[NGFFImageMultiscale, ...]
     omero: NGFFImageOmero | None = None
     image_label: LabelImageAttributesImageLabel | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
@@ -295,9 +295,9 @@ class LabelImageAttributes:
 @dataclass(frozen=True, kw_only=True)
 class LabelImageAttributesImageLabel:
     # The colors for this label image
-    colors: tuple[LabelImageAttributesImageLabelColorsItem, ...] | None = None
+    colors: tuple[LabelImageAttributesImageLabelColor, ...] | None = None
     # The properties for this label image
-    properties: tuple[LabelImageAttributesImageLabelPropertiesItem, ...] | None = None
+    properties: tuple[LabelImageAttributesImageLabelProperty, ...] | None = None
     # The source of this label image
     source: LabelImageAttributesImageLabelSource | None = None
     # The version of the specification
@@ -306,7 +306,7 @@ class LabelImageAttributesImageLabel:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LabelImageAttributesImageLabelColorsItem:
+class LabelImageAttributesImageLabelColor:
     # The value of the label
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
@@ -315,7 +315,7 @@ class LabelImageAttributesImageLabelColorsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LabelImageAttributesImageLabelPropertiesItem:
+class LabelImageAttributesImageLabelProperty:
     # The pixel value for this label
     label_value: int
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

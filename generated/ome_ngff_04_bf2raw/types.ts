@@ -109,63 +109,63 @@ export type OmeZarr04Image = {
 /** JSON from OME-NGFF .zattrs */
 export type NGFFImage = {
   /** The multiscale datasets for this image */
-  readonly multiscales: readonly NGFFImageMultiscalesItem[];
+  readonly multiscales: readonly NGFFImageMultiscale[];
   readonly omero?: NGFFImageOmero;
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageMultiscalesItem = {
+export type NGFFImageMultiscale = {
   readonly name?: string;
-  readonly datasets: readonly NGFFImageMultiscalesItemDatasetsItem[];
+  readonly datasets: readonly NGFFImageMultiscaleDataset[];
   readonly version?: "0.4";
   readonly axes: Axes;
   readonly coordinateTransformations?: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageMultiscalesItemDatasetsItem = {
+export type NGFFImageMultiscaleDataset = {
   readonly path: string;
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
 export type CoordinateTransformations = readonly (
-  | CoordinateTransformationsItemScale
-  | CoordinateTransformationsItemTranslation
+  | CoordinateTransformationScale
+  | CoordinateTransformationTranslation
 )[];
 
-export type CoordinateTransformationsItemScale = {
+export type CoordinateTransformationScale = {
   readonly type: "scale";
   readonly scale: readonly number[];
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformationsItemTranslation = {
+export type CoordinateTransformationTranslation = {
   readonly type: "translation";
   readonly translation: readonly number[];
 } & { readonly [key: string]: unknown };
 
-export type Axes = readonly (AxesItemOption1 | AxesItemOption2)[];
+export type Axes = readonly (AxisOption1 | AxisOption2)[];
 
-export type AxesItemOption1 = {
+export type AxisOption1 = {
   readonly name: string;
   readonly type: "channel" | "time" | "space";
 } & { readonly [key: string]: unknown };
 
-export type AxesItemOption2 = {
+export type AxisOption2 = {
   readonly name: string;
   readonly type?: string;
 } & { readonly [key: string]: unknown };
 
 export type NGFFImageOmero = {
-  readonly channels: readonly NGFFImageOmeroChannelsItem[];
+  readonly channels: readonly NGFFImageOmeroChannel[];
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageOmeroChannelsItem = {
-  readonly window: NGFFImageOmeroChannelsItemWindow;
+export type NGFFImageOmeroChannel = {
+  readonly window: NGFFImageOmeroChannelWindow;
   readonly label?: string;
   readonly family?: string;
   readonly color: string;
   readonly active?: boolean;
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageOmeroChannelsItemWindow = {
+export type NGFFImageOmeroChannelWindow = {
   readonly end: number;
   readonly max: number;
   readonly min: number;
@@ -204,30 +204,30 @@ export type LabelImage = {
 /** image.schema and label.schema at once. */
 export type LabelImageAttributes = {
   /** The multiscale datasets for this image */
-  readonly multiscales: readonly NGFFImageMultiscalesItem[];
+  readonly multiscales: readonly NGFFImageMultiscale[];
   readonly omero?: NGFFImageOmero;
   readonly "image-label"?: LabelImageAttributesImageLabel;
 } & { readonly [key: string]: unknown };
 
 export type LabelImageAttributesImageLabel = {
   /** The colors for this label image */
-  readonly colors?: readonly LabelImageAttributesImageLabelColorsItem[];
+  readonly colors?: readonly LabelImageAttributesImageLabelColor[];
   /** The properties for this label image */
-  readonly properties?: readonly LabelImageAttributesImageLabelPropertiesItem[];
+  readonly properties?: readonly LabelImageAttributesImageLabelProperty[];
   /** The source of this label image */
   readonly source?: LabelImageAttributesImageLabelSource;
   /** The version of the specification */
   readonly version?: "0.4";
 } & { readonly [key: string]: unknown };
 
-export type LabelImageAttributesImageLabelColorsItem = {
+export type LabelImageAttributesImageLabelColor = {
   /** The value of the label */
   readonly "label-value": number;
   /** The RGBA color stored as an array of four integers between 0 and 255 */
   readonly rgba?: readonly [number, number, number, number];
 } & { readonly [key: string]: unknown };
 
-export type LabelImageAttributesImageLabelPropertiesItem = {
+export type LabelImageAttributesImageLabelProperty = {
   /** The pixel value for this label */
   readonly "label-value": number;
 } & { readonly [key: string]: unknown };

@@ -22,38 +22,38 @@ from .models import (
     AnyNode,
     ArraySpec,
     Axes,
-    AxesItemOption1,
-    AxesItemOption2,
+    AxisOption1,
+    AxisOption2,
     CoordinateTransformations,
-    CoordinateTransformationsItemScale,
-    CoordinateTransformationsItemTranslation,
+    CoordinateTransformationScale,
+    CoordinateTransformationTranslation,
     GroupSpec,
     JsonObject,
     LabelImage,
     LabelImageAttributes,
     LabelImageAttributesImageLabel,
-    LabelImageAttributesImageLabelColorsItem,
-    LabelImageAttributesImageLabelPropertiesItem,
+    LabelImageAttributesImageLabelColor,
+    LabelImageAttributesImageLabelProperty,
     LabelImageAttributesImageLabelSource,
     Labels,
     LabelsAttributes,
     LabelsFolder,
     LabelsMember,
     NGFFImage,
-    NGFFImageMultiscalesItem,
-    NGFFImageMultiscalesItemDatasetsItem,
+    NGFFImageMultiscale,
+    NGFFImageMultiscaleDataset,
     NGFFImageOmero,
-    NGFFImageOmeroChannelsItem,
-    NGFFImageOmeroChannelsItemWindow,
+    NGFFImageOmeroChannel,
+    NGFFImageOmeroChannelWindow,
     OMENGFFPlateSchema,
     OMENGFFPlateSchemaPlate,
-    OMENGFFPlateSchemaPlateAcquisitionsItem,
-    OMENGFFPlateSchemaPlateColumnsItem,
-    OMENGFFPlateSchemaPlateRowsItem,
-    OMENGFFPlateSchemaPlateWellsItem,
+    OMENGFFPlateSchemaPlateAcquisition,
+    OMENGFFPlateSchemaPlateColumn,
+    OMENGFFPlateSchemaPlateRow,
+    OMENGFFPlateSchemaPlateWell,
     OMENGFFWellSchema,
     OMENGFFWellSchemaWell,
-    OMENGFFWellSchemaWellImagesItem,
+    OMENGFFWellSchemaWellImage,
     OmeZarr04Image,
     OmeZarr04ImageMembers,
     OmeZarr04Plate,
@@ -62,40 +62,36 @@ from .models import (
 )
 
 # The keys of each record that are its fields: the others are kept apart.
-# also the keys of OMENGFFPlateSchemaPlateRowsItem
-_OMENGFFPlateSchemaPlateColumnsItem_KEYS: frozenset[str] = frozenset({"name"})
-_OMENGFFPlateSchemaPlateWellsItem_KEYS: frozenset[str] = frozenset(
-    {"path", "rowIndex", "columnIndex"}
-)
-_OMENGFFPlateSchemaPlateAcquisitionsItem_KEYS: frozenset[str] = frozenset(
+# also the keys of OMENGFFPlateSchemaPlateRow
+_OMENGFFPlateSchemaPlateColumn_KEYS: frozenset[str] = frozenset({"name"})
+_OMENGFFPlateSchemaPlateWell_KEYS: frozenset[str] = frozenset({"path", "rowIndex", "columnIndex"})
+_OMENGFFPlateSchemaPlateAcquisition_KEYS: frozenset[str] = frozenset(
     {"id", "maximumfieldcount", "name", "description", "starttime", "endtime"}
 )
 _OMENGFFPlateSchemaPlate_KEYS: frozenset[str] = frozenset(
     {"columns", "rows", "wells", "acquisitions", "version", "field_count", "name"}
 )
 _OMENGFFPlateSchema_KEYS: frozenset[str] = frozenset({"plate"})
-_OMENGFFWellSchemaWellImagesItem_KEYS: frozenset[str] = frozenset({"path", "acquisition"})
+_OMENGFFWellSchemaWellImage_KEYS: frozenset[str] = frozenset({"path", "acquisition"})
 _OMENGFFWellSchemaWell_KEYS: frozenset[str] = frozenset({"images", "version"})
 _OMENGFFWellSchema_KEYS: frozenset[str] = frozenset({"well"})
-_CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
-_CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
-_NGFFImageMultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset(
-    {"path", "coordinateTransformations"}
-)
-# also the keys of AxesItemOption2
-_AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_NGFFImageMultiscalesItem_KEYS: frozenset[str] = frozenset(
+_CoordinateTransformationScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
+_CoordinateTransformationTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
+_NGFFImageMultiscaleDataset_KEYS: frozenset[str] = frozenset({"path", "coordinateTransformations"})
+# also the keys of AxisOption2
+_AxisOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
+_NGFFImageMultiscale_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "version", "coordinateTransformations"}
 )
-_NGFFImageOmeroChannelsItemWindow_KEYS: frozenset[str] = frozenset({"end", "max", "min", "start"})
-_NGFFImageOmeroChannelsItem_KEYS: frozenset[str] = frozenset(
+_NGFFImageOmeroChannelWindow_KEYS: frozenset[str] = frozenset({"end", "max", "min", "start"})
+_NGFFImageOmeroChannel_KEYS: frozenset[str] = frozenset(
     {"window", "color", "label", "family", "active"}
 )
 _NGFFImageOmero_KEYS: frozenset[str] = frozenset({"channels"})
 _NGFFImage_KEYS: frozenset[str] = frozenset({"multiscales", "omero"})
 _LabelsAttributes_KEYS: frozenset[str] = frozenset({"labels"})
-_LabelImageAttributesImageLabelColorsItem_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
-_LabelImageAttributesImageLabelPropertiesItem_KEYS: frozenset[str] = frozenset({"label-value"})
+_LabelImageAttributesImageLabelColor_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
+_LabelImageAttributesImageLabelProperty_KEYS: frozenset[str] = frozenset({"label-value"})
 _LabelImageAttributesImageLabelSource_KEYS: frozenset[str] = frozenset({"image"})
 _LabelImageAttributesImageLabel_KEYS: frozenset[str] = frozenset(
     {"colors", "properties", "source", "version"}
@@ -148,17 +144,12 @@ def parse_OMENGFFPlateSchemaPlate(value: Any) -> OMENGFFPlateSchemaPlate:
         OMENGFFPlateSchemaPlate,
         {
             "columns": tuple(
-                [parse_OMENGFFPlateSchemaPlateColumnsItem(item) for item in value["columns"]]
+                [parse_OMENGFFPlateSchemaPlateColumn(item) for item in value["columns"]]
             ),
-            "rows": tuple([parse_OMENGFFPlateSchemaPlateRowsItem(item) for item in value["rows"]]),
-            "wells": tuple(
-                [parse_OMENGFFPlateSchemaPlateWellsItem(item) for item in value["wells"]]
-            ),
+            "rows": tuple([parse_OMENGFFPlateSchemaPlateRow(item) for item in value["rows"]]),
+            "wells": tuple([parse_OMENGFFPlateSchemaPlateWell(item) for item in value["wells"]]),
             "acquisitions": tuple(
-                [
-                    parse_OMENGFFPlateSchemaPlateAcquisitionsItem(item)
-                    for item in value["acquisitions"]
-                ]
+                [parse_OMENGFFPlateSchemaPlateAcquisition(item) for item in value["acquisitions"]]
             )
             if "acquisitions" in value
             else None,
@@ -176,13 +167,13 @@ def parse_OMENGFFPlateSchemaPlate(value: Any) -> OMENGFFPlateSchemaPlate:
 
 def dump_OMENGFFPlateSchemaPlate(model: OMENGFFPlateSchemaPlate) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "columns": [dump_OMENGFFPlateSchemaPlateColumnsItem(item) for item in model.columns],
-        "rows": [dump_OMENGFFPlateSchemaPlateRowsItem(item) for item in model.rows],
-        "wells": [dump_OMENGFFPlateSchemaPlateWellsItem(item) for item in model.wells],
+        "columns": [dump_OMENGFFPlateSchemaPlateColumn(item) for item in model.columns],
+        "rows": [dump_OMENGFFPlateSchemaPlateRow(item) for item in model.rows],
+        "wells": [dump_OMENGFFPlateSchemaPlateWell(item) for item in model.wells],
     }
     if (acquisitions := model.acquisitions) is not None:
         document["acquisitions"] = [
-            dump_OMENGFFPlateSchemaPlateAcquisitionsItem(item) for item in acquisitions
+            dump_OMENGFFPlateSchemaPlateAcquisition(item) for item in acquisitions
         ]
     if model.version is not None:
         document["version"] = model.version
@@ -195,25 +186,23 @@ def dump_OMENGFFPlateSchemaPlate(model: OMENGFFPlateSchemaPlate) -> dict[str, An
     return document
 
 
-def parse_OMENGFFPlateSchemaPlateColumnsItem(value: Any) -> OMENGFFPlateSchemaPlateColumnsItem:
+def parse_OMENGFFPlateSchemaPlateColumn(value: Any) -> OMENGFFPlateSchemaPlateColumn:
     return new_model(
-        OMENGFFPlateSchemaPlateColumnsItem,
+        OMENGFFPlateSchemaPlateColumn,
         {
             "name": value["name"],
             "extras": {}
-            if value.keys() <= _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+            if value.keys() <= _OMENGFFPlateSchemaPlateColumn_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+                if key not in _OMENGFFPlateSchemaPlateColumn_KEYS
             },
         },
     )
 
 
-def dump_OMENGFFPlateSchemaPlateColumnsItem(
-    model: OMENGFFPlateSchemaPlateColumnsItem,
-) -> dict[str, Any]:
+def dump_OMENGFFPlateSchemaPlateColumn(model: OMENGFFPlateSchemaPlateColumn) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
     }
@@ -222,23 +211,23 @@ def dump_OMENGFFPlateSchemaPlateColumnsItem(
     return document
 
 
-def parse_OMENGFFPlateSchemaPlateRowsItem(value: Any) -> OMENGFFPlateSchemaPlateRowsItem:
+def parse_OMENGFFPlateSchemaPlateRow(value: Any) -> OMENGFFPlateSchemaPlateRow:
     return new_model(
-        OMENGFFPlateSchemaPlateRowsItem,
+        OMENGFFPlateSchemaPlateRow,
         {
             "name": value["name"],
             "extras": {}
-            if value.keys() <= _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+            if value.keys() <= _OMENGFFPlateSchemaPlateColumn_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMENGFFPlateSchemaPlateColumnsItem_KEYS
+                if key not in _OMENGFFPlateSchemaPlateColumn_KEYS
             },
         },
     )
 
 
-def dump_OMENGFFPlateSchemaPlateRowsItem(model: OMENGFFPlateSchemaPlateRowsItem) -> dict[str, Any]:
+def dump_OMENGFFPlateSchemaPlateRow(model: OMENGFFPlateSchemaPlateRow) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
     }
@@ -247,27 +236,25 @@ def dump_OMENGFFPlateSchemaPlateRowsItem(model: OMENGFFPlateSchemaPlateRowsItem)
     return document
 
 
-def parse_OMENGFFPlateSchemaPlateWellsItem(value: Any) -> OMENGFFPlateSchemaPlateWellsItem:
+def parse_OMENGFFPlateSchemaPlateWell(value: Any) -> OMENGFFPlateSchemaPlateWell:
     return new_model(
-        OMENGFFPlateSchemaPlateWellsItem,
+        OMENGFFPlateSchemaPlateWell,
         {
             "path": value["path"],
             "rowIndex": value["rowIndex"],
             "columnIndex": value["columnIndex"],
             "extras": {}
-            if value.keys() <= _OMENGFFPlateSchemaPlateWellsItem_KEYS
+            if value.keys() <= _OMENGFFPlateSchemaPlateWell_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMENGFFPlateSchemaPlateWellsItem_KEYS
+                if key not in _OMENGFFPlateSchemaPlateWell_KEYS
             },
         },
     )
 
 
-def dump_OMENGFFPlateSchemaPlateWellsItem(
-    model: OMENGFFPlateSchemaPlateWellsItem,
-) -> dict[str, Any]:
+def dump_OMENGFFPlateSchemaPlateWell(model: OMENGFFPlateSchemaPlateWell) -> dict[str, Any]:
     document: dict[str, Any] = {
         "path": model.path,
         "rowIndex": model.rowIndex,
@@ -278,11 +265,9 @@ def dump_OMENGFFPlateSchemaPlateWellsItem(
     return document
 
 
-def parse_OMENGFFPlateSchemaPlateAcquisitionsItem(
-    value: Any,
-) -> OMENGFFPlateSchemaPlateAcquisitionsItem:
+def parse_OMENGFFPlateSchemaPlateAcquisition(value: Any) -> OMENGFFPlateSchemaPlateAcquisition:
     return new_model(
-        OMENGFFPlateSchemaPlateAcquisitionsItem,
+        OMENGFFPlateSchemaPlateAcquisition,
         {
             "id": value["id"],
             "maximumfieldcount": value.get("maximumfieldcount"),
@@ -291,18 +276,18 @@ def parse_OMENGFFPlateSchemaPlateAcquisitionsItem(
             "starttime": value.get("starttime"),
             "endtime": value.get("endtime"),
             "extras": {}
-            if value.keys() <= _OMENGFFPlateSchemaPlateAcquisitionsItem_KEYS
+            if value.keys() <= _OMENGFFPlateSchemaPlateAcquisition_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMENGFFPlateSchemaPlateAcquisitionsItem_KEYS
+                if key not in _OMENGFFPlateSchemaPlateAcquisition_KEYS
             },
         },
     )
 
 
-def dump_OMENGFFPlateSchemaPlateAcquisitionsItem(
-    model: OMENGFFPlateSchemaPlateAcquisitionsItem,
+def dump_OMENGFFPlateSchemaPlateAcquisition(
+    model: OMENGFFPlateSchemaPlateAcquisition,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "id": model.id,
@@ -385,9 +370,7 @@ def parse_OMENGFFWellSchemaWell(value: Any) -> OMENGFFWellSchemaWell:
     return new_model(
         OMENGFFWellSchemaWell,
         {
-            "images": tuple(
-                [parse_OMENGFFWellSchemaWellImagesItem(item) for item in value["images"]]
-            ),
+            "images": tuple([parse_OMENGFFWellSchemaWellImage(item) for item in value["images"]]),
             "version": value.get("version"),
             "extras": {}
             if value.keys() <= _OMENGFFWellSchemaWell_KEYS
@@ -400,7 +383,7 @@ def parse_OMENGFFWellSchemaWell(value: Any) -> OMENGFFWellSchemaWell:
 
 def dump_OMENGFFWellSchemaWell(model: OMENGFFWellSchemaWell) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "images": [dump_OMENGFFWellSchemaWellImagesItem(item) for item in model.images],
+        "images": [dump_OMENGFFWellSchemaWellImage(item) for item in model.images],
     }
     if model.version is not None:
         document["version"] = model.version
@@ -409,24 +392,24 @@ def dump_OMENGFFWellSchemaWell(model: OMENGFFWellSchemaWell) -> dict[str, Any]:
     return document
 
 
-def parse_OMENGFFWellSchemaWellImagesItem(value: Any) -> OMENGFFWellSchemaWellImagesItem:
+def parse_OMENGFFWellSchemaWellImage(value: Any) -> OMENGFFWellSchemaWellImage:
     return new_model(
-        OMENGFFWellSchemaWellImagesItem,
+        OMENGFFWellSchemaWellImage,
         {
             "path": value["path"],
             "acquisition": value.get("acquisition"),
             "extras": {}
-            if value.keys() <= _OMENGFFWellSchemaWellImagesItem_KEYS
+            if value.keys() <= _OMENGFFWellSchemaWellImage_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _OMENGFFWellSchemaWellImagesItem_KEYS
+                if key not in _OMENGFFWellSchemaWellImage_KEYS
             },
         },
     )
 
 
-def dump_OMENGFFWellSchemaWellImagesItem(model: OMENGFFWellSchemaWellImagesItem) -> dict[str, Any]:
+def dump_OMENGFFWellSchemaWellImage(model: OMENGFFWellSchemaWellImage) -> dict[str, Any]:
     document: dict[str, Any] = {
         "path": model.path,
     }
@@ -461,7 +444,7 @@ def parse_NGFFImage(value: Any) -> NGFFImage:
         NGFFImage,
         {
             "multiscales": tuple(
-                [parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]
+                [parse_NGFFImageMultiscale(item) for item in value["multiscales"]]
             ),
             "omero": parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
             "extras": {}
@@ -473,7 +456,7 @@ def parse_NGFFImage(value: Any) -> NGFFImage:
 
 def dump_NGFFImage(model: NGFFImage) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "multiscales": [dump_NGFFImageMultiscalesItem(item) for item in model.multiscales],
+        "multiscales": [dump_NGFFImageMultiscale(item) for item in model.multiscales],
     }
     if (omero := model.omero) is not None:
         document["omero"] = dump_NGFFImageOmero(omero)
@@ -482,12 +465,12 @@ def dump_NGFFImage(model: NGFFImage) -> dict[str, Any]:
     return document
 
 
-def parse_NGFFImageMultiscalesItem(value: Any) -> NGFFImageMultiscalesItem:
+def parse_NGFFImageMultiscale(value: Any) -> NGFFImageMultiscale:
     return new_model(
-        NGFFImageMultiscalesItem,
+        NGFFImageMultiscale,
         {
             "datasets": tuple(
-                [parse_NGFFImageMultiscalesItemDatasetsItem(item) for item in value["datasets"]]
+                [parse_NGFFImageMultiscaleDataset(item) for item in value["datasets"]]
             ),
             "axes": parse_Axes(value["axes"]),
             "name": value.get("name"),
@@ -498,19 +481,15 @@ def parse_NGFFImageMultiscalesItem(value: Any) -> NGFFImageMultiscalesItem:
             if "coordinateTransformations" in value
             else None,
             "extras": {}
-            if value.keys() <= _NGFFImageMultiscalesItem_KEYS
-            else {
-                key: item
-                for key, item in value.items()
-                if key not in _NGFFImageMultiscalesItem_KEYS
-            },
+            if value.keys() <= _NGFFImageMultiscale_KEYS
+            else {key: item for key, item in value.items() if key not in _NGFFImageMultiscale_KEYS},
         },
     )
 
 
-def dump_NGFFImageMultiscalesItem(model: NGFFImageMultiscalesItem) -> dict[str, Any]:
+def dump_NGFFImageMultiscale(model: NGFFImageMultiscale) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "datasets": [dump_NGFFImageMultiscalesItemDatasetsItem(item) for item in model.datasets],
+        "datasets": [dump_NGFFImageMultiscaleDataset(item) for item in model.datasets],
         "axes": dump_Axes(model.axes),
     }
     if model.name is not None:
@@ -526,28 +505,26 @@ def dump_NGFFImageMultiscalesItem(model: NGFFImageMultiscalesItem) -> dict[str, 
     return document
 
 
-def parse_NGFFImageMultiscalesItemDatasetsItem(value: Any) -> NGFFImageMultiscalesItemDatasetsItem:
+def parse_NGFFImageMultiscaleDataset(value: Any) -> NGFFImageMultiscaleDataset:
     return new_model(
-        NGFFImageMultiscalesItemDatasetsItem,
+        NGFFImageMultiscaleDataset,
         {
             "path": value["path"],
             "coordinateTransformations": parse_CoordinateTransformations(
                 value["coordinateTransformations"]
             ),
             "extras": {}
-            if value.keys() <= _NGFFImageMultiscalesItemDatasetsItem_KEYS
+            if value.keys() <= _NGFFImageMultiscaleDataset_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _NGFFImageMultiscalesItemDatasetsItem_KEYS
+                if key not in _NGFFImageMultiscaleDataset_KEYS
             },
         },
     )
 
 
-def dump_NGFFImageMultiscalesItemDatasetsItem(
-    model: NGFFImageMultiscalesItemDatasetsItem,
-) -> dict[str, Any]:
+def dump_NGFFImageMultiscaleDataset(model: NGFFImageMultiscaleDataset) -> dict[str, Any]:
     document: dict[str, Any] = {
         "path": model.path,
         "coordinateTransformations": dump_CoordinateTransformations(
@@ -560,33 +537,31 @@ def dump_NGFFImageMultiscalesItemDatasetsItem(
 
 
 def parse_CoordinateTransformations(value: Any) -> CoordinateTransformations:
-    return tuple([_parse_CoordinateTransformationsItemScale_or_Co_etc(item) for item in value])
+    return tuple([_parse_CoordinateTransformationScale_or_1_more(item) for item in value])
 
 
 def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
-    return [_dump_CoordinateTransformationsItemScale_or_Co_etc(item) for item in model]
+    return [_dump_CoordinateTransformationScale_or_1_more(item) for item in model]
 
 
-def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
+def parse_CoordinateTransformationScale(value: Any) -> CoordinateTransformationScale:
     return new_model(
-        CoordinateTransformationsItemScale,
+        CoordinateTransformationScale,
         {
             "type": value["type"],
             "scale": tuple(value["scale"]),
             "extras": {}
-            if value.keys() <= _CoordinateTransformationsItemScale_KEYS
+            if value.keys() <= _CoordinateTransformationScale_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _CoordinateTransformationsItemScale_KEYS
+                if key not in _CoordinateTransformationScale_KEYS
             },
         },
     )
 
 
-def dump_CoordinateTransformationsItemScale(
-    model: CoordinateTransformationsItemScale,
-) -> dict[str, Any]:
+def dump_CoordinateTransformationScale(model: CoordinateTransformationScale) -> dict[str, Any]:
     document: dict[str, Any] = {
         "type": model.type,
         "scale": list(model.scale),
@@ -596,27 +571,25 @@ def dump_CoordinateTransformationsItemScale(
     return document
 
 
-def parse_CoordinateTransformationsItemTranslation(
-    value: Any,
-) -> CoordinateTransformationsItemTranslation:
+def parse_CoordinateTransformationTranslation(value: Any) -> CoordinateTransformationTranslation:
     return new_model(
-        CoordinateTransformationsItemTranslation,
+        CoordinateTransformationTranslation,
         {
             "type": value["type"],
             "translation": tuple(value["translation"]),
             "extras": {}
-            if value.keys() <= _CoordinateTransformationsItemTranslation_KEYS
+            if value.keys() <= _CoordinateTransformationTranslation_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _CoordinateTransformationsItemTranslation_KEYS
+                if key not in _CoordinateTransformationTranslation_KEYS
             },
         },
     )
 
 
-def dump_CoordinateTransformationsItemTranslation(
-    model: CoordinateTransformationsItemTranslation,
+def dump_CoordinateTransformationTranslation(
+    model: CoordinateTransformationTranslation,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "type": model.type,
@@ -628,27 +601,27 @@ def dump_CoordinateTransformationsItemTranslation(
 
 
 def parse_Axes(value: Any) -> Axes:
-    return tuple([_parse_AxesItemOption1_or_AxesItemOption2(item) for item in value])
+    return tuple([_parse_AxisOption1_or_AxisOption2(item) for item in value])
 
 
 def dump_Axes(model: Axes) -> Any:
-    return [_dump_AxesItemOption1_or_AxesItemOption2(item) for item in model]
+    return [_dump_AxisOption1_or_AxisOption2(item) for item in model]
 
 
-def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
+def parse_AxisOption1(value: Any) -> AxisOption1:
     return new_model(
-        AxesItemOption1,
+        AxisOption1,
         {
             "name": value["name"],
             "type": value["type"],
             "extras": {}
-            if value.keys() <= _AxesItemOption1_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+            if value.keys() <= _AxisOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxisOption1_KEYS},
         },
     )
 
 
-def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
+def dump_AxisOption1(model: AxisOption1) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
         "type": model.type,
@@ -658,20 +631,20 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
     return document
 
 
-def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
+def parse_AxisOption2(value: Any) -> AxisOption2:
     return new_model(
-        AxesItemOption2,
+        AxisOption2,
         {
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption1_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+            if value.keys() <= _AxisOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxisOption1_KEYS},
         },
     )
 
 
-def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
+def dump_AxisOption2(model: AxisOption2) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
     }
@@ -686,9 +659,7 @@ def parse_NGFFImageOmero(value: Any) -> NGFFImageOmero:
     return new_model(
         NGFFImageOmero,
         {
-            "channels": tuple(
-                [parse_NGFFImageOmeroChannelsItem(item) for item in value["channels"]]
-            ),
+            "channels": tuple([parse_NGFFImageOmeroChannel(item) for item in value["channels"]]),
             "extras": {}
             if value.keys() <= _NGFFImageOmero_KEYS
             else {key: item for key, item in value.items() if key not in _NGFFImageOmero_KEYS},
@@ -698,36 +669,34 @@ def parse_NGFFImageOmero(value: Any) -> NGFFImageOmero:
 
 def dump_NGFFImageOmero(model: NGFFImageOmero) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "channels": [dump_NGFFImageOmeroChannelsItem(item) for item in model.channels],
+        "channels": [dump_NGFFImageOmeroChannel(item) for item in model.channels],
     }
     for key, item in model.extras.items():
         document[key] = plain_json(item)
     return document
 
 
-def parse_NGFFImageOmeroChannelsItem(value: Any) -> NGFFImageOmeroChannelsItem:
+def parse_NGFFImageOmeroChannel(value: Any) -> NGFFImageOmeroChannel:
     return new_model(
-        NGFFImageOmeroChannelsItem,
+        NGFFImageOmeroChannel,
         {
-            "window": parse_NGFFImageOmeroChannelsItemWindow(value["window"]),
+            "window": parse_NGFFImageOmeroChannelWindow(value["window"]),
             "color": value["color"],
             "label": value.get("label"),
             "family": value.get("family"),
             "active": value.get("active"),
             "extras": {}
-            if value.keys() <= _NGFFImageOmeroChannelsItem_KEYS
+            if value.keys() <= _NGFFImageOmeroChannel_KEYS
             else {
-                key: item
-                for key, item in value.items()
-                if key not in _NGFFImageOmeroChannelsItem_KEYS
+                key: item for key, item in value.items() if key not in _NGFFImageOmeroChannel_KEYS
             },
         },
     )
 
 
-def dump_NGFFImageOmeroChannelsItem(model: NGFFImageOmeroChannelsItem) -> dict[str, Any]:
+def dump_NGFFImageOmeroChannel(model: NGFFImageOmeroChannel) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "window": dump_NGFFImageOmeroChannelsItemWindow(model.window),
+        "window": dump_NGFFImageOmeroChannelWindow(model.window),
         "color": model.color,
     }
     if model.label is not None:
@@ -741,28 +710,26 @@ def dump_NGFFImageOmeroChannelsItem(model: NGFFImageOmeroChannelsItem) -> dict[s
     return document
 
 
-def parse_NGFFImageOmeroChannelsItemWindow(value: Any) -> NGFFImageOmeroChannelsItemWindow:
+def parse_NGFFImageOmeroChannelWindow(value: Any) -> NGFFImageOmeroChannelWindow:
     return new_model(
-        NGFFImageOmeroChannelsItemWindow,
+        NGFFImageOmeroChannelWindow,
         {
             "end": value["end"],
             "max": value["max"],
             "min": value["min"],
             "start": value["start"],
             "extras": {}
-            if value.keys() <= _NGFFImageOmeroChannelsItemWindow_KEYS
+            if value.keys() <= _NGFFImageOmeroChannelWindow_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _NGFFImageOmeroChannelsItemWindow_KEYS
+                if key not in _NGFFImageOmeroChannelWindow_KEYS
             },
         },
     )
 
 
-def dump_NGFFImageOmeroChannelsItemWindow(
-    model: NGFFImageOmeroChannelsItemWindow,
-) -> dict[str, Any]:
+def dump_NGFFImageOmeroChannelWindow(model: NGFFImageOmeroChannelWindow) -> dict[str, Any]:
     document: dict[str, Any] = {
         "end": model.end,
         "max": model.max,
@@ -850,7 +817,7 @@ def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
         LabelImageAttributes,
         {
             "multiscales": tuple(
-                [parse_NGFFImageMultiscalesItem(item) for item in value["multiscales"]]
+                [parse_NGFFImageMultiscale(item) for item in value["multiscales"]]
             ),
             "omero": parse_NGFFImageOmero(value["omero"]) if "omero" in value else None,
             "image_label": parse_LabelImageAttributesImageLabel(value["image-label"])
@@ -867,7 +834,7 @@ def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
 
 def dump_LabelImageAttributes(model: LabelImageAttributes) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "multiscales": [dump_NGFFImageMultiscalesItem(item) for item in model.multiscales],
+        "multiscales": [dump_NGFFImageMultiscale(item) for item in model.multiscales],
     }
     if (omero := model.omero) is not None:
         document["omero"] = dump_NGFFImageOmero(omero)
@@ -883,15 +850,12 @@ def parse_LabelImageAttributesImageLabel(value: Any) -> LabelImageAttributesImag
         LabelImageAttributesImageLabel,
         {
             "colors": tuple(
-                [parse_LabelImageAttributesImageLabelColorsItem(item) for item in value["colors"]]
+                [parse_LabelImageAttributesImageLabelColor(item) for item in value["colors"]]
             )
             if "colors" in value
             else None,
             "properties": tuple(
-                [
-                    parse_LabelImageAttributesImageLabelPropertiesItem(item)
-                    for item in value["properties"]
-                ]
+                [parse_LabelImageAttributesImageLabelProperty(item) for item in value["properties"]]
             )
             if "properties" in value
             else None,
@@ -913,12 +877,10 @@ def parse_LabelImageAttributesImageLabel(value: Any) -> LabelImageAttributesImag
 def dump_LabelImageAttributesImageLabel(model: LabelImageAttributesImageLabel) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if (colors := model.colors) is not None:
-        document["colors"] = [
-            dump_LabelImageAttributesImageLabelColorsItem(item) for item in colors
-        ]
+        document["colors"] = [dump_LabelImageAttributesImageLabelColor(item) for item in colors]
     if (properties := model.properties) is not None:
         document["properties"] = [
-            dump_LabelImageAttributesImageLabelPropertiesItem(item) for item in properties
+            dump_LabelImageAttributesImageLabelProperty(item) for item in properties
         ]
     if (source := model.source) is not None:
         document["source"] = dump_LabelImageAttributesImageLabelSource(source)
@@ -929,27 +891,25 @@ def dump_LabelImageAttributesImageLabel(model: LabelImageAttributesImageLabel) -
     return document
 
 
-def parse_LabelImageAttributesImageLabelColorsItem(
-    value: Any,
-) -> LabelImageAttributesImageLabelColorsItem:
+def parse_LabelImageAttributesImageLabelColor(value: Any) -> LabelImageAttributesImageLabelColor:
     return new_model(
-        LabelImageAttributesImageLabelColorsItem,
+        LabelImageAttributesImageLabelColor,
         {
             "label_value": value["label-value"],
             "rgba": tuple(value["rgba"]) if "rgba" in value else None,
             "extras": {}
-            if value.keys() <= _LabelImageAttributesImageLabelColorsItem_KEYS
+            if value.keys() <= _LabelImageAttributesImageLabelColor_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _LabelImageAttributesImageLabelColorsItem_KEYS
+                if key not in _LabelImageAttributesImageLabelColor_KEYS
             },
         },
     )
 
 
-def dump_LabelImageAttributesImageLabelColorsItem(
-    model: LabelImageAttributesImageLabelColorsItem,
+def dump_LabelImageAttributesImageLabelColor(
+    model: LabelImageAttributesImageLabelColor,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "label-value": model.label_value,
@@ -961,26 +921,26 @@ def dump_LabelImageAttributesImageLabelColorsItem(
     return document
 
 
-def parse_LabelImageAttributesImageLabelPropertiesItem(
+def parse_LabelImageAttributesImageLabelProperty(
     value: Any,
-) -> LabelImageAttributesImageLabelPropertiesItem:
+) -> LabelImageAttributesImageLabelProperty:
     return new_model(
-        LabelImageAttributesImageLabelPropertiesItem,
+        LabelImageAttributesImageLabelProperty,
         {
             "label_value": value["label-value"],
             "extras": {}
-            if value.keys() <= _LabelImageAttributesImageLabelPropertiesItem_KEYS
+            if value.keys() <= _LabelImageAttributesImageLabelProperty_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _LabelImageAttributesImageLabelPropertiesItem_KEYS
+                if key not in _LabelImageAttributesImageLabelProperty_KEYS
             },
         },
     )
 
 
-def dump_LabelImageAttributesImageLabelPropertiesItem(
-    model: LabelImageAttributesImageLabelPropertiesItem,
+def dump_LabelImageAttributesImageLabelProperty(
+    model: LabelImageAttributesImageLabelProperty,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "label-value": model.label_value,
@@ -1088,25 +1048,24 @@ def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     }
 
 
-def _parse_CoordinateTransformationsItemScale_or_Co_etc(
+def _parse_CoordinateTransformationScale_or_1_more(
     value: Any,
-) -> CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation:
+) -> CoordinateTransformationScale | CoordinateTransformationTranslation:
     match value["type"]:
         case "scale":
-            return parse_CoordinateTransformationsItemScale(value)
+            return parse_CoordinateTransformationScale(value)
         case "translation":
-            return parse_CoordinateTransformationsItemTranslation(value)
+            return parse_CoordinateTransformationTranslation(value)
         case _:
             return cast(
-                "CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation",
-                value,
+                "CoordinateTransformationScale | CoordinateTransformationTranslation", value
             )
 
 
-def _parse_AxesItemOption1_or_AxesItemOption2(value: Any) -> AxesItemOption1 | AxesItemOption2:
+def _parse_AxisOption1_or_AxisOption2(value: Any) -> AxisOption1 | AxisOption2:
     if holds(value, schema(), "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
-        return parse_AxesItemOption1(value)
-    return parse_AxesItemOption2(value)
+        return parse_AxisOption1(value)
+    return parse_AxisOption2(value)
 
 
 def _parse_OmeZarr04ImageMembers(value: Any) -> OmeZarr04ImageMembers:
@@ -1131,18 +1090,18 @@ def _parse_list_of_JsonObject_or_None(value: Any) -> tuple[JsonObject, ...] | No
     return cast("tuple[JsonObject, ...] | None", value)
 
 
-def _dump_CoordinateTransformationsItemScale_or_Co_etc(
-    model: CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation,
+def _dump_CoordinateTransformationScale_or_1_more(
+    model: CoordinateTransformationScale | CoordinateTransformationTranslation,
 ) -> Any:
-    if isinstance(model, CoordinateTransformationsItemScale):
-        return dump_CoordinateTransformationsItemScale(model)
-    return dump_CoordinateTransformationsItemTranslation(model)
+    if isinstance(model, CoordinateTransformationScale):
+        return dump_CoordinateTransformationScale(model)
+    return dump_CoordinateTransformationTranslation(model)
 
 
-def _dump_AxesItemOption1_or_AxesItemOption2(model: AxesItemOption1 | AxesItemOption2) -> Any:
-    if isinstance(model, AxesItemOption1):
-        return dump_AxesItemOption1(model)
-    return dump_AxesItemOption2(model)
+def _dump_AxisOption1_or_AxisOption2(model: AxisOption1 | AxisOption2) -> Any:
+    if isinstance(model, AxisOption1):
+        return dump_AxisOption1(model)
+    return dump_AxisOption2(model)
 
 
 def _dump_OmeZarr04ImageMembers(members: OmeZarr04ImageMembers) -> dict[str, Any]:

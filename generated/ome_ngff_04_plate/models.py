@@ -66,11 +66,11 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 
 CoordinateTransformations: TypeAlias = (
-    "tuple[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation, ...]"
+    "tuple[CoordinateTransformationScale | CoordinateTransformationTranslation, ...]"
 )
 
 
-Axes: TypeAlias = "tuple[AxesItemOption1 | AxesItemOption2, ...]"
+Axes: TypeAlias = "tuple[AxisOption1 | AxisOption2, ...]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
@@ -129,13 +129,13 @@ class OMENGFFPlateSchema:
 @dataclass(frozen=True, kw_only=True)
 class OMENGFFPlateSchemaPlate:
     # The columns of the plate
-    columns: tuple[OMENGFFPlateSchemaPlateColumnsItem, ...]
+    columns: tuple[OMENGFFPlateSchemaPlateColumn, ...]
     # The rows of the plate
-    rows: tuple[OMENGFFPlateSchemaPlateRowsItem, ...]
+    rows: tuple[OMENGFFPlateSchemaPlateRow, ...]
     # The wells of the plate
-    wells: tuple[OMENGFFPlateSchemaPlateWellsItem, ...]
+    wells: tuple[OMENGFFPlateSchemaPlateWell, ...]
     # The acquisitions for this plate
-    acquisitions: tuple[OMENGFFPlateSchemaPlateAcquisitionsItem, ...] | None = None
+    acquisitions: tuple[OMENGFFPlateSchemaPlateAcquisition, ...] | None = None
     # The version of the specification
     version: Literal["0.4"] | None = None
     # The maximum number of fields per view across all wells
@@ -146,7 +146,7 @@ class OMENGFFPlateSchemaPlate:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMENGFFPlateSchemaPlateAcquisitionsItem:
+class OMENGFFPlateSchemaPlateAcquisition:
     # A unique identifier within the context of the plate
     id: int
     # The maximum number of fields of view for the acquisition
@@ -163,21 +163,21 @@ class OMENGFFPlateSchemaPlateAcquisitionsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMENGFFPlateSchemaPlateColumnsItem:
+class OMENGFFPlateSchemaPlateColumn:
     # The column name
     name: str
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMENGFFPlateSchemaPlateRowsItem:
+class OMENGFFPlateSchemaPlateRow:
     # The row name
     name: str
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMENGFFPlateSchemaPlateWellsItem:
+class OMENGFFPlateSchemaPlateWell:
     # The path to the well subgroup
     path: str
     # The index of the well in the rows list
@@ -211,14 +211,14 @@ class OMENGFFWellSchema:
 @dataclass(frozen=True, kw_only=True)
 class OMENGFFWellSchemaWell:
     # The fields of view for this well
-    images: tuple[OMENGFFWellSchemaWellImagesItem, ...]
+    images: tuple[OMENGFFWellSchemaWellImage, ...]
     # The version of the specification
     version: Literal["0.4"] | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMENGFFWellSchemaWellImagesItem:
+class OMENGFFWellSchemaWellImage:
     # The path for this field of view subgroup
     path: str
     # A unique identifier within the context of the plate
@@ -239,14 +239,14 @@ class NGFFImage:
     """JSON from OME-NGFF .zattrs"""
 
     # The multiscale datasets for this image
-    multiscales: tuple[NGFFImageMultiscalesItem, ...]
+    multiscales: tuple[NGFFImageMultiscale, ...]
     omero: NGFFImageOmero | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageMultiscalesItem:
-    datasets: tuple[NGFFImageMultiscalesItemDatasetsItem, ...]
+class NGFFImageMultiscale:
+    datasets: tuple[NGFFImageMultiscaleDataset, ...]
     axes: Axes
     name: str | None = None
     version: Literal["0.4"] | None = None
@@ -255,35 +255,35 @@ class NGFFImageMultiscalesItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageMultiscalesItemDatasetsItem:
+class NGFFImageMultiscaleDataset:
     path: str
     coordinateTransformations: CoordinateTransformations
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemScale:
+class CoordinateTransformationScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemTranslation:
+class CoordinateTransformationTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption1:
+class AxisOption1:
     name: str
     type: Literal["channel", "time", "space"]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption2:
+class AxisOption2:
     name: str
     type: str | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
@@ -291,13 +291,13 @@ class AxesItemOption2:
 
 @dataclass(frozen=True, kw_only=True)
 class NGFFImageOmero:
-    channels: tuple[NGFFImageOmeroChannelsItem, ...]
+    channels: tuple[NGFFImageOmeroChannel, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageOmeroChannelsItem:
-    window: NGFFImageOmeroChannelsItemWindow
+class NGFFImageOmeroChannel:
+    window: NGFFImageOmeroChannelWindow
     color: str
     label: str | None = None
     family: str | None = None
@@ -306,7 +306,7 @@ class NGFFImageOmeroChannelsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NGFFImageOmeroChannelsItemWindow:
+class NGFFImageOmeroChannelWindow:
     end: float
     max: float
     min: float
@@ -340,7 +340,7 @@ class LabelImageAttributes:
     """image.schema and label.schema at once."""
 
     # The multiscale datasets for this image
-    multiscales: tuple[NGFFImageMultiscalesItem, ...]
+    multiscales: tuple[NGFFImageMultiscale, ...]
     omero: NGFFImageOmero | None = None
     image_label: LabelImageAttributesImageLabel | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
@@ -349,9 +349,9 @@ class LabelImageAttributes:
 @dataclass(frozen=True, kw_only=True)
 class LabelImageAttributesImageLabel:
     # The colors for this label image
-    colors: tuple[LabelImageAttributesImageLabelColorsItem, ...] | None = None
+    colors: tuple[LabelImageAttributesImageLabelColor, ...] | None = None
     # The properties for this label image
-    properties: tuple[LabelImageAttributesImageLabelPropertiesItem, ...] | None = None
+    properties: tuple[LabelImageAttributesImageLabelProperty, ...] | None = None
     # The source of this label image
     source: LabelImageAttributesImageLabelSource | None = None
     # The version of the specification
@@ -360,7 +360,7 @@ class LabelImageAttributesImageLabel:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LabelImageAttributesImageLabelColorsItem:
+class LabelImageAttributesImageLabelColor:
     # The value of the label
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
@@ -369,7 +369,7 @@ class LabelImageAttributesImageLabelColorsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LabelImageAttributesImageLabelPropertiesItem:
+class LabelImageAttributesImageLabelProperty:
     # The pixel value for this label
     label_value: int
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

@@ -59,7 +59,7 @@ export type OMENGFFPlateSchema = {
 
 export type OMENGFFPlateSchemaPlate = {
   /** The acquisitions for this plate */
-  readonly acquisitions?: readonly OMENGFFPlateSchemaPlateAcquisitionsItem[];
+  readonly acquisitions?: readonly OMENGFFPlateSchemaPlateAcquisition[];
   /** The version of the specification */
   readonly version?: "0.4";
   /** The maximum number of fields per view across all wells */
@@ -67,14 +67,14 @@ export type OMENGFFPlateSchemaPlate = {
   /** The name of the plate */
   readonly name?: string;
   /** The columns of the plate */
-  readonly columns: readonly OMENGFFPlateSchemaPlateColumnsItem[];
+  readonly columns: readonly OMENGFFPlateSchemaPlateColumn[];
   /** The rows of the plate */
-  readonly rows: readonly OMENGFFPlateSchemaPlateRowsItem[];
+  readonly rows: readonly OMENGFFPlateSchemaPlateRow[];
   /** The wells of the plate */
-  readonly wells: readonly OMENGFFPlateSchemaPlateWellsItem[];
+  readonly wells: readonly OMENGFFPlateSchemaPlateWell[];
 } & { readonly [key: string]: unknown };
 
-export type OMENGFFPlateSchemaPlateAcquisitionsItem = {
+export type OMENGFFPlateSchemaPlateAcquisition = {
   /** A unique identifier within the context of the plate */
   readonly id: number;
   /** The maximum number of fields of view for the acquisition */
@@ -95,17 +95,17 @@ export type OMENGFFPlateSchemaPlateAcquisitionsItem = {
   readonly endtime?: number;
 } & { readonly [key: string]: unknown };
 
-export type OMENGFFPlateSchemaPlateColumnsItem = {
+export type OMENGFFPlateSchemaPlateColumn = {
   /** The column name */
   readonly name: string;
 } & { readonly [key: string]: unknown };
 
-export type OMENGFFPlateSchemaPlateRowsItem = {
+export type OMENGFFPlateSchemaPlateRow = {
   /** The row name */
   readonly name: string;
 } & { readonly [key: string]: unknown };
 
-export type OMENGFFPlateSchemaPlateWellsItem = {
+export type OMENGFFPlateSchemaPlateWell = {
   /** The path to the well subgroup */
   readonly path: string;
   /** The index of the well in the rows list */
@@ -140,12 +140,12 @@ export type OMENGFFWellSchema = {
 
 export type OMENGFFWellSchemaWell = {
   /** The fields of view for this well */
-  readonly images: readonly OMENGFFWellSchemaWellImagesItem[];
+  readonly images: readonly OMENGFFWellSchemaWellImage[];
   /** The version of the specification */
   readonly version?: "0.4";
 } & { readonly [key: string]: unknown };
 
-export type OMENGFFWellSchemaWellImagesItem = {
+export type OMENGFFWellSchemaWellImage = {
   /** A unique identifier within the context of the plate */
   readonly acquisition?: number;
   /** The path for this field of view subgroup */
@@ -173,63 +173,63 @@ export type OmeZarr04Image = {
 /** JSON from OME-NGFF .zattrs */
 export type NGFFImage = {
   /** The multiscale datasets for this image */
-  readonly multiscales: readonly NGFFImageMultiscalesItem[];
+  readonly multiscales: readonly NGFFImageMultiscale[];
   readonly omero?: NGFFImageOmero;
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageMultiscalesItem = {
+export type NGFFImageMultiscale = {
   readonly name?: string;
-  readonly datasets: readonly NGFFImageMultiscalesItemDatasetsItem[];
+  readonly datasets: readonly NGFFImageMultiscaleDataset[];
   readonly version?: "0.4";
   readonly axes: Axes;
   readonly coordinateTransformations?: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageMultiscalesItemDatasetsItem = {
+export type NGFFImageMultiscaleDataset = {
   readonly path: string;
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
 export type CoordinateTransformations = readonly (
-  | CoordinateTransformationsItemScale
-  | CoordinateTransformationsItemTranslation
+  | CoordinateTransformationScale
+  | CoordinateTransformationTranslation
 )[];
 
-export type CoordinateTransformationsItemScale = {
+export type CoordinateTransformationScale = {
   readonly type: "scale";
   readonly scale: readonly number[];
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformationsItemTranslation = {
+export type CoordinateTransformationTranslation = {
   readonly type: "translation";
   readonly translation: readonly number[];
 } & { readonly [key: string]: unknown };
 
-export type Axes = readonly (AxesItemOption1 | AxesItemOption2)[];
+export type Axes = readonly (AxisOption1 | AxisOption2)[];
 
-export type AxesItemOption1 = {
+export type AxisOption1 = {
   readonly name: string;
   readonly type: "channel" | "time" | "space";
 } & { readonly [key: string]: unknown };
 
-export type AxesItemOption2 = {
+export type AxisOption2 = {
   readonly name: string;
   readonly type?: string;
 } & { readonly [key: string]: unknown };
 
 export type NGFFImageOmero = {
-  readonly channels: readonly NGFFImageOmeroChannelsItem[];
+  readonly channels: readonly NGFFImageOmeroChannel[];
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageOmeroChannelsItem = {
-  readonly window: NGFFImageOmeroChannelsItemWindow;
+export type NGFFImageOmeroChannel = {
+  readonly window: NGFFImageOmeroChannelWindow;
   readonly label?: string;
   readonly family?: string;
   readonly color: string;
   readonly active?: boolean;
 } & { readonly [key: string]: unknown };
 
-export type NGFFImageOmeroChannelsItemWindow = {
+export type NGFFImageOmeroChannelWindow = {
   readonly end: number;
   readonly max: number;
   readonly min: number;
@@ -268,30 +268,30 @@ export type LabelImage = {
 /** image.schema and label.schema at once. */
 export type LabelImageAttributes = {
   /** The multiscale datasets for this image */
-  readonly multiscales: readonly NGFFImageMultiscalesItem[];
+  readonly multiscales: readonly NGFFImageMultiscale[];
   readonly omero?: NGFFImageOmero;
   readonly "image-label"?: LabelImageAttributesImageLabel;
 } & { readonly [key: string]: unknown };
 
 export type LabelImageAttributesImageLabel = {
   /** The colors for this label image */
-  readonly colors?: readonly LabelImageAttributesImageLabelColorsItem[];
+  readonly colors?: readonly LabelImageAttributesImageLabelColor[];
   /** The properties for this label image */
-  readonly properties?: readonly LabelImageAttributesImageLabelPropertiesItem[];
+  readonly properties?: readonly LabelImageAttributesImageLabelProperty[];
   /** The source of this label image */
   readonly source?: LabelImageAttributesImageLabelSource;
   /** The version of the specification */
   readonly version?: "0.4";
 } & { readonly [key: string]: unknown };
 
-export type LabelImageAttributesImageLabelColorsItem = {
+export type LabelImageAttributesImageLabelColor = {
   /** The value of the label */
   readonly "label-value": number;
   /** The RGBA color stored as an array of four integers between 0 and 255 */
   readonly rgba?: readonly [number, number, number, number];
 } & { readonly [key: string]: unknown };
 
-export type LabelImageAttributesImageLabelPropertiesItem = {
+export type LabelImageAttributesImageLabelProperty = {
   /** The pixel value for this label */
   readonly "label-value": number;
 } & { readonly [key: string]: unknown };

@@ -87,14 +87,14 @@ _OMENGFFWellSchemaMypy: TypeAlias = "_OMENGFFWellSchemaKeysMypy"
 
 class _OMENGFFWellSchemaWellKeys(TypedDict):
     # The fields of view for this well
-    images: list[_OMENGFFWellSchemaWellImagesItemOpen]
+    images: list[_OMENGFFWellSchemaWellImageOpen]
     # The version of the specification
     version: NotRequired[Literal["0.4"]]
 
 
 class _OMENGFFWellSchemaWellKeysMypy(TypedDict):
     # The fields of view for this well
-    images: list[_OMENGFFWellSchemaWellImagesItemMypy]
+    images: list[_OMENGFFWellSchemaWellImageMypy]
     # The version of the specification
     version: NotRequired[Literal["0.4"]]
 
@@ -108,31 +108,31 @@ class _OMENGFFWellSchemaWellOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
 _OMENGFFWellSchemaWellMypy: TypeAlias = "_OMENGFFWellSchemaWellKeysMypy"
 
 
-class _OMENGFFWellSchemaWellImagesItemKeys(TypedDict):
+class _OMENGFFWellSchemaWellImageKeys(TypedDict):
     # The path for this field of view subgroup
     path: str
     # A unique identifier within the context of the plate
     acquisition: NotRequired[int]
 
 
-class _OMENGFFWellSchemaWellImagesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFWellSchemaWellImagesItemKeys, extra_items="JsonValue"
+class _OMENGFFWellSchemaWellImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OMENGFFWellSchemaWellImageKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OMENGFFWellSchemaWellImagesItemMypy: TypeAlias = "_OMENGFFWellSchemaWellImagesItemKeys"
+_OMENGFFWellSchemaWellImageMypy: TypeAlias = "_OMENGFFWellSchemaWellImageKeys"
 
 
 class _NGFFImageKeys(TypedDict):
     # The multiscale datasets for this image
-    multiscales: list[_NGFFImageMultiscalesItemOpen]
+    multiscales: list[_NGFFImageMultiscaleOpen]
     omero: NotRequired[_NGFFImageOmeroOpen]
 
 
 class _NGFFImageKeysMypy(TypedDict):
     # The multiscale datasets for this image
-    multiscales: list[_NGFFImageMultiscalesItemMypy]
+    multiscales: list[_NGFFImageMultiscaleMypy]
     omero: NotRequired[_NGFFImageOmeroMypy]
 
 
@@ -145,113 +145,111 @@ class _NGFFImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _NGFFImageMypy: TypeAlias = "_NGFFImageKeysMypy"
 
 
-class _NGFFImageMultiscalesItemKeys(TypedDict):
-    datasets: list[_NGFFImageMultiscalesItemDatasetsItemOpen]
+class _NGFFImageMultiscaleKeys(TypedDict):
+    datasets: list[_NGFFImageMultiscaleDatasetOpen]
     axes: Axes
     name: NotRequired[str]
     version: NotRequired[Literal["0.4"]]
     coordinateTransformations: NotRequired[CoordinateTransformations]
 
 
-class _NGFFImageMultiscalesItemKeysMypy(TypedDict):
-    datasets: list[_NGFFImageMultiscalesItemDatasetsItemMypy]
+class _NGFFImageMultiscaleKeysMypy(TypedDict):
+    datasets: list[_NGFFImageMultiscaleDatasetMypy]
     axes: Axes
     name: NotRequired[str]
     version: NotRequired[Literal["0.4"]]
     coordinateTransformations: NotRequired[CoordinateTransformations]
 
 
-class _NGFFImageMultiscalesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageMultiscalesItemKeys, extra_items="JsonValue"
+class _NGFFImageMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NGFFImageMultiscaleKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_NGFFImageMultiscalesItemMypy: TypeAlias = "_NGFFImageMultiscalesItemKeysMypy | dict[str, Any]"
+_NGFFImageMultiscaleMypy: TypeAlias = "_NGFFImageMultiscaleKeysMypy | dict[str, Any]"
 
 
-class _NGFFImageMultiscalesItemDatasetsItemKeys(TypedDict):
+class _NGFFImageMultiscaleDatasetKeys(TypedDict):
     path: str
     coordinateTransformations: CoordinateTransformations
 
 
-class _NGFFImageMultiscalesItemDatasetsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageMultiscalesItemDatasetsItemKeys, extra_items="JsonValue"
+class _NGFFImageMultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NGFFImageMultiscaleDatasetKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_NGFFImageMultiscalesItemDatasetsItemMypy: TypeAlias = (
-    "_NGFFImageMultiscalesItemDatasetsItemKeys | dict[str, Any]"
-)
+_NGFFImageMultiscaleDatasetMypy: TypeAlias = "_NGFFImageMultiscaleDatasetKeys | dict[str, Any]"
 
 
-class _CoordinateTransformationsItemScaleKeys(TypedDict):
+class _CoordinateTransformationScaleKeys(TypedDict):
     type: Literal["scale"]
     scale: list[float]
 
 
-class _CoordinateTransformationsItemScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationsItemScaleKeys, extra_items="JsonValue"
+class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CoordinateTransformationScaleKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_CoordinateTransformationsItemScaleMypy: TypeAlias = (
-    "_CoordinateTransformationsItemScaleKeys | dict[str, Any]"
+_CoordinateTransformationScaleMypy: TypeAlias = (
+    "_CoordinateTransformationScaleKeys | dict[str, Any]"
 )
 
 
-class _CoordinateTransformationsItemTranslationKeys(TypedDict):
+class _CoordinateTransformationTranslationKeys(TypedDict):
     type: Literal["translation"]
     translation: list[float]
 
 
-class _CoordinateTransformationsItemTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationsItemTranslationKeys, extra_items="JsonValue"
+class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CoordinateTransformationTranslationKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_CoordinateTransformationsItemTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationsItemTranslationKeys | dict[str, Any]"
+_CoordinateTransformationTranslationMypy: TypeAlias = (
+    "_CoordinateTransformationTranslationKeys | dict[str, Any]"
 )
 
 
-class _AxesItemOption1Keys(TypedDict):
+class _AxisOption1Keys(TypedDict):
     name: str
     type: Literal["channel", "time", "space"]
 
 
-class _AxesItemOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxesItemOption1Keys, extra_items="JsonValue"
+class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AxisOption1Keys, extra_items="JsonValue"
 ):
     pass
 
 
-_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, Any]"
+_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys | dict[str, Any]"
 
 
-class _AxesItemOption2Keys(TypedDict):
+class _AxisOption2Keys(TypedDict):
     name: str
     type: NotRequired[str]
 
 
-class _AxesItemOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxesItemOption2Keys, extra_items="JsonValue"
+class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AxisOption2Keys, extra_items="JsonValue"
 ):
     pass
 
 
-_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, Any]"
+_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys | dict[str, Any]"
 
 
 class _NGFFImageOmeroKeys(TypedDict):
-    channels: list[_NGFFImageOmeroChannelsItemOpen]
+    channels: list[_NGFFImageOmeroChannelOpen]
 
 
 class _NGFFImageOmeroKeysMypy(TypedDict):
-    channels: list[_NGFFImageOmeroChannelsItemMypy]
+    channels: list[_NGFFImageOmeroChannelMypy]
 
 
 class _NGFFImageOmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
@@ -263,47 +261,45 @@ class _NGFFImageOmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _NGFFImageOmeroMypy: TypeAlias = "_NGFFImageOmeroKeysMypy | dict[str, Any]"
 
 
-class _NGFFImageOmeroChannelsItemKeys(TypedDict):
-    window: _NGFFImageOmeroChannelsItemWindowOpen
+class _NGFFImageOmeroChannelKeys(TypedDict):
+    window: _NGFFImageOmeroChannelWindowOpen
     color: str
     label: NotRequired[str]
     family: NotRequired[str]
     active: NotRequired[bool]
 
 
-class _NGFFImageOmeroChannelsItemKeysMypy(TypedDict):
-    window: _NGFFImageOmeroChannelsItemWindowMypy
+class _NGFFImageOmeroChannelKeysMypy(TypedDict):
+    window: _NGFFImageOmeroChannelWindowMypy
     color: str
     label: NotRequired[str]
     family: NotRequired[str]
     active: NotRequired[bool]
 
 
-class _NGFFImageOmeroChannelsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageOmeroChannelsItemKeys, extra_items="JsonValue"
+class _NGFFImageOmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NGFFImageOmeroChannelKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_NGFFImageOmeroChannelsItemMypy: TypeAlias = "_NGFFImageOmeroChannelsItemKeysMypy | dict[str, Any]"
+_NGFFImageOmeroChannelMypy: TypeAlias = "_NGFFImageOmeroChannelKeysMypy | dict[str, Any]"
 
 
-class _NGFFImageOmeroChannelsItemWindowKeys(TypedDict):
+class _NGFFImageOmeroChannelWindowKeys(TypedDict):
     end: float
     max: float
     min: float
     start: float
 
 
-class _NGFFImageOmeroChannelsItemWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageOmeroChannelsItemWindowKeys, extra_items="JsonValue"
+class _NGFFImageOmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NGFFImageOmeroChannelWindowKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_NGFFImageOmeroChannelsItemWindowMypy: TypeAlias = (
-    "_NGFFImageOmeroChannelsItemWindowKeys | dict[str, Any]"
-)
+_NGFFImageOmeroChannelWindowMypy: TypeAlias = "_NGFFImageOmeroChannelWindowKeys | dict[str, Any]"
 
 
 class _LabelsAttributesKeys(TypedDict):
@@ -324,7 +320,7 @@ _LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys | dict[str, Any]"
 _LabelImageAttributesKeys = TypedDict(
     "_LabelImageAttributesKeys",
     {
-        "multiscales": "list[_NGFFImageMultiscalesItemOpen]",
+        "multiscales": "list[_NGFFImageMultiscaleOpen]",
         "omero": NotRequired["_NGFFImageOmeroOpen"],
         "image-label": NotRequired["_LabelImageAttributesImageLabelOpen"],
     },
@@ -334,7 +330,7 @@ _LabelImageAttributesKeys = TypedDict(
 _LabelImageAttributesKeysMypy = TypedDict(
     "_LabelImageAttributesKeysMypy",
     {
-        "multiscales": "list[_NGFFImageMultiscalesItemMypy]",
+        "multiscales": "list[_NGFFImageMultiscaleMypy]",
         "omero": NotRequired["_NGFFImageOmeroMypy"],
         "image-label": NotRequired["_LabelImageAttributesImageLabelMypy"],
     },
@@ -352,9 +348,9 @@ _LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str
 
 class _LabelImageAttributesImageLabelKeys(TypedDict):
     # The colors for this label image
-    colors: NotRequired[list[_LabelImageAttributesImageLabelColorsItemOpen]]
+    colors: NotRequired[list[_LabelImageAttributesImageLabelColorOpen]]
     # The properties for this label image
-    properties: NotRequired[list[_LabelImageAttributesImageLabelPropertiesItemOpen]]
+    properties: NotRequired[list[_LabelImageAttributesImageLabelPropertyOpen]]
     # The source of this label image
     source: NotRequired[_LabelImageAttributesImageLabelSourceOpen]
     # The version of the specification
@@ -363,9 +359,9 @@ class _LabelImageAttributesImageLabelKeys(TypedDict):
 
 class _LabelImageAttributesImageLabelKeysMypy(TypedDict):
     # The colors for this label image
-    colors: NotRequired[list[_LabelImageAttributesImageLabelColorsItemMypy]]
+    colors: NotRequired[list[_LabelImageAttributesImageLabelColorMypy]]
     # The properties for this label image
-    properties: NotRequired[list[_LabelImageAttributesImageLabelPropertiesItemMypy]]
+    properties: NotRequired[list[_LabelImageAttributesImageLabelPropertyMypy]]
     # The source of this label image
     source: NotRequired[_LabelImageAttributesImageLabelSourceMypy]
     # The version of the specification
@@ -383,8 +379,8 @@ _LabelImageAttributesImageLabelMypy: TypeAlias = (
 )
 
 
-_LabelImageAttributesImageLabelColorsItemKeys = TypedDict(
-    "_LabelImageAttributesImageLabelColorsItemKeys",
+_LabelImageAttributesImageLabelColorKeys = TypedDict(
+    "_LabelImageAttributesImageLabelColorKeys",
     {
         "label-value": "float",
         "rgba": NotRequired["list[int]"],
@@ -392,33 +388,33 @@ _LabelImageAttributesImageLabelColorsItemKeys = TypedDict(
 )
 
 
-class _LabelImageAttributesImageLabelColorsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesImageLabelColorsItemKeys, extra_items="JsonValue"
+class _LabelImageAttributesImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesImageLabelColorKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_LabelImageAttributesImageLabelColorsItemMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelColorsItemKeys | dict[str, Any]"
+_LabelImageAttributesImageLabelColorMypy: TypeAlias = (
+    "_LabelImageAttributesImageLabelColorKeys | dict[str, Any]"
 )
 
 
-_LabelImageAttributesImageLabelPropertiesItemKeys = TypedDict(
-    "_LabelImageAttributesImageLabelPropertiesItemKeys",
+_LabelImageAttributesImageLabelPropertyKeys = TypedDict(
+    "_LabelImageAttributesImageLabelPropertyKeys",
     {
         "label-value": "int",
     },
 )
 
 
-class _LabelImageAttributesImageLabelPropertiesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesImageLabelPropertiesItemKeys, extra_items="JsonValue"
+class _LabelImageAttributesImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesImageLabelPropertyKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_LabelImageAttributesImageLabelPropertiesItemMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelPropertiesItemKeys | dict[str, Any]"
+_LabelImageAttributesImageLabelPropertyMypy: TypeAlias = (
+    "_LabelImageAttributesImageLabelPropertyKeys | dict[str, Any]"
 )
 
 
@@ -469,11 +465,11 @@ if not MYPY:
 
 
 if not MYPY:
-    OMENGFFWellSchemaWellImagesItem: TypeAlias = _OMENGFFWellSchemaWellImagesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OMENGFFWellSchemaWellImagesItem: TypeAlias = _OMENGFFWellSchemaWellImagesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OMENGFFWellSchemaWellImagesItem: TypeAlias = _OMENGFFWellSchemaWellImagesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -485,51 +481,51 @@ if not MYPY:
 
 
 if not MYPY:
-    NGFFImageMultiscalesItem: TypeAlias = _NGFFImageMultiscalesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    NGFFImageMultiscalesItem: TypeAlias = _NGFFImageMultiscalesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    NGFFImageMultiscalesItem: TypeAlias = _NGFFImageMultiscalesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    NGFFImageMultiscalesItemDatasetsItem: TypeAlias = _NGFFImageMultiscalesItemDatasetsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    NGFFImageMultiscalesItemDatasetsItem: TypeAlias = _NGFFImageMultiscalesItemDatasetsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    NGFFImageMultiscalesItemDatasetsItem: TypeAlias = _NGFFImageMultiscalesItemDatasetsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -541,19 +537,19 @@ if not MYPY:
 
 
 if not MYPY:
-    NGFFImageOmeroChannelsItem: TypeAlias = _NGFFImageOmeroChannelsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    NGFFImageOmeroChannelsItem: TypeAlias = _NGFFImageOmeroChannelsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    NGFFImageOmeroChannelsItem: TypeAlias = _NGFFImageOmeroChannelsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    NGFFImageOmeroChannelsItemWindow: TypeAlias = _NGFFImageOmeroChannelsItemWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    NGFFImageOmeroChannelsItemWindow: TypeAlias = _NGFFImageOmeroChannelsItemWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    NGFFImageOmeroChannelsItemWindow: TypeAlias = _NGFFImageOmeroChannelsItemWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -581,19 +577,19 @@ if not MYPY:
 
 
 if not MYPY:
-    LabelImageAttributesImageLabelColorsItem: TypeAlias = _LabelImageAttributesImageLabelColorsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    LabelImageAttributesImageLabelColorsItem: TypeAlias = _LabelImageAttributesImageLabelColorsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    LabelImageAttributesImageLabelColorsItem: TypeAlias = _LabelImageAttributesImageLabelColorsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    LabelImageAttributesImageLabelPropertiesItem: TypeAlias = _LabelImageAttributesImageLabelPropertiesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    LabelImageAttributesImageLabelPropertiesItem: TypeAlias = _LabelImageAttributesImageLabelPropertiesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    LabelImageAttributesImageLabelPropertiesItem: TypeAlias = _LabelImageAttributesImageLabelPropertiesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -605,11 +601,11 @@ if not MYPY:
 
 
 CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation]"
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation]"
 )
 
 
-Axes: TypeAlias = "list[AxesItemOption1 | AxesItemOption2]"
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.

@@ -221,109 +221,109 @@ class _OMEZarrImageOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy | dict[str, Any]"
 
 
-class _MultiscalesItemKeys(TypedDict):
-    datasets: list[_MultiscalesItemDatasetsItemOpen]
+class _MultiscaleKeys(TypedDict):
+    datasets: list[_MultiscaleDatasetOpen]
     axes: Axes
     name: NotRequired[str]
     coordinateTransformations: NotRequired[CoordinateTransformations]
 
 
-class _MultiscalesItemKeysMypy(TypedDict):
-    datasets: list[_MultiscalesItemDatasetsItemMypy]
+class _MultiscaleKeysMypy(TypedDict):
+    datasets: list[_MultiscaleDatasetMypy]
     axes: Axes
     name: NotRequired[str]
     coordinateTransformations: NotRequired[CoordinateTransformations]
 
 
-class _MultiscalesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesItemKeys, extra_items="JsonValue"
+class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _MultiscaleKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_MultiscalesItemMypy: TypeAlias = "_MultiscalesItemKeysMypy | dict[str, Any]"
+_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy | dict[str, Any]"
 
 
-class _MultiscalesItemDatasetsItemKeys(TypedDict):
+class _MultiscaleDatasetKeys(TypedDict):
     path: str
     coordinateTransformations: CoordinateTransformations
 
 
-class _MultiscalesItemDatasetsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesItemDatasetsItemKeys, extra_items="JsonValue"
+class _MultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _MultiscaleDatasetKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_MultiscalesItemDatasetsItemMypy: TypeAlias = "_MultiscalesItemDatasetsItemKeys | dict[str, Any]"
+_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeys | dict[str, Any]"
 
 
-class _CoordinateTransformationsItemScaleKeys(TypedDict):
+class _CoordinateTransformationScaleKeys(TypedDict):
     type: Literal["scale"]
     scale: list[float]
 
 
-class _CoordinateTransformationsItemScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationsItemScaleKeys, extra_items="JsonValue"
+class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CoordinateTransformationScaleKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_CoordinateTransformationsItemScaleMypy: TypeAlias = (
-    "_CoordinateTransformationsItemScaleKeys | dict[str, Any]"
+_CoordinateTransformationScaleMypy: TypeAlias = (
+    "_CoordinateTransformationScaleKeys | dict[str, Any]"
 )
 
 
-class _CoordinateTransformationsItemTranslationKeys(TypedDict):
+class _CoordinateTransformationTranslationKeys(TypedDict):
     type: Literal["translation"]
     translation: list[float]
 
 
-class _CoordinateTransformationsItemTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationsItemTranslationKeys, extra_items="JsonValue"
+class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CoordinateTransformationTranslationKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_CoordinateTransformationsItemTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationsItemTranslationKeys | dict[str, Any]"
+_CoordinateTransformationTranslationMypy: TypeAlias = (
+    "_CoordinateTransformationTranslationKeys | dict[str, Any]"
 )
 
 
-class _AxesItemOption1Keys(TypedDict):
+class _AxisOption1Keys(TypedDict):
     name: str
     type: Literal["channel", "time", "space"]
 
 
-class _AxesItemOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxesItemOption1Keys, extra_items="JsonValue"
+class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AxisOption1Keys, extra_items="JsonValue"
 ):
     pass
 
 
-_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, Any]"
+_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys | dict[str, Any]"
 
 
-class _AxesItemOption2Keys(TypedDict):
+class _AxisOption2Keys(TypedDict):
     name: str
     type: NotRequired[str]
 
 
-class _AxesItemOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxesItemOption2Keys, extra_items="JsonValue"
+class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AxisOption2Keys, extra_items="JsonValue"
 ):
     pass
 
 
-_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, Any]"
+_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys | dict[str, Any]"
 
 
 class _OmeroKeys(TypedDict):
-    channels: list[_OmeroChannelsItemOpen]
+    channels: list[_OmeroChannelOpen]
 
 
 class _OmeroKeysMypy(TypedDict):
-    channels: list[_OmeroChannelsItemMypy]
+    channels: list[_OmeroChannelMypy]
 
 
 class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
@@ -335,45 +335,45 @@ class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _OmeroMypy: TypeAlias = "_OmeroKeysMypy | dict[str, Any]"
 
 
-class _OmeroChannelsItemKeys(TypedDict):
-    window: NotRequired[_OmeroChannelsItemWindowOpen]
+class _OmeroChannelKeys(TypedDict):
+    window: NotRequired[_OmeroChannelWindowOpen]
     label: NotRequired[str]
     family: NotRequired[str]
     color: NotRequired[str]
     active: NotRequired[bool]
 
 
-class _OmeroChannelsItemKeysMypy(TypedDict):
-    window: NotRequired[_OmeroChannelsItemWindowMypy]
+class _OmeroChannelKeysMypy(TypedDict):
+    window: NotRequired[_OmeroChannelWindowMypy]
     label: NotRequired[str]
     family: NotRequired[str]
     color: NotRequired[str]
     active: NotRequired[bool]
 
 
-class _OmeroChannelsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelsItemKeys, extra_items="JsonValue"
+class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OmeroChannelKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OmeroChannelsItemMypy: TypeAlias = "_OmeroChannelsItemKeysMypy | dict[str, Any]"
+_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy | dict[str, Any]"
 
 
-class _OmeroChannelsItemWindowKeys(TypedDict):
+class _OmeroChannelWindowKeys(TypedDict):
     end: float
     max: float
     min: float
     start: float
 
 
-class _OmeroChannelsItemWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelsItemWindowKeys, extra_items="JsonValue"
+class _OmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OmeroChannelWindowKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OmeroChannelsItemWindowMypy: TypeAlias = "_OmeroChannelsItemWindowKeys | dict[str, Any]"
+_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys | dict[str, Any]"
 
 
 class _LabelsAttributesKeys(TypedDict):
@@ -462,18 +462,18 @@ _LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy | di
 
 class _ImageLabelKeys(TypedDict):
     # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorsItemOpen]]
+    colors: NotRequired[list[_ImageLabelColorOpen]]
     # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertiesItemOpen]]
+    properties: NotRequired[list[_ImageLabelPropertyOpen]]
     # The source of this label image
     source: NotRequired[_ImageLabelSourceOpen]
 
 
 class _ImageLabelKeysMypy(TypedDict):
     # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorsItemMypy]]
+    colors: NotRequired[list[_ImageLabelColorMypy]]
     # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertiesItemMypy]]
+    properties: NotRequired[list[_ImageLabelPropertyMypy]]
     # The source of this label image
     source: NotRequired[_ImageLabelSourceMypy]
 
@@ -487,8 +487,8 @@ class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy | dict[str, Any]"
 
 
-_ImageLabelColorsItemKeys = TypedDict(
-    "_ImageLabelColorsItemKeys",
+_ImageLabelColorKeys = TypedDict(
+    "_ImageLabelColorKeys",
     {
         "label-value": "float",
         "rgba": NotRequired["list[int]"],
@@ -496,30 +496,30 @@ _ImageLabelColorsItemKeys = TypedDict(
 )
 
 
-class _ImageLabelColorsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelColorsItemKeys, extra_items="JsonValue"
+class _ImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelColorKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_ImageLabelColorsItemMypy: TypeAlias = "_ImageLabelColorsItemKeys | dict[str, Any]"
+_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys | dict[str, Any]"
 
 
-_ImageLabelPropertiesItemKeys = TypedDict(
-    "_ImageLabelPropertiesItemKeys",
+_ImageLabelPropertyKeys = TypedDict(
+    "_ImageLabelPropertyKeys",
     {
         "label-value": "int",
     },
 )
 
 
-class _ImageLabelPropertiesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelPropertiesItemKeys, extra_items="JsonValue"
+class _ImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelPropertyKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_ImageLabelPropertiesItemMypy: TypeAlias = "_ImageLabelPropertiesItemKeys | dict[str, Any]"
+_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys | dict[str, Any]"
 
 
 class _ImageLabelSourceKeys(TypedDict):
@@ -607,51 +607,51 @@ if not MYPY:
 
 
 if not MYPY:
-    MultiscalesItem: TypeAlias = _MultiscalesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    MultiscalesItem: TypeAlias = _MultiscalesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    MultiscalesItem: TypeAlias = _MultiscalesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    MultiscalesItemDatasetsItem: TypeAlias = _MultiscalesItemDatasetsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    MultiscalesItemDatasetsItem: TypeAlias = _MultiscalesItemDatasetsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    MultiscalesItemDatasetsItem: TypeAlias = _MultiscalesItemDatasetsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -663,19 +663,19 @@ if not MYPY:
 
 
 if not MYPY:
-    OmeroChannelsItem: TypeAlias = _OmeroChannelsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OmeroChannelsItem: TypeAlias = _OmeroChannelsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OmeroChannelsItem: TypeAlias = _OmeroChannelsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    OmeroChannelsItemWindow: TypeAlias = _OmeroChannelsItemWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OmeroChannelsItemWindow: TypeAlias = _OmeroChannelsItemWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OmeroChannelsItemWindow: TypeAlias = _OmeroChannelsItemWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -719,19 +719,19 @@ if not MYPY:
 
 
 if not MYPY:
-    ImageLabelColorsItem: TypeAlias = _ImageLabelColorsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    ImageLabelColorsItem: TypeAlias = _ImageLabelColorsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    ImageLabelColorsItem: TypeAlias = _ImageLabelColorsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    ImageLabelPropertiesItem: TypeAlias = _ImageLabelPropertiesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    ImageLabelPropertiesItem: TypeAlias = _ImageLabelPropertiesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    ImageLabelPropertiesItem: TypeAlias = _ImageLabelPropertiesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -747,15 +747,15 @@ OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # The multiscale datasets for this image
-Multiscales: TypeAlias = "list[MultiscalesItem]"
+Multiscales: TypeAlias = "list[Multiscale]"
 
 
 CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation]"
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation]"
 )
 
 
-Axes: TypeAlias = "list[AxesItemOption1 | AxesItemOption2]"
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.

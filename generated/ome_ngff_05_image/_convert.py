@@ -22,15 +22,15 @@ from .models import (
     AnyNode,
     ArraySpec,
     Axes,
-    AxesItemOption1,
-    AxesItemOption2,
+    AxisOption1,
+    AxisOption2,
     CoordinateTransformations,
-    CoordinateTransformationsItemScale,
-    CoordinateTransformationsItemTranslation,
+    CoordinateTransformationScale,
+    CoordinateTransformationTranslation,
     GroupSpec,
     ImageLabel,
-    ImageLabelColorsItem,
-    ImageLabelPropertiesItem,
+    ImageLabelColor,
+    ImageLabelProperty,
     ImageLabelSource,
     JsonObject,
     LabelImage,
@@ -41,13 +41,13 @@ from .models import (
     LabelsAttributesOme,
     LabelsFolder,
     LabelsMember,
+    Multiscale,
+    MultiscaleDataset,
     Multiscales,
-    MultiscalesItem,
-    MultiscalesItemDatasetsItem,
     NamedConfig,
     Omero,
-    OmeroChannelsItem,
-    OmeroChannelsItemWindow,
+    OmeroChannel,
+    OmeroChannelWindow,
     OmeZarr05Image,
     OmeZarr05ImageMembers,
     OMEZarrImage,
@@ -55,25 +55,23 @@ from .models import (
 )
 
 # The keys of each record that are its fields: the others are kept apart.
-_CoordinateTransformationsItemScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
-_CoordinateTransformationsItemTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
-_MultiscalesItemDatasetsItem_KEYS: frozenset[str] = frozenset({"path", "coordinateTransformations"})
-# also the keys of AxesItemOption2
-_AxesItemOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
-_MultiscalesItem_KEYS: frozenset[str] = frozenset(
+_CoordinateTransformationScale_KEYS: frozenset[str] = frozenset({"type", "scale"})
+_CoordinateTransformationTranslation_KEYS: frozenset[str] = frozenset({"type", "translation"})
+_MultiscaleDataset_KEYS: frozenset[str] = frozenset({"path", "coordinateTransformations"})
+# also the keys of AxisOption2
+_AxisOption1_KEYS: frozenset[str] = frozenset({"name", "type"})
+_Multiscale_KEYS: frozenset[str] = frozenset(
     {"datasets", "axes", "name", "coordinateTransformations"}
 )
-_OmeroChannelsItemWindow_KEYS: frozenset[str] = frozenset({"end", "max", "min", "start"})
-_OmeroChannelsItem_KEYS: frozenset[str] = frozenset(
-    {"window", "label", "family", "color", "active"}
-)
+_OmeroChannelWindow_KEYS: frozenset[str] = frozenset({"end", "max", "min", "start"})
+_OmeroChannel_KEYS: frozenset[str] = frozenset({"window", "label", "family", "color", "active"})
 _Omero_KEYS: frozenset[str] = frozenset({"channels"})
 _OMEZarrImageOme_KEYS: frozenset[str] = frozenset({"multiscales", "version", "omero"})
 # also the keys of LabelsAttributes, LabelImageAttributes
 _OMEZarrImage_KEYS: frozenset[str] = frozenset({"ome"})
 _LabelsAttributesOme_KEYS: frozenset[str] = frozenset({"labels", "version"})
-_ImageLabelColorsItem_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
-_ImageLabelPropertiesItem_KEYS: frozenset[str] = frozenset({"label-value"})
+_ImageLabelColor_KEYS: frozenset[str] = frozenset({"label-value", "rgba"})
+_ImageLabelProperty_KEYS: frozenset[str] = frozenset({"label-value"})
 _ImageLabelSource_KEYS: frozenset[str] = frozenset({"image"})
 _ImageLabel_KEYS: frozenset[str] = frozenset({"colors", "properties", "source"})
 _LabelImageAttributesOme_KEYS: frozenset[str] = frozenset(
@@ -173,20 +171,18 @@ def dump_OMEZarrImageOme(model: OMEZarrImageOme) -> dict[str, Any]:
 
 
 def parse_Multiscales(value: Any) -> Multiscales:
-    return tuple([parse_MultiscalesItem(item) for item in value])
+    return tuple([parse_Multiscale(item) for item in value])
 
 
 def dump_Multiscales(model: Multiscales) -> Any:
-    return [dump_MultiscalesItem(item) for item in model]
+    return [dump_Multiscale(item) for item in model]
 
 
-def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
+def parse_Multiscale(value: Any) -> Multiscale:
     return new_model(
-        MultiscalesItem,
+        Multiscale,
         {
-            "datasets": tuple(
-                [parse_MultiscalesItemDatasetsItem(item) for item in value["datasets"]]
-            ),
+            "datasets": tuple([parse_MultiscaleDataset(item) for item in value["datasets"]]),
             "axes": parse_Axes(value["axes"]),
             "name": value.get("name"),
             "coordinateTransformations": parse_CoordinateTransformations(
@@ -195,15 +191,15 @@ def parse_MultiscalesItem(value: Any) -> MultiscalesItem:
             if "coordinateTransformations" in value
             else None,
             "extras": {}
-            if value.keys() <= _MultiscalesItem_KEYS
-            else {key: item for key, item in value.items() if key not in _MultiscalesItem_KEYS},
+            if value.keys() <= _Multiscale_KEYS
+            else {key: item for key, item in value.items() if key not in _Multiscale_KEYS},
         },
     )
 
 
-def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
+def dump_Multiscale(model: Multiscale) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "datasets": [dump_MultiscalesItemDatasetsItem(item) for item in model.datasets],
+        "datasets": [dump_MultiscaleDataset(item) for item in model.datasets],
         "axes": dump_Axes(model.axes),
     }
     if model.name is not None:
@@ -217,26 +213,22 @@ def dump_MultiscalesItem(model: MultiscalesItem) -> dict[str, Any]:
     return document
 
 
-def parse_MultiscalesItemDatasetsItem(value: Any) -> MultiscalesItemDatasetsItem:
+def parse_MultiscaleDataset(value: Any) -> MultiscaleDataset:
     return new_model(
-        MultiscalesItemDatasetsItem,
+        MultiscaleDataset,
         {
             "path": value["path"],
             "coordinateTransformations": parse_CoordinateTransformations(
                 value["coordinateTransformations"]
             ),
             "extras": {}
-            if value.keys() <= _MultiscalesItemDatasetsItem_KEYS
-            else {
-                key: item
-                for key, item in value.items()
-                if key not in _MultiscalesItemDatasetsItem_KEYS
-            },
+            if value.keys() <= _MultiscaleDataset_KEYS
+            else {key: item for key, item in value.items() if key not in _MultiscaleDataset_KEYS},
         },
     )
 
 
-def dump_MultiscalesItemDatasetsItem(model: MultiscalesItemDatasetsItem) -> dict[str, Any]:
+def dump_MultiscaleDataset(model: MultiscaleDataset) -> dict[str, Any]:
     document: dict[str, Any] = {
         "path": model.path,
         "coordinateTransformations": dump_CoordinateTransformations(
@@ -249,33 +241,31 @@ def dump_MultiscalesItemDatasetsItem(model: MultiscalesItemDatasetsItem) -> dict
 
 
 def parse_CoordinateTransformations(value: Any) -> CoordinateTransformations:
-    return tuple([_parse_CoordinateTransformationsItemScale_or_Co_etc(item) for item in value])
+    return tuple([_parse_CoordinateTransformationScale_or_1_more(item) for item in value])
 
 
 def dump_CoordinateTransformations(model: CoordinateTransformations) -> Any:
-    return [_dump_CoordinateTransformationsItemScale_or_Co_etc(item) for item in model]
+    return [_dump_CoordinateTransformationScale_or_1_more(item) for item in model]
 
 
-def parse_CoordinateTransformationsItemScale(value: Any) -> CoordinateTransformationsItemScale:
+def parse_CoordinateTransformationScale(value: Any) -> CoordinateTransformationScale:
     return new_model(
-        CoordinateTransformationsItemScale,
+        CoordinateTransformationScale,
         {
             "type": value["type"],
             "scale": tuple(value["scale"]),
             "extras": {}
-            if value.keys() <= _CoordinateTransformationsItemScale_KEYS
+            if value.keys() <= _CoordinateTransformationScale_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _CoordinateTransformationsItemScale_KEYS
+                if key not in _CoordinateTransformationScale_KEYS
             },
         },
     )
 
 
-def dump_CoordinateTransformationsItemScale(
-    model: CoordinateTransformationsItemScale,
-) -> dict[str, Any]:
+def dump_CoordinateTransformationScale(model: CoordinateTransformationScale) -> dict[str, Any]:
     document: dict[str, Any] = {
         "type": model.type,
         "scale": list(model.scale),
@@ -285,27 +275,25 @@ def dump_CoordinateTransformationsItemScale(
     return document
 
 
-def parse_CoordinateTransformationsItemTranslation(
-    value: Any,
-) -> CoordinateTransformationsItemTranslation:
+def parse_CoordinateTransformationTranslation(value: Any) -> CoordinateTransformationTranslation:
     return new_model(
-        CoordinateTransformationsItemTranslation,
+        CoordinateTransformationTranslation,
         {
             "type": value["type"],
             "translation": tuple(value["translation"]),
             "extras": {}
-            if value.keys() <= _CoordinateTransformationsItemTranslation_KEYS
+            if value.keys() <= _CoordinateTransformationTranslation_KEYS
             else {
                 key: item
                 for key, item in value.items()
-                if key not in _CoordinateTransformationsItemTranslation_KEYS
+                if key not in _CoordinateTransformationTranslation_KEYS
             },
         },
     )
 
 
-def dump_CoordinateTransformationsItemTranslation(
-    model: CoordinateTransformationsItemTranslation,
+def dump_CoordinateTransformationTranslation(
+    model: CoordinateTransformationTranslation,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "type": model.type,
@@ -317,27 +305,27 @@ def dump_CoordinateTransformationsItemTranslation(
 
 
 def parse_Axes(value: Any) -> Axes:
-    return tuple([_parse_AxesItemOption1_or_AxesItemOption2(item) for item in value])
+    return tuple([_parse_AxisOption1_or_AxisOption2(item) for item in value])
 
 
 def dump_Axes(model: Axes) -> Any:
-    return [_dump_AxesItemOption1_or_AxesItemOption2(item) for item in model]
+    return [_dump_AxisOption1_or_AxisOption2(item) for item in model]
 
 
-def parse_AxesItemOption1(value: Any) -> AxesItemOption1:
+def parse_AxisOption1(value: Any) -> AxisOption1:
     return new_model(
-        AxesItemOption1,
+        AxisOption1,
         {
             "name": value["name"],
             "type": value["type"],
             "extras": {}
-            if value.keys() <= _AxesItemOption1_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+            if value.keys() <= _AxisOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxisOption1_KEYS},
         },
     )
 
 
-def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
+def dump_AxisOption1(model: AxisOption1) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
         "type": model.type,
@@ -347,20 +335,20 @@ def dump_AxesItemOption1(model: AxesItemOption1) -> dict[str, Any]:
     return document
 
 
-def parse_AxesItemOption2(value: Any) -> AxesItemOption2:
+def parse_AxisOption2(value: Any) -> AxisOption2:
     return new_model(
-        AxesItemOption2,
+        AxisOption2,
         {
             "name": value["name"],
             "type": value.get("type"),
             "extras": {}
-            if value.keys() <= _AxesItemOption1_KEYS
-            else {key: item for key, item in value.items() if key not in _AxesItemOption1_KEYS},
+            if value.keys() <= _AxisOption1_KEYS
+            else {key: item for key, item in value.items() if key not in _AxisOption1_KEYS},
         },
     )
 
 
-def dump_AxesItemOption2(model: AxesItemOption2) -> dict[str, Any]:
+def dump_AxisOption2(model: AxisOption2) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
     }
@@ -375,7 +363,7 @@ def parse_Omero(value: Any) -> Omero:
     return new_model(
         Omero,
         {
-            "channels": tuple([parse_OmeroChannelsItem(item) for item in value["channels"]]),
+            "channels": tuple([parse_OmeroChannel(item) for item in value["channels"]]),
             "extras": {}
             if value.keys() <= _Omero_KEYS
             else {key: item for key, item in value.items() if key not in _Omero_KEYS},
@@ -385,33 +373,33 @@ def parse_Omero(value: Any) -> Omero:
 
 def dump_Omero(model: Omero) -> dict[str, Any]:
     document: dict[str, Any] = {
-        "channels": [dump_OmeroChannelsItem(item) for item in model.channels],
+        "channels": [dump_OmeroChannel(item) for item in model.channels],
     }
     for key, item in model.extras.items():
         document[key] = plain_json(item)
     return document
 
 
-def parse_OmeroChannelsItem(value: Any) -> OmeroChannelsItem:
+def parse_OmeroChannel(value: Any) -> OmeroChannel:
     return new_model(
-        OmeroChannelsItem,
+        OmeroChannel,
         {
-            "window": parse_OmeroChannelsItemWindow(value["window"]) if "window" in value else None,
+            "window": parse_OmeroChannelWindow(value["window"]) if "window" in value else None,
             "label": value.get("label"),
             "family": value.get("family"),
             "color": value.get("color"),
             "active": value.get("active"),
             "extras": {}
-            if value.keys() <= _OmeroChannelsItem_KEYS
-            else {key: item for key, item in value.items() if key not in _OmeroChannelsItem_KEYS},
+            if value.keys() <= _OmeroChannel_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeroChannel_KEYS},
         },
     )
 
 
-def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
+def dump_OmeroChannel(model: OmeroChannel) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if (window := model.window) is not None:
-        document["window"] = dump_OmeroChannelsItemWindow(window)
+        document["window"] = dump_OmeroChannelWindow(window)
     if model.label is not None:
         document["label"] = model.label
     if model.family is not None:
@@ -425,24 +413,22 @@ def dump_OmeroChannelsItem(model: OmeroChannelsItem) -> dict[str, Any]:
     return document
 
 
-def parse_OmeroChannelsItemWindow(value: Any) -> OmeroChannelsItemWindow:
+def parse_OmeroChannelWindow(value: Any) -> OmeroChannelWindow:
     return new_model(
-        OmeroChannelsItemWindow,
+        OmeroChannelWindow,
         {
             "end": value["end"],
             "max": value["max"],
             "min": value["min"],
             "start": value["start"],
             "extras": {}
-            if value.keys() <= _OmeroChannelsItemWindow_KEYS
-            else {
-                key: item for key, item in value.items() if key not in _OmeroChannelsItemWindow_KEYS
-            },
+            if value.keys() <= _OmeroChannelWindow_KEYS
+            else {key: item for key, item in value.items() if key not in _OmeroChannelWindow_KEYS},
         },
     )
 
 
-def dump_OmeroChannelsItemWindow(model: OmeroChannelsItemWindow) -> dict[str, Any]:
+def dump_OmeroChannelWindow(model: OmeroChannelWindow) -> dict[str, Any]:
     document: dict[str, Any] = {
         "end": model.end,
         "max": model.max,
@@ -620,12 +606,10 @@ def parse_ImageLabel(value: Any) -> ImageLabel:
     return new_model(
         ImageLabel,
         {
-            "colors": tuple([parse_ImageLabelColorsItem(item) for item in value["colors"]])
+            "colors": tuple([parse_ImageLabelColor(item) for item in value["colors"]])
             if "colors" in value
             else None,
-            "properties": tuple(
-                [parse_ImageLabelPropertiesItem(item) for item in value["properties"]]
-            )
+            "properties": tuple([parse_ImageLabelProperty(item) for item in value["properties"]])
             if "properties" in value
             else None,
             "source": parse_ImageLabelSource(value["source"]) if "source" in value else None,
@@ -639,9 +623,9 @@ def parse_ImageLabel(value: Any) -> ImageLabel:
 def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if (colors := model.colors) is not None:
-        document["colors"] = [dump_ImageLabelColorsItem(item) for item in colors]
+        document["colors"] = [dump_ImageLabelColor(item) for item in colors]
     if (properties := model.properties) is not None:
-        document["properties"] = [dump_ImageLabelPropertiesItem(item) for item in properties]
+        document["properties"] = [dump_ImageLabelProperty(item) for item in properties]
     if (source := model.source) is not None:
         document["source"] = dump_ImageLabelSource(source)
     for key, item in model.extras.items():
@@ -649,22 +633,20 @@ def dump_ImageLabel(model: ImageLabel) -> dict[str, Any]:
     return document
 
 
-def parse_ImageLabelColorsItem(value: Any) -> ImageLabelColorsItem:
+def parse_ImageLabelColor(value: Any) -> ImageLabelColor:
     return new_model(
-        ImageLabelColorsItem,
+        ImageLabelColor,
         {
             "label_value": value["label-value"],
             "rgba": tuple(value["rgba"]) if "rgba" in value else None,
             "extras": {}
-            if value.keys() <= _ImageLabelColorsItem_KEYS
-            else {
-                key: item for key, item in value.items() if key not in _ImageLabelColorsItem_KEYS
-            },
+            if value.keys() <= _ImageLabelColor_KEYS
+            else {key: item for key, item in value.items() if key not in _ImageLabelColor_KEYS},
         },
     )
 
 
-def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
+def dump_ImageLabelColor(model: ImageLabelColor) -> dict[str, Any]:
     document: dict[str, Any] = {
         "label-value": model.label_value,
     }
@@ -675,23 +657,19 @@ def dump_ImageLabelColorsItem(model: ImageLabelColorsItem) -> dict[str, Any]:
     return document
 
 
-def parse_ImageLabelPropertiesItem(value: Any) -> ImageLabelPropertiesItem:
+def parse_ImageLabelProperty(value: Any) -> ImageLabelProperty:
     return new_model(
-        ImageLabelPropertiesItem,
+        ImageLabelProperty,
         {
             "label_value": value["label-value"],
             "extras": {}
-            if value.keys() <= _ImageLabelPropertiesItem_KEYS
-            else {
-                key: item
-                for key, item in value.items()
-                if key not in _ImageLabelPropertiesItem_KEYS
-            },
+            if value.keys() <= _ImageLabelProperty_KEYS
+            else {key: item for key, item in value.items() if key not in _ImageLabelProperty_KEYS},
         },
     )
 
 
-def dump_ImageLabelPropertiesItem(model: ImageLabelPropertiesItem) -> dict[str, Any]:
+def dump_ImageLabelProperty(model: ImageLabelProperty) -> dict[str, Any]:
     document: dict[str, Any] = {
         "label-value": model.label_value,
     }
@@ -844,25 +822,24 @@ def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     return document
 
 
-def _parse_CoordinateTransformationsItemScale_or_Co_etc(
+def _parse_CoordinateTransformationScale_or_1_more(
     value: Any,
-) -> CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation:
+) -> CoordinateTransformationScale | CoordinateTransformationTranslation:
     match value["type"]:
         case "scale":
-            return parse_CoordinateTransformationsItemScale(value)
+            return parse_CoordinateTransformationScale(value)
         case "translation":
-            return parse_CoordinateTransformationsItemTranslation(value)
+            return parse_CoordinateTransformationTranslation(value)
         case _:
             return cast(
-                "CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation",
-                value,
+                "CoordinateTransformationScale | CoordinateTransformationTranslation", value
             )
 
 
-def _parse_AxesItemOption1_or_AxesItemOption2(value: Any) -> AxesItemOption1 | AxesItemOption2:
+def _parse_AxisOption1_or_AxisOption2(value: Any) -> AxisOption1 | AxisOption2:
     if holds(value, schema(), "/$defs/zomgen:image.schema/$defs/axes/items/oneOf/0"):
-        return parse_AxesItemOption1(value)
-    return parse_AxesItemOption2(value)
+        return parse_AxisOption1(value)
+    return parse_AxisOption2(value)
 
 
 def _parse_OmeZarr05ImageMembers(value: Any) -> OmeZarr05ImageMembers:
@@ -887,18 +864,18 @@ def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
     return parse_NamedConfig(value)
 
 
-def _dump_CoordinateTransformationsItemScale_or_Co_etc(
-    model: CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation,
+def _dump_CoordinateTransformationScale_or_1_more(
+    model: CoordinateTransformationScale | CoordinateTransformationTranslation,
 ) -> Any:
-    if isinstance(model, CoordinateTransformationsItemScale):
-        return dump_CoordinateTransformationsItemScale(model)
-    return dump_CoordinateTransformationsItemTranslation(model)
+    if isinstance(model, CoordinateTransformationScale):
+        return dump_CoordinateTransformationScale(model)
+    return dump_CoordinateTransformationTranslation(model)
 
 
-def _dump_AxesItemOption1_or_AxesItemOption2(model: AxesItemOption1 | AxesItemOption2) -> Any:
-    if isinstance(model, AxesItemOption1):
-        return dump_AxesItemOption1(model)
-    return dump_AxesItemOption2(model)
+def _dump_AxisOption1_or_AxisOption2(model: AxisOption1 | AxisOption2) -> Any:
+    if isinstance(model, AxisOption1):
+        return dump_AxisOption1(model)
+    return dump_AxisOption2(model)
 
 
 def _dump_OmeZarr05ImageMembers(members: OmeZarr05ImageMembers) -> dict[str, Any]:

@@ -120,13 +120,13 @@ _OMEZarrPlateSchemaOmeMypy: TypeAlias = "_OMEZarrPlateSchemaOmeKeysMypy"
 
 class _OMEZarrPlateSchemaOmePlateKeys(TypedDict):
     # The columns of the plate
-    columns: list[_OMEZarrPlateSchemaOmePlateColumnsItemOpen]
+    columns: list[_OMEZarrPlateSchemaOmePlateColumnOpen]
     # The rows of the plate
-    rows: list[_OMEZarrPlateSchemaOmePlateRowsItemOpen]
+    rows: list[_OMEZarrPlateSchemaOmePlateRowOpen]
     # The wells of the plate
-    wells: list[_OMEZarrPlateSchemaOmePlateWellsItemOpen]
+    wells: list[_OMEZarrPlateSchemaOmePlateWellOpen]
     # The acquisitions for this plate
-    acquisitions: NotRequired[list[_OMEZarrPlateSchemaOmePlateAcquisitionsItemOpen]]
+    acquisitions: NotRequired[list[_OMEZarrPlateSchemaOmePlateAcquisitionOpen]]
     # The maximum number of fields per view across all wells
     field_count: NotRequired[int]
     # The name of the plate
@@ -135,13 +135,13 @@ class _OMEZarrPlateSchemaOmePlateKeys(TypedDict):
 
 class _OMEZarrPlateSchemaOmePlateKeysMypy(TypedDict):
     # The columns of the plate
-    columns: list[_OMEZarrPlateSchemaOmePlateColumnsItemMypy]
+    columns: list[_OMEZarrPlateSchemaOmePlateColumnMypy]
     # The rows of the plate
-    rows: list[_OMEZarrPlateSchemaOmePlateRowsItemMypy]
+    rows: list[_OMEZarrPlateSchemaOmePlateRowMypy]
     # The wells of the plate
-    wells: list[_OMEZarrPlateSchemaOmePlateWellsItemMypy]
+    wells: list[_OMEZarrPlateSchemaOmePlateWellMypy]
     # The acquisitions for this plate
-    acquisitions: NotRequired[list[_OMEZarrPlateSchemaOmePlateAcquisitionsItemMypy]]
+    acquisitions: NotRequired[list[_OMEZarrPlateSchemaOmePlateAcquisitionMypy]]
     # The maximum number of fields per view across all wells
     field_count: NotRequired[int]
     # The name of the plate
@@ -157,7 +157,7 @@ class _OMEZarrPlateSchemaOmePlateOpen(  # type: ignore[call-arg]  # mypy has no 
 _OMEZarrPlateSchemaOmePlateMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateKeysMypy"
 
 
-class _OMEZarrPlateSchemaOmePlateAcquisitionsItemKeys(TypedDict):
+class _OMEZarrPlateSchemaOmePlateAcquisitionKeys(TypedDict):
     # A unique identifier within the context of the plate
     id: int
     # The maximum number of fields of view for the acquisition
@@ -172,46 +172,44 @@ class _OMEZarrPlateSchemaOmePlateAcquisitionsItemKeys(TypedDict):
     endtime: NotRequired[int]
 
 
-class _OMEZarrPlateSchemaOmePlateAcquisitionsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrPlateSchemaOmePlateAcquisitionsItemKeys, extra_items="JsonValue"
+class _OMEZarrPlateSchemaOmePlateAcquisitionOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OMEZarrPlateSchemaOmePlateAcquisitionKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OMEZarrPlateSchemaOmePlateAcquisitionsItemMypy: TypeAlias = (
-    "_OMEZarrPlateSchemaOmePlateAcquisitionsItemKeys"
-)
+_OMEZarrPlateSchemaOmePlateAcquisitionMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateAcquisitionKeys"
 
 
-class _OMEZarrPlateSchemaOmePlateColumnsItemKeys(TypedDict):
+class _OMEZarrPlateSchemaOmePlateColumnKeys(TypedDict):
     # The column name
     name: str
 
 
-class _OMEZarrPlateSchemaOmePlateColumnsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrPlateSchemaOmePlateColumnsItemKeys, extra_items="JsonValue"
+class _OMEZarrPlateSchemaOmePlateColumnOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OMEZarrPlateSchemaOmePlateColumnKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OMEZarrPlateSchemaOmePlateColumnsItemMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateColumnsItemKeys"
+_OMEZarrPlateSchemaOmePlateColumnMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateColumnKeys"
 
 
-class _OMEZarrPlateSchemaOmePlateRowsItemKeys(TypedDict):
+class _OMEZarrPlateSchemaOmePlateRowKeys(TypedDict):
     # The row name
     name: str
 
 
-class _OMEZarrPlateSchemaOmePlateRowsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrPlateSchemaOmePlateRowsItemKeys, extra_items="JsonValue"
+class _OMEZarrPlateSchemaOmePlateRowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OMEZarrPlateSchemaOmePlateRowKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OMEZarrPlateSchemaOmePlateRowsItemMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateRowsItemKeys"
+_OMEZarrPlateSchemaOmePlateRowMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateRowKeys"
 
 
-class _OMEZarrPlateSchemaOmePlateWellsItemKeys(TypedDict):
+class _OMEZarrPlateSchemaOmePlateWellKeys(TypedDict):
     # The path to the well subgroup
     path: str
     # The index of the well in the rows list
@@ -220,13 +218,13 @@ class _OMEZarrPlateSchemaOmePlateWellsItemKeys(TypedDict):
     columnIndex: int
 
 
-class _OMEZarrPlateSchemaOmePlateWellsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrPlateSchemaOmePlateWellsItemKeys, extra_items="JsonValue"
+class _OMEZarrPlateSchemaOmePlateWellOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OMEZarrPlateSchemaOmePlateWellKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OMEZarrPlateSchemaOmePlateWellsItemMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateWellsItemKeys"
+_OMEZarrPlateSchemaOmePlateWellMypy: TypeAlias = "_OMEZarrPlateSchemaOmePlateWellKeys"
 
 
 class _OMEZarrWellSchemaKeys(TypedDict):
@@ -271,12 +269,12 @@ _OMEZarrWellSchemaOmeMypy: TypeAlias = "_OMEZarrWellSchemaOmeKeysMypy"
 
 class _OMEZarrWellSchemaOmeWellKeys(TypedDict):
     # The fields of view for this well
-    images: list[_OMEZarrWellSchemaOmeWellImagesItemOpen]
+    images: list[_OMEZarrWellSchemaOmeWellImageOpen]
 
 
 class _OMEZarrWellSchemaOmeWellKeysMypy(TypedDict):
     # The fields of view for this well
-    images: list[_OMEZarrWellSchemaOmeWellImagesItemMypy]
+    images: list[_OMEZarrWellSchemaOmeWellImageMypy]
 
 
 class _OMEZarrWellSchemaOmeWellOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
@@ -288,20 +286,20 @@ class _OMEZarrWellSchemaOmeWellOpen(  # type: ignore[call-arg]  # mypy has no PE
 _OMEZarrWellSchemaOmeWellMypy: TypeAlias = "_OMEZarrWellSchemaOmeWellKeysMypy"
 
 
-class _OMEZarrWellSchemaOmeWellImagesItemKeys(TypedDict):
+class _OMEZarrWellSchemaOmeWellImageKeys(TypedDict):
     # The path for this field of view subgroup
     path: str
     # A unique identifier within the context of the plate
     acquisition: NotRequired[int]
 
 
-class _OMEZarrWellSchemaOmeWellImagesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrWellSchemaOmeWellImagesItemKeys, extra_items="JsonValue"
+class _OMEZarrWellSchemaOmeWellImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OMEZarrWellSchemaOmeWellImageKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OMEZarrWellSchemaOmeWellImagesItemMypy: TypeAlias = "_OMEZarrWellSchemaOmeWellImagesItemKeys"
+_OMEZarrWellSchemaOmeWellImageMypy: TypeAlias = "_OMEZarrWellSchemaOmeWellImageKeys"
 
 
 class _OMEZarrImageKeys(TypedDict):
@@ -348,109 +346,109 @@ class _OMEZarrImageOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy"
 
 
-class _MultiscalesItemKeys(TypedDict):
-    datasets: list[_MultiscalesItemDatasetsItemOpen]
+class _MultiscaleKeys(TypedDict):
+    datasets: list[_MultiscaleDatasetOpen]
     axes: Axes
     name: NotRequired[str]
     coordinateTransformations: NotRequired[CoordinateTransformations]
 
 
-class _MultiscalesItemKeysMypy(TypedDict):
-    datasets: list[_MultiscalesItemDatasetsItemMypy]
+class _MultiscaleKeysMypy(TypedDict):
+    datasets: list[_MultiscaleDatasetMypy]
     axes: Axes
     name: NotRequired[str]
     coordinateTransformations: NotRequired[CoordinateTransformations]
 
 
-class _MultiscalesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesItemKeys, extra_items="JsonValue"
+class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _MultiscaleKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_MultiscalesItemMypy: TypeAlias = "_MultiscalesItemKeysMypy | dict[str, Any]"
+_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy | dict[str, Any]"
 
 
-class _MultiscalesItemDatasetsItemKeys(TypedDict):
+class _MultiscaleDatasetKeys(TypedDict):
     path: str
     coordinateTransformations: CoordinateTransformations
 
 
-class _MultiscalesItemDatasetsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesItemDatasetsItemKeys, extra_items="JsonValue"
+class _MultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _MultiscaleDatasetKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_MultiscalesItemDatasetsItemMypy: TypeAlias = "_MultiscalesItemDatasetsItemKeys | dict[str, Any]"
+_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeys | dict[str, Any]"
 
 
-class _CoordinateTransformationsItemScaleKeys(TypedDict):
+class _CoordinateTransformationScaleKeys(TypedDict):
     type: Literal["scale"]
     scale: list[float]
 
 
-class _CoordinateTransformationsItemScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationsItemScaleKeys, extra_items="JsonValue"
+class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CoordinateTransformationScaleKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_CoordinateTransformationsItemScaleMypy: TypeAlias = (
-    "_CoordinateTransformationsItemScaleKeys | dict[str, Any]"
+_CoordinateTransformationScaleMypy: TypeAlias = (
+    "_CoordinateTransformationScaleKeys | dict[str, Any]"
 )
 
 
-class _CoordinateTransformationsItemTranslationKeys(TypedDict):
+class _CoordinateTransformationTranslationKeys(TypedDict):
     type: Literal["translation"]
     translation: list[float]
 
 
-class _CoordinateTransformationsItemTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationsItemTranslationKeys, extra_items="JsonValue"
+class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CoordinateTransformationTranslationKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_CoordinateTransformationsItemTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationsItemTranslationKeys | dict[str, Any]"
+_CoordinateTransformationTranslationMypy: TypeAlias = (
+    "_CoordinateTransformationTranslationKeys | dict[str, Any]"
 )
 
 
-class _AxesItemOption1Keys(TypedDict):
+class _AxisOption1Keys(TypedDict):
     name: str
     type: Literal["channel", "time", "space"]
 
 
-class _AxesItemOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxesItemOption1Keys, extra_items="JsonValue"
+class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AxisOption1Keys, extra_items="JsonValue"
 ):
     pass
 
 
-_AxesItemOption1Mypy: TypeAlias = "_AxesItemOption1Keys | dict[str, Any]"
+_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys | dict[str, Any]"
 
 
-class _AxesItemOption2Keys(TypedDict):
+class _AxisOption2Keys(TypedDict):
     name: str
     type: NotRequired[str]
 
 
-class _AxesItemOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxesItemOption2Keys, extra_items="JsonValue"
+class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AxisOption2Keys, extra_items="JsonValue"
 ):
     pass
 
 
-_AxesItemOption2Mypy: TypeAlias = "_AxesItemOption2Keys | dict[str, Any]"
+_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys | dict[str, Any]"
 
 
 class _OmeroKeys(TypedDict):
-    channels: list[_OmeroChannelsItemOpen]
+    channels: list[_OmeroChannelOpen]
 
 
 class _OmeroKeysMypy(TypedDict):
-    channels: list[_OmeroChannelsItemMypy]
+    channels: list[_OmeroChannelMypy]
 
 
 class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
@@ -462,45 +460,45 @@ class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _OmeroMypy: TypeAlias = "_OmeroKeysMypy | dict[str, Any]"
 
 
-class _OmeroChannelsItemKeys(TypedDict):
-    window: NotRequired[_OmeroChannelsItemWindowOpen]
+class _OmeroChannelKeys(TypedDict):
+    window: NotRequired[_OmeroChannelWindowOpen]
     label: NotRequired[str]
     family: NotRequired[str]
     color: NotRequired[str]
     active: NotRequired[bool]
 
 
-class _OmeroChannelsItemKeysMypy(TypedDict):
-    window: NotRequired[_OmeroChannelsItemWindowMypy]
+class _OmeroChannelKeysMypy(TypedDict):
+    window: NotRequired[_OmeroChannelWindowMypy]
     label: NotRequired[str]
     family: NotRequired[str]
     color: NotRequired[str]
     active: NotRequired[bool]
 
 
-class _OmeroChannelsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelsItemKeys, extra_items="JsonValue"
+class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OmeroChannelKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OmeroChannelsItemMypy: TypeAlias = "_OmeroChannelsItemKeysMypy | dict[str, Any]"
+_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy | dict[str, Any]"
 
 
-class _OmeroChannelsItemWindowKeys(TypedDict):
+class _OmeroChannelWindowKeys(TypedDict):
     end: float
     max: float
     min: float
     start: float
 
 
-class _OmeroChannelsItemWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelsItemWindowKeys, extra_items="JsonValue"
+class _OmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OmeroChannelWindowKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_OmeroChannelsItemWindowMypy: TypeAlias = "_OmeroChannelsItemWindowKeys | dict[str, Any]"
+_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys | dict[str, Any]"
 
 
 class _LabelsAttributesKeys(TypedDict):
@@ -589,18 +587,18 @@ _LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy | di
 
 class _ImageLabelKeys(TypedDict):
     # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorsItemOpen]]
+    colors: NotRequired[list[_ImageLabelColorOpen]]
     # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertiesItemOpen]]
+    properties: NotRequired[list[_ImageLabelPropertyOpen]]
     # The source of this label image
     source: NotRequired[_ImageLabelSourceOpen]
 
 
 class _ImageLabelKeysMypy(TypedDict):
     # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorsItemMypy]]
+    colors: NotRequired[list[_ImageLabelColorMypy]]
     # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertiesItemMypy]]
+    properties: NotRequired[list[_ImageLabelPropertyMypy]]
     # The source of this label image
     source: NotRequired[_ImageLabelSourceMypy]
 
@@ -614,8 +612,8 @@ class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
 _ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy | dict[str, Any]"
 
 
-_ImageLabelColorsItemKeys = TypedDict(
-    "_ImageLabelColorsItemKeys",
+_ImageLabelColorKeys = TypedDict(
+    "_ImageLabelColorKeys",
     {
         "label-value": "float",
         "rgba": NotRequired["list[int]"],
@@ -623,30 +621,30 @@ _ImageLabelColorsItemKeys = TypedDict(
 )
 
 
-class _ImageLabelColorsItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelColorsItemKeys, extra_items="JsonValue"
+class _ImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelColorKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_ImageLabelColorsItemMypy: TypeAlias = "_ImageLabelColorsItemKeys | dict[str, Any]"
+_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys | dict[str, Any]"
 
 
-_ImageLabelPropertiesItemKeys = TypedDict(
-    "_ImageLabelPropertiesItemKeys",
+_ImageLabelPropertyKeys = TypedDict(
+    "_ImageLabelPropertyKeys",
     {
         "label-value": "int",
     },
 )
 
 
-class _ImageLabelPropertiesItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelPropertiesItemKeys, extra_items="JsonValue"
+class _ImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelPropertyKeys, extra_items="JsonValue"
 ):
     pass
 
 
-_ImageLabelPropertiesItemMypy: TypeAlias = "_ImageLabelPropertiesItemKeys | dict[str, Any]"
+_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys | dict[str, Any]"
 
 
 class _ImageLabelSourceKeys(TypedDict):
@@ -702,35 +700,35 @@ if not MYPY:
 
 
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateAcquisitionsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateAcquisitionsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateAcquisition: TypeAlias = _OMEZarrPlateSchemaOmePlateAcquisitionOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OMEZarrPlateSchemaOmePlateAcquisitionsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateAcquisitionsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateAcquisition: TypeAlias = _OMEZarrPlateSchemaOmePlateAcquisitionMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateAcquisitionsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateAcquisitionsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateAcquisition: TypeAlias = _OMEZarrPlateSchemaOmePlateAcquisitionOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateColumnsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateColumnsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateColumn: TypeAlias = _OMEZarrPlateSchemaOmePlateColumnOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OMEZarrPlateSchemaOmePlateColumnsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateColumnsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateColumn: TypeAlias = _OMEZarrPlateSchemaOmePlateColumnMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateColumnsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateColumnsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateColumn: TypeAlias = _OMEZarrPlateSchemaOmePlateColumnOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateRowsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateRowsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateRow: TypeAlias = _OMEZarrPlateSchemaOmePlateRowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OMEZarrPlateSchemaOmePlateRowsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateRowsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateRow: TypeAlias = _OMEZarrPlateSchemaOmePlateRowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateRowsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateRowsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateRow: TypeAlias = _OMEZarrPlateSchemaOmePlateRowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateWellsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateWellsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateWell: TypeAlias = _OMEZarrPlateSchemaOmePlateWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OMEZarrPlateSchemaOmePlateWellsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateWellsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateWell: TypeAlias = _OMEZarrPlateSchemaOmePlateWellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OMEZarrPlateSchemaOmePlateWellsItem: TypeAlias = _OMEZarrPlateSchemaOmePlateWellsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrPlateSchemaOmePlateWell: TypeAlias = _OMEZarrPlateSchemaOmePlateWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -758,11 +756,11 @@ if not MYPY:
 
 
 if not MYPY:
-    OMEZarrWellSchemaOmeWellImagesItem: TypeAlias = _OMEZarrWellSchemaOmeWellImagesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrWellSchemaOmeWellImage: TypeAlias = _OMEZarrWellSchemaOmeWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OMEZarrWellSchemaOmeWellImagesItem: TypeAlias = _OMEZarrWellSchemaOmeWellImagesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrWellSchemaOmeWellImage: TypeAlias = _OMEZarrWellSchemaOmeWellImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OMEZarrWellSchemaOmeWellImagesItem: TypeAlias = _OMEZarrWellSchemaOmeWellImagesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrWellSchemaOmeWellImage: TypeAlias = _OMEZarrWellSchemaOmeWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -782,51 +780,51 @@ if not MYPY:
 
 
 if not MYPY:
-    MultiscalesItem: TypeAlias = _MultiscalesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    MultiscalesItem: TypeAlias = _MultiscalesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    MultiscalesItem: TypeAlias = _MultiscalesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    MultiscalesItemDatasetsItem: TypeAlias = _MultiscalesItemDatasetsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    MultiscalesItemDatasetsItem: TypeAlias = _MultiscalesItemDatasetsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    MultiscalesItemDatasetsItem: TypeAlias = _MultiscalesItemDatasetsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    CoordinateTransformationsItemScale: TypeAlias = _CoordinateTransformationsItemScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    CoordinateTransformationsItemTranslation: TypeAlias = _CoordinateTransformationsItemTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    AxesItemOption1: TypeAlias = _AxesItemOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    AxesItemOption2: TypeAlias = _AxesItemOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -838,19 +836,19 @@ if not MYPY:
 
 
 if not MYPY:
-    OmeroChannelsItem: TypeAlias = _OmeroChannelsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OmeroChannelsItem: TypeAlias = _OmeroChannelsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OmeroChannelsItem: TypeAlias = _OmeroChannelsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    OmeroChannelsItemWindow: TypeAlias = _OmeroChannelsItemWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    OmeroChannelsItemWindow: TypeAlias = _OmeroChannelsItemWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    OmeroChannelsItemWindow: TypeAlias = _OmeroChannelsItemWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -894,19 +892,19 @@ if not MYPY:
 
 
 if not MYPY:
-    ImageLabelColorsItem: TypeAlias = _ImageLabelColorsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    ImageLabelColorsItem: TypeAlias = _ImageLabelColorsItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    ImageLabelColorsItem: TypeAlias = _ImageLabelColorsItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
-    ImageLabelPropertiesItem: TypeAlias = _ImageLabelPropertiesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
-    ImageLabelPropertiesItem: TypeAlias = _ImageLabelPropertiesItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
-    ImageLabelPropertiesItem: TypeAlias = _ImageLabelPropertiesItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 if not MYPY:
@@ -922,15 +920,15 @@ OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # The multiscale datasets for this image
-Multiscales: TypeAlias = "list[MultiscalesItem]"
+Multiscales: TypeAlias = "list[Multiscale]"
 
 
 CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation]"
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation]"
 )
 
 
-Axes: TypeAlias = "list[AxesItemOption1 | AxesItemOption2]"
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.

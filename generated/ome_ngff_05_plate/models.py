@@ -84,15 +84,15 @@ OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # The multiscale datasets for this image
-Multiscales: TypeAlias = "tuple[MultiscalesItem, ...]"
+Multiscales: TypeAlias = "tuple[Multiscale, ...]"
 
 
 CoordinateTransformations: TypeAlias = (
-    "tuple[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation, ...]"
+    "tuple[CoordinateTransformationScale | CoordinateTransformationTranslation, ...]"
 )
 
 
-Axes: TypeAlias = "tuple[AxesItemOption1 | AxesItemOption2, ...]"
+Axes: TypeAlias = "tuple[AxisOption1 | AxisOption2, ...]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
@@ -162,13 +162,13 @@ class OMEZarrPlateSchemaOme:
 @dataclass(frozen=True, kw_only=True)
 class OMEZarrPlateSchemaOmePlate:
     # The columns of the plate
-    columns: tuple[OMEZarrPlateSchemaOmePlateColumnsItem, ...]
+    columns: tuple[OMEZarrPlateSchemaOmePlateColumn, ...]
     # The rows of the plate
-    rows: tuple[OMEZarrPlateSchemaOmePlateRowsItem, ...]
+    rows: tuple[OMEZarrPlateSchemaOmePlateRow, ...]
     # The wells of the plate
-    wells: tuple[OMEZarrPlateSchemaOmePlateWellsItem, ...]
+    wells: tuple[OMEZarrPlateSchemaOmePlateWell, ...]
     # The acquisitions for this plate
-    acquisitions: tuple[OMEZarrPlateSchemaOmePlateAcquisitionsItem, ...] | None = None
+    acquisitions: tuple[OMEZarrPlateSchemaOmePlateAcquisition, ...] | None = None
     # The maximum number of fields per view across all wells
     field_count: int | None = None
     # The name of the plate
@@ -177,7 +177,7 @@ class OMEZarrPlateSchemaOmePlate:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMEZarrPlateSchemaOmePlateAcquisitionsItem:
+class OMEZarrPlateSchemaOmePlateAcquisition:
     # A unique identifier within the context of the plate
     id: int
     # The maximum number of fields of view for the acquisition
@@ -194,21 +194,21 @@ class OMEZarrPlateSchemaOmePlateAcquisitionsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMEZarrPlateSchemaOmePlateColumnsItem:
+class OMEZarrPlateSchemaOmePlateColumn:
     # The column name
     name: str
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMEZarrPlateSchemaOmePlateRowsItem:
+class OMEZarrPlateSchemaOmePlateRow:
     # The row name
     name: str
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMEZarrPlateSchemaOmePlateWellsItem:
+class OMEZarrPlateSchemaOmePlateWell:
     # The path to the well subgroup
     path: str
     # The index of the well in the rows list
@@ -253,12 +253,12 @@ class OMEZarrWellSchemaOme:
 @dataclass(frozen=True, kw_only=True)
 class OMEZarrWellSchemaOmeWell:
     # The fields of view for this well
-    images: tuple[OMEZarrWellSchemaOmeWellImagesItem, ...]
+    images: tuple[OMEZarrWellSchemaOmeWellImage, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMEZarrWellSchemaOmeWellImagesItem:
+class OMEZarrWellSchemaOmeWellImage:
     # The path for this field of view subgroup
     path: str
     # A unique identifier within the context of the plate
@@ -296,8 +296,8 @@ class OMEZarrImageOme:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MultiscalesItem:
-    datasets: tuple[MultiscalesItemDatasetsItem, ...]
+class Multiscale:
+    datasets: tuple[MultiscaleDataset, ...]
     axes: Axes
     name: str | None = None
     coordinateTransformations: CoordinateTransformations | None = None
@@ -305,35 +305,35 @@ class MultiscalesItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MultiscalesItemDatasetsItem:
+class MultiscaleDataset:
     path: str
     coordinateTransformations: CoordinateTransformations
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemScale:
+class CoordinateTransformationScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemTranslation:
+class CoordinateTransformationTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption1:
+class AxisOption1:
     name: str
     type: Literal["channel", "time", "space"]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption2:
+class AxisOption2:
     name: str
     type: str | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
@@ -341,13 +341,13 @@ class AxesItemOption2:
 
 @dataclass(frozen=True, kw_only=True)
 class Omero:
-    channels: tuple[OmeroChannelsItem, ...]
+    channels: tuple[OmeroChannel, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OmeroChannelsItem:
-    window: OmeroChannelsItemWindow | None = None
+class OmeroChannel:
+    window: OmeroChannelWindow | None = None
     label: str | None = None
     family: str | None = None
     color: str | None = None
@@ -356,7 +356,7 @@ class OmeroChannelsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OmeroChannelsItemWindow:
+class OmeroChannelWindow:
     end: float
     max: float
     min: float
@@ -418,16 +418,16 @@ class LabelImageAttributesOme:
 @dataclass(frozen=True, kw_only=True)
 class ImageLabel:
     # The colors for this label image
-    colors: tuple[ImageLabelColorsItem, ...] | None = None
+    colors: tuple[ImageLabelColor, ...] | None = None
     # The properties for this label image
-    properties: tuple[ImageLabelPropertiesItem, ...] | None = None
+    properties: tuple[ImageLabelProperty, ...] | None = None
     # The source of this label image
     source: ImageLabelSource | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class ImageLabelColorsItem:
+class ImageLabelColor:
     # The value of the label
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
@@ -436,7 +436,7 @@ class ImageLabelColorsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ImageLabelPropertiesItem:
+class ImageLabelProperty:
     # The pixel value for this label
     label_value: int
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

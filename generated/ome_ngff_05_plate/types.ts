@@ -77,20 +77,20 @@ export type OMEZarrPlateSchemaOme = {
 
 export type OMEZarrPlateSchemaOmePlate = {
   /** The acquisitions for this plate */
-  readonly acquisitions?: readonly OMEZarrPlateSchemaOmePlateAcquisitionsItem[];
+  readonly acquisitions?: readonly OMEZarrPlateSchemaOmePlateAcquisition[];
   /** The maximum number of fields per view across all wells */
   readonly field_count?: number;
   /** The name of the plate */
   readonly name?: string;
   /** The columns of the plate */
-  readonly columns: readonly OMEZarrPlateSchemaOmePlateColumnsItem[];
+  readonly columns: readonly OMEZarrPlateSchemaOmePlateColumn[];
   /** The rows of the plate */
-  readonly rows: readonly OMEZarrPlateSchemaOmePlateRowsItem[];
+  readonly rows: readonly OMEZarrPlateSchemaOmePlateRow[];
   /** The wells of the plate */
-  readonly wells: readonly OMEZarrPlateSchemaOmePlateWellsItem[];
+  readonly wells: readonly OMEZarrPlateSchemaOmePlateWell[];
 } & { readonly [key: string]: unknown };
 
-export type OMEZarrPlateSchemaOmePlateAcquisitionsItem = {
+export type OMEZarrPlateSchemaOmePlateAcquisition = {
   /** A unique identifier within the context of the plate */
   readonly id: number;
   /** The maximum number of fields of view for the acquisition */
@@ -111,17 +111,17 @@ export type OMEZarrPlateSchemaOmePlateAcquisitionsItem = {
   readonly endtime?: number;
 } & { readonly [key: string]: unknown };
 
-export type OMEZarrPlateSchemaOmePlateColumnsItem = {
+export type OMEZarrPlateSchemaOmePlateColumn = {
   /** The column name */
   readonly name: string;
 } & { readonly [key: string]: unknown };
 
-export type OMEZarrPlateSchemaOmePlateRowsItem = {
+export type OMEZarrPlateSchemaOmePlateRow = {
   /** The row name */
   readonly name: string;
 } & { readonly [key: string]: unknown };
 
-export type OMEZarrPlateSchemaOmePlateWellsItem = {
+export type OMEZarrPlateSchemaOmePlateWell = {
   /** The path to the well subgroup */
   readonly path: string;
   /** The index of the well in the rows list */
@@ -169,10 +169,10 @@ export type OMEZarrWellSchemaOme = {
 
 export type OMEZarrWellSchemaOmeWell = {
   /** The fields of view for this well */
-  readonly images: readonly OMEZarrWellSchemaOmeWellImagesItem[];
+  readonly images: readonly OMEZarrWellSchemaOmeWellImage[];
 } & { readonly [key: string]: unknown };
 
-export type OMEZarrWellSchemaOmeWellImagesItem = {
+export type OMEZarrWellSchemaOmeWellImage = {
   /** A unique identifier within the context of the plate */
   readonly acquisition?: number;
   /** The path for this field of view subgroup */
@@ -214,60 +214,60 @@ export type OMEZarrImageOme = {
 } & { readonly [key: string]: unknown };
 
 /** The multiscale datasets for this image */
-export type Multiscales = readonly MultiscalesItem[];
+export type Multiscales = readonly Multiscale[];
 
-export type MultiscalesItem = {
+export type Multiscale = {
   readonly name?: string;
-  readonly datasets: readonly MultiscalesItemDatasetsItem[];
+  readonly datasets: readonly MultiscaleDataset[];
   readonly axes: Axes;
   readonly coordinateTransformations?: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
-export type MultiscalesItemDatasetsItem = {
+export type MultiscaleDataset = {
   readonly path: string;
   readonly coordinateTransformations: CoordinateTransformations;
 } & { readonly [key: string]: unknown };
 
 export type CoordinateTransformations = readonly (
-  | CoordinateTransformationsItemScale
-  | CoordinateTransformationsItemTranslation
+  | CoordinateTransformationScale
+  | CoordinateTransformationTranslation
 )[];
 
-export type CoordinateTransformationsItemScale = {
+export type CoordinateTransformationScale = {
   readonly type: "scale";
   readonly scale: readonly number[];
 } & { readonly [key: string]: unknown };
 
-export type CoordinateTransformationsItemTranslation = {
+export type CoordinateTransformationTranslation = {
   readonly type: "translation";
   readonly translation: readonly number[];
 } & { readonly [key: string]: unknown };
 
-export type Axes = readonly (AxesItemOption1 | AxesItemOption2)[];
+export type Axes = readonly (AxisOption1 | AxisOption2)[];
 
-export type AxesItemOption1 = {
+export type AxisOption1 = {
   readonly name: string;
   readonly type: "channel" | "time" | "space";
 } & { readonly [key: string]: unknown };
 
-export type AxesItemOption2 = {
+export type AxisOption2 = {
   readonly name: string;
   readonly type?: string;
 } & { readonly [key: string]: unknown };
 
 export type Omero = {
-  readonly channels: readonly OmeroChannelsItem[];
+  readonly channels: readonly OmeroChannel[];
 } & { readonly [key: string]: unknown };
 
-export type OmeroChannelsItem = {
-  readonly window?: OmeroChannelsItemWindow;
+export type OmeroChannel = {
+  readonly window?: OmeroChannelWindow;
   readonly label?: string;
   readonly family?: string;
   readonly color?: string;
   readonly active?: boolean;
 } & { readonly [key: string]: unknown };
 
-export type OmeroChannelsItemWindow = {
+export type OmeroChannelWindow = {
   readonly end: number;
   readonly max: number;
   readonly min: number;
@@ -329,21 +329,21 @@ export type LabelImageAttributesOme = {
 
 export type ImageLabel = {
   /** The colors for this label image */
-  readonly colors?: readonly ImageLabelColorsItem[];
+  readonly colors?: readonly ImageLabelColor[];
   /** The properties for this label image */
-  readonly properties?: readonly ImageLabelPropertiesItem[];
+  readonly properties?: readonly ImageLabelProperty[];
   /** The source of this label image */
   readonly source?: ImageLabelSource;
 } & { readonly [key: string]: unknown };
 
-export type ImageLabelColorsItem = {
+export type ImageLabelColor = {
   /** The value of the label */
   readonly "label-value": number;
   /** The RGBA color stored as an array of four integers between 0 and 255 */
   readonly rgba?: readonly [number, number, number, number];
 } & { readonly [key: string]: unknown };
 
-export type ImageLabelPropertiesItem = {
+export type ImageLabelProperty = {
   /** The pixel value for this label */
   readonly "label-value": number;
 } & { readonly [key: string]: unknown };

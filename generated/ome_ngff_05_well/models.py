@@ -84,15 +84,15 @@ OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
 
 
 # The multiscale datasets for this image
-Multiscales: TypeAlias = "tuple[MultiscalesItem, ...]"
+Multiscales: TypeAlias = "tuple[Multiscale, ...]"
 
 
 CoordinateTransformations: TypeAlias = (
-    "tuple[CoordinateTransformationsItemScale | CoordinateTransformationsItemTranslation, ...]"
+    "tuple[CoordinateTransformationScale | CoordinateTransformationTranslation, ...]"
 )
 
 
-Axes: TypeAlias = "tuple[AxesItemOption1 | AxesItemOption2, ...]"
+Axes: TypeAlias = "tuple[AxisOption1 | AxisOption2, ...]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
@@ -161,12 +161,12 @@ class OMEZarrWellSchemaOme:
 @dataclass(frozen=True, kw_only=True)
 class OMEZarrWellSchemaOmeWell:
     # The fields of view for this well
-    images: tuple[OMEZarrWellSchemaOmeWellImagesItem, ...]
+    images: tuple[OMEZarrWellSchemaOmeWellImage, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OMEZarrWellSchemaOmeWellImagesItem:
+class OMEZarrWellSchemaOmeWellImage:
     # The path for this field of view subgroup
     path: str
     # A unique identifier within the context of the plate
@@ -204,8 +204,8 @@ class OMEZarrImageOme:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MultiscalesItem:
-    datasets: tuple[MultiscalesItemDatasetsItem, ...]
+class Multiscale:
+    datasets: tuple[MultiscaleDataset, ...]
     axes: Axes
     name: str | None = None
     coordinateTransformations: CoordinateTransformations | None = None
@@ -213,35 +213,35 @@ class MultiscalesItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MultiscalesItemDatasetsItem:
+class MultiscaleDataset:
     path: str
     coordinateTransformations: CoordinateTransformations
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemScale:
+class CoordinateTransformationScale:
     type: Literal["scale"]
     scale: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoordinateTransformationsItemTranslation:
+class CoordinateTransformationTranslation:
     type: Literal["translation"]
     translation: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption1:
+class AxisOption1:
     name: str
     type: Literal["channel", "time", "space"]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class AxesItemOption2:
+class AxisOption2:
     name: str
     type: str | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
@@ -249,13 +249,13 @@ class AxesItemOption2:
 
 @dataclass(frozen=True, kw_only=True)
 class Omero:
-    channels: tuple[OmeroChannelsItem, ...]
+    channels: tuple[OmeroChannel, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class OmeroChannelsItem:
-    window: OmeroChannelsItemWindow | None = None
+class OmeroChannel:
+    window: OmeroChannelWindow | None = None
     label: str | None = None
     family: str | None = None
     color: str | None = None
@@ -264,7 +264,7 @@ class OmeroChannelsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OmeroChannelsItemWindow:
+class OmeroChannelWindow:
     end: float
     max: float
     min: float
@@ -326,16 +326,16 @@ class LabelImageAttributesOme:
 @dataclass(frozen=True, kw_only=True)
 class ImageLabel:
     # The colors for this label image
-    colors: tuple[ImageLabelColorsItem, ...] | None = None
+    colors: tuple[ImageLabelColor, ...] | None = None
     # The properties for this label image
-    properties: tuple[ImageLabelPropertiesItem, ...] | None = None
+    properties: tuple[ImageLabelProperty, ...] | None = None
     # The source of this label image
     source: ImageLabelSource | None = None
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
-class ImageLabelColorsItem:
+class ImageLabelColor:
     # The value of the label
     label_value: float
     # The RGBA color stored as an array of four integers between 0 and 255
@@ -344,7 +344,7 @@ class ImageLabelColorsItem:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ImageLabelPropertiesItem:
+class ImageLabelProperty:
     # The pixel value for this label
     label_value: int
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])

@@ -113,8 +113,7 @@ def parse_CFConventionGroup(value: Any) -> CFConventionGroup:
             "node_type": "group",
             "attributes": parse_CFConventionGroupAttributes(value["attributes"]),
             "members": {
-                key: _parse_GroupSpec_or_CFConventionGroupMemberOpti_etc(item)
-                for key, item in value["members"].items()
+                key: _parse_GroupSpec_or_1_more(item) for key, item in value["members"].items()
             },
             "extensions": {}
             if value.keys() <= _GroupSpec_KEYS
@@ -128,10 +127,7 @@ def dump_CFConventionGroup(model: CFConventionGroup) -> dict[str, Any]:
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
         "attributes": dump_CFConventionGroupAttributes(model.attributes),
-        "members": {
-            key: _dump_GroupSpec_or_CFConventionGroupMemberOpti_etc(item)
-            for key, item in model.members.items()
-        },
+        "members": {key: _dump_GroupSpec_or_1_more(item) for key, item in model.members.items()},
     }
     for key, item in model.extensions.items():
         document[key] = plain_json(item)
@@ -645,7 +641,7 @@ def _parse_float_or_list_of_float(value: Any) -> float | tuple[float, ...]:
     return tuple(value)
 
 
-def _parse_GroupSpec_or_CFConventionGroupMemberOpti_etc(
+def _parse_GroupSpec_or_1_more(
     value: Any,
 ) -> GroupSpec[JsonObject, Mapping[str, AnyNode]] | CFConventionGroupMemberOption2Option2:
     if is_object(value) and value.get("node_type") == "group":
@@ -671,7 +667,7 @@ def _dump_float_or_list_of_float(model: float | tuple[float, ...]) -> Any:
     return model
 
 
-def _dump_GroupSpec_or_CFConventionGroupMemberOpti_etc(
+def _dump_GroupSpec_or_1_more(
     model: GroupSpec[JsonObject, Mapping[str, AnyNode]] | CFConventionGroupMemberOption2Option2,
 ) -> Any:
     if isinstance(model, GroupSpec):

@@ -122,8 +122,8 @@ from .models import (
     Unit,
     UnitOption2,
     Unset,
+    Usage,
     Usages,
-    UsagesItem,
     ValueAndUnit,
     ValueInDegreeOrValueAndUnit,
     ValueInMetreOrValueAndUnit,
@@ -755,16 +755,16 @@ def dump_BoundCrsOption2(model: BoundCrsOption2) -> dict[str, Any]:
 
 
 def parse_Usages(value: Any) -> Usages:
-    return tuple([parse_UsagesItem(item) for item in value])
+    return tuple([parse_Usage(item) for item in value])
 
 
 def dump_Usages(model: Usages) -> Any:
-    return [dump_UsagesItem(item) for item in model]
+    return [dump_Usage(item) for item in model]
 
 
-def parse_UsagesItem(value: Any) -> UsagesItem:
+def parse_Usage(value: Any) -> Usage:
     return new_model(
-        UsagesItem,
+        Usage,
         {
             "scope": value.get("scope"),
             "area": value.get("area"),
@@ -779,7 +779,7 @@ def parse_UsagesItem(value: Any) -> UsagesItem:
     )
 
 
-def dump_UsagesItem(model: UsagesItem) -> dict[str, Any]:
+def dump_Usage(model: Usage) -> dict[str, Any]:
     document: dict[str, Any] = {}
     if model.scope is not None:
         document["scope"] = model.scope
@@ -1558,7 +1558,7 @@ def parse_GeodeticCrsOption1Option1(value: Any) -> GeodeticCrsOption1Option1:
         GeodeticCrsOption1Option1,
         {
             "name": value["name"],
-            "datum": _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
+            "datum": _parse_GeodeticReferenceFrame_or_1_more(value["datum"]),
             "type": value.get("type"),
             "datum_ensemble": value.get("datum_ensemble"),
             "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
@@ -1590,7 +1590,7 @@ def parse_GeodeticCrsOption1Option1(value: Any) -> GeodeticCrsOption1Option1:
 def dump_GeodeticCrsOption1Option1(model: GeodeticCrsOption1Option1) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
-        "datum": _dump_GeodeticReferenceFrame_or_DynamicGeodeti_etc(model.datum),
+        "datum": _dump_GeodeticReferenceFrame_or_1_more(model.datum),
     }
     if model.type is not None:
         document["type"] = model.type
@@ -2092,7 +2092,7 @@ def parse_GeodeticCrsOption2Option1(value: Any) -> GeodeticCrsOption2Option1:
         GeodeticCrsOption2Option1,
         {
             "name": value["name"],
-            "datum": _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(value["datum"]),
+            "datum": _parse_GeodeticReferenceFrame_or_1_more(value["datum"]),
             "type": value.get("type"),
             "datum_ensemble": value.get("datum_ensemble"),
             "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
@@ -2120,7 +2120,7 @@ def parse_GeodeticCrsOption2Option1(value: Any) -> GeodeticCrsOption2Option1:
 def dump_GeodeticCrsOption2Option1(model: GeodeticCrsOption2Option1) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
-        "datum": _dump_GeodeticReferenceFrame_or_DynamicGeodeti_etc(model.datum),
+        "datum": _dump_GeodeticReferenceFrame_or_1_more(model.datum),
     }
     if model.type is not None:
         document["type"] = model.type
@@ -3322,7 +3322,7 @@ def parse_VerticalCrsOption1Option1(value: Any) -> VerticalCrsOption1Option1:
         VerticalCrsOption1Option1,
         {
             "name": value["name"],
-            "datum": _parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
+            "datum": _parse_VerticalReferenceFrame_or_1_more(value["datum"]),
             "type": value.get("type"),
             "datum_ensemble": value.get("datum_ensemble"),
             "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
@@ -3360,7 +3360,7 @@ def parse_VerticalCrsOption1Option1(value: Any) -> VerticalCrsOption1Option1:
 def dump_VerticalCrsOption1Option1(model: VerticalCrsOption1Option1) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
-        "datum": _dump_VerticalReferenceFrame_or_DynamicVertica_etc(model.datum),
+        "datum": _dump_VerticalReferenceFrame_or_1_more(model.datum),
     }
     if model.type is not None:
         document["type"] = model.type
@@ -3692,7 +3692,7 @@ def parse_VerticalCrsOption2Option1(value: Any) -> VerticalCrsOption2Option1:
         VerticalCrsOption2Option1,
         {
             "name": value["name"],
-            "datum": _parse_VerticalReferenceFrame_or_DynamicVertica_etc(value["datum"]),
+            "datum": _parse_VerticalReferenceFrame_or_1_more(value["datum"]),
             "type": value.get("type"),
             "datum_ensemble": value.get("datum_ensemble"),
             "coordinate_system": parse_CoordinateSystem(value["coordinate_system"])
@@ -3726,7 +3726,7 @@ def parse_VerticalCrsOption2Option1(value: Any) -> VerticalCrsOption2Option1:
 def dump_VerticalCrsOption2Option1(model: VerticalCrsOption2Option1) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": model.name,
-        "datum": _dump_VerticalReferenceFrame_or_DynamicVertica_etc(model.datum),
+        "datum": _dump_VerticalReferenceFrame_or_1_more(model.datum),
     }
     if model.type is not None:
         document["type"] = model.type
@@ -4481,7 +4481,7 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
     return document
 
 
-def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
+def _parse_GeodeticReferenceFrame_or_1_more(
     value: Any,
 ) -> GeodeticReferenceFrame | DynamicGeodeticReferenceFrame:
     if holds(
@@ -4493,7 +4493,7 @@ def _parse_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
     return parse_DynamicGeodeticReferenceFrame(value)
 
 
-def _parse_VerticalReferenceFrame_or_DynamicVertica_etc(
+def _parse_VerticalReferenceFrame_or_1_more(
     value: Any,
 ) -> VerticalReferenceFrame | DynamicVerticalReferenceFrame:
     if holds(
@@ -4517,7 +4517,7 @@ def _parse_str_or_NamedConfig(value: Any) -> str | NamedConfig:
     return parse_NamedConfig(value)
 
 
-def _dump_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
+def _dump_GeodeticReferenceFrame_or_1_more(
     model: GeodeticReferenceFrame | DynamicGeodeticReferenceFrame,
 ) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked
@@ -4526,7 +4526,7 @@ def _dump_GeodeticReferenceFrame_or_DynamicGeodeti_etc(
     return dump_DynamicGeodeticReferenceFrame(value)
 
 
-def _dump_VerticalReferenceFrame_or_DynamicVertica_etc(
+def _dump_VerticalReferenceFrame_or_1_more(
     model: VerticalReferenceFrame | DynamicVerticalReferenceFrame,
 ) -> Any:
     value = cast(Any, model)  # options the checkers cannot tell apart: converted as checked

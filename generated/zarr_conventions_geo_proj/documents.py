@@ -200,7 +200,7 @@ Ids: TypeAlias = "list[Id]"
 Unit: TypeAlias = 'Literal["metre", "degree", "unity"] | UnitOption2'
 
 
-Usages: TypeAlias = "list[UsagesItem]"
+Usages: TypeAlias = "list[Usage]"
 
 
 # PROJJSON CRS representation following PROJ specification
@@ -437,7 +437,7 @@ BoundCrsOption2 = TypedDict(
 )
 
 
-class UsagesItem(TypedDict):
+class Usage(TypedDict):
     scope: NotRequired[str]
     area: NotRequired[str]
     bbox: NotRequired[Bbox]

@@ -123,7 +123,7 @@ Ids: TypeAlias = "tuple[Id, ...]"
 Unit: TypeAlias = 'Literal["metre", "degree", "unity"] | UnitOption2'
 
 
-Usages: TypeAlias = "tuple[UsagesItem, ...]"
+Usages: TypeAlias = "tuple[Usage, ...]"
 
 
 # PROJJSON CRS representation following PROJ specification
@@ -365,7 +365,7 @@ class BoundCrsOption2:
 
 
 @dataclass(frozen=True, kw_only=True)
-class UsagesItem:
+class Usage:
     scope: str | None = None
     area: str | None = None
     bbox: Bbox | None = None

@@ -125,6 +125,19 @@ class Naming:
         self._def_keys[id(atom.schema)] = key
         return key
 
+    def item_name(self, hint: str) -> str:
+        """The name of the items of a list named `hint`: the singular of its last word where
+        English makes one plainly and the name is free (`Axes` -> `Axis`, `OmeroChannels` ->
+        `OmeroChannel`), else `<hint>Item`."""
+        match = _LAST_WORD.search(hint)
+        one = _singular(match.group(0)) if match else None
+        if match is None or one is None:
+            return hint + "Item"
+        name = hint[: match.start()] + one
+        if name in self.types or name in self.declared:
+            return hint + "Item"
+        return name
+
     def fresh_name(self, hint: str) -> str:
         name = hint
         n = 2
@@ -132,6 +145,31 @@ class Naming:
             name = f"{hint}{n}"
             n += 1
         return name
+
+
+# The last word of a PascalCase name: a capital and the small letters after it.
+_LAST_WORD = re.compile(r"[A-Z][a-z]+$")
+# Words that end in `s` and are not plurals, or whose singular no plain rule gives.
+_NOT_PLURALS = frozenset({"series", "species", "news", "canvas", "alias", "bias", "lens"})
+
+
+def _singular(word: str) -> str | None:
+    """The singular of a plural English word where a plain rule gives it: `Axes` -> `Axis`,
+    `Properties` -> `Property`, `Boxes` -> `Box`, `Classes` -> `Class`, `Datasets` ->
+    `Dataset`. None for a word that is not such a plural or whose rule is ambiguous (`Cases`,
+    `Matches`, `Sizes`, `Heroes`)."""
+    low = word.lower()
+    if len(low) <= 3 or low in _NOT_PLURALS or not low.endswith("s"):
+        return None
+    if low == "axes":
+        return word[:-2] + "is"
+    if low.endswith("ies") and len(low) > 4:
+        return word[:-3] + "y"
+    if low.endswith(("sses", "xes")):
+        return word[:-2]
+    if low.endswith(("ss", "us", "is", "ches", "shes", "ses", "zes", "oes")):
+        return None
+    return word[:-1]
 
 
 def branch_hint(branch: object, hint: str, index: int) -> str:

@@ -143,6 +143,7 @@ class ValueShapes(RecordShapes):
         per_atom = self._positions(conj)
         width = max((len(p) for _a, p, _r in per_atom), default=0)
         item_hint = hint + "Item"
+        rest_hint = self.naming.item_name(hint)
         items: list[ir.TypeRef] = []
         closed = False
         for i in range(width if max_items is None else min(width, max_items)):
@@ -165,7 +166,7 @@ class ValueShapes(RecordShapes):
                 for atom, _positional, rest in per_atom:
                     if rest is not _NO_SCHEMA:
                         atoms.extend(self.x.expand(rest, atom.resolver))
-                rest_type = self.type_of(Conj(tuple(atoms)), item_hint)
+                rest_type = self.type_of(Conj(tuple(atoms)), rest_hint)
             except Impossible:
                 rest_type = None
         longest_fixed = len(items) if rest_type is None else None

@@ -1,5 +1,5 @@
-"""How IR types are spelled in Python: in the frozen models and in the TypedDict documents.
-One function per flavour, no I/O."""
+"""How IR types are spelled in Python: in the frozen models and in the TypedDict documents
+(one walk over the IR, the flavour saying where they differ), no I/O."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from zomgen.ir.queries import any_node_version, merge_literals
 from zomgen.names import BaseNames
 
 View = TLiteral["public", "precise", "mypy", "mypy-loose"]
+Flavour = TLiteral["model"] | View
 
 PRIMITIVES = {
     "string": "str",
@@ -37,93 +38,76 @@ class Spelling:
     def any_node(self, version: int) -> str:
         return self.names.any_node(version)
 
-    # --- models (frozen dataclasses) ----------------------------------------------------
+    # --- models (frozen dataclasses) and documents (TypedDicts of the JSON) ---------------
 
     def model(self, t: ir.TypeRef, names: set[str] | None = None) -> str:
         """The models' type of `t`; `names`, where given, gets each name of the package's
         models the spelling uses (the importer of the type imports those)."""
-        named = set[str]() if names is None else names
-        if isinstance(t, ir.Primitive):
-            return PRIMITIVES[t.name]
-        if isinstance(t, ir.Literal):
-            return literal(t)
-        if isinstance(t, ir.Json):
-            named.add("JsonValue")
-            return "JsonValue"
-        if isinstance(t, ir.JsonObject):
-            named.add("JsonObject")
-            return "JsonObject"
-        if isinstance(t, ir.Never):
-            return "Never"
-        if isinstance(t, ir.ListOf):
-            return f"tuple[{self.model(t.item, named)}, ...]"
-        if isinstance(t, ir.TupleOf):
-            items = [self.model(i, named) for i in t.items]
-            rest = [] if t.rest is None else [f"*tuple[{self.model(t.rest, named)}, ...]"]
-            # Shorter arrays are valid down to `required_length`: Python has no optional tuple
-            # positions, so each allowed length is one option, longest first.
-            options = [_tuple(items + rest)]
-            for length in range(len(items) - 1, t.required_length - 1, -1):
-                options.append(_tuple(items[:length]))
-            return " | ".join(options)
-        if isinstance(t, ir.MapOf):
-            return f"Mapping[str, {self.model(t.value, named)}]"
-        if isinstance(t, ir.UnionOf):
-            if (version := any_node_version(t)) is not None:
-                named.add(self.any_node(version))
-                return self.any_node(version)
-            return union([self.model(o, named) for o in merge_literals(t.options)])
-        if isinstance(t, ir.Ref):
-            named.add(t.name)
-            return t.name
-        if isinstance(t, ir.BaseNode):
-            base = self.base_name(t.kind, t.zarr_format)
-            named.add(base)
-            named.add("JsonObject")
-            if t.kind == "group":
-                named.add(self.any_node(t.zarr_format))
-                return f"{base}[JsonObject, Mapping[str, {self.any_node(t.zarr_format)}]]"
-            return f"{base}[JsonObject]"
-        assert_never(t)
-
-    # --- documents (TypedDicts of the JSON as json.loads returns it) --------------------
+        return self._spell(t, "model", set[str]() if names is None else names)
 
     def document(self, t: ir.TypeRef, view: View = "public") -> str:
         """The TypedDict type of `t`. `view` says how TypedDicts that allow other keys are
         named (typeddict.j2): by their public name, by their PEP 728 class ("precise"), or by
         mypy's view of them ("mypy"; "mypy-loose" also widens literals to their types, for the
         values of a dict that may hold any key)."""
+        return self._spell(t, view, set())
+
+    def _spell(self, t: ir.TypeRef, flavour: Flavour, names: set[str]) -> str:
+        """`t` in the models (`flavour` "model": tuples, mappings) or in the documents (a
+        `View`: lists, dicts, as `json.loads` gives them)."""
+        model = flavour == "model"
         if isinstance(t, ir.Primitive):
             return PRIMITIVES[t.name]
         if isinstance(t, ir.Literal):
-            return _widened(t) if view == "mypy-loose" else literal(t)
-        if isinstance(t, ir.Json):
-            return "JsonValue"
-        if isinstance(t, ir.JsonObject):
-            return "JsonObject"
+            return _widened(t) if flavour == "mypy-loose" else literal(t)
+        if isinstance(t, (ir.Json, ir.JsonObject)):
+            name = "JsonValue" if isinstance(t, ir.Json) else "JsonObject"
+            names.add(name)
+            return name
         if isinstance(t, ir.Never):
             return "Never"
         if isinstance(t, ir.ListOf):
-            return f"list[{self.document(t.item, view)}]"
+            item = self._spell(t.item, flavour, names)
+            return f"tuple[{item}, ...]" if model else f"list[{item}]"
         if isinstance(t, ir.TupleOf):
-            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-            options = [self.document(i, view) for i in merge_literals(tuple(parts))]
-            return f"list[{union(options)}]" if options else "list[JsonValue]"
+            return self._tuple(t, flavour, names)
         if isinstance(t, ir.MapOf):
-            return f"dict[str, {self.document(t.value, view)}]"
+            value = self._spell(t.value, flavour, names)
+            return f"{'Mapping' if model else 'dict'}[str, {value}]"
         if isinstance(t, ir.UnionOf):
             if (version := any_node_version(t)) is not None:
+                names.add(self.any_node(version))
                 return self.any_node(version)
-            return union([self.document(o, view) for o in merge_literals(t.options)])
+            return union([self._spell(o, flavour, names) for o in merge_literals(t.options)])
         if isinstance(t, ir.Ref):
-            if t.name in self.open_names and view != "public":
-                return f"_{t.name}Open" if view == "precise" else f"_{t.name}Mypy"
+            names.add(t.name)
+            if t.name in self.open_names and flavour in ("precise", "mypy", "mypy-loose"):
+                return f"_{t.name}Open" if flavour == "precise" else f"_{t.name}Mypy"
             return t.name
         if isinstance(t, ir.BaseNode):
-            if t.kind == "group":
-                return f"{self.base_name('group', t.zarr_format)}[JsonObject, dict[str, {self.any_node(t.zarr_format)}]]"
-            return f"{self.base_name('array', t.zarr_format)}[JsonObject]"
+            base = self.base_name(t.kind, t.zarr_format)
+            names.update((base, "JsonObject"))
+            if t.kind == "array":
+                return f"{base}[JsonObject]"
+            any_node = self.any_node(t.zarr_format)
+            names.add(any_node)
+            return f"{base}[JsonObject, {'Mapping' if model else 'dict'}[str, {any_node}]]"
         assert_never(t)
+
+    def _tuple(self, t: ir.TupleOf, flavour: Flavour, names: set[str]) -> str:
+        if flavour != "model":
+            # A document's array is a list of any of the positions' types.
+            parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+            options = [self._spell(i, flavour, names) for i in merge_literals(tuple(parts))]
+            return f"list[{union(options)}]" if options else "list[JsonValue]"
+        items = [self._spell(i, flavour, names) for i in t.items]
+        rest = [] if t.rest is None else [f"*tuple[{self._spell(t.rest, flavour, names)}, ...]"]
+        # Shorter arrays are valid down to `required_length`: Python has no optional tuple
+        # positions, so each allowed length is one option, longest first.
+        options = [_tuple(items + rest)]
+        for length in range(len(items) - 1, t.required_length - 1, -1):
+            options.append(_tuple(items[:length]))
+        return " | ".join(options)
 
 
 def _widened(t: ir.Literal) -> str:

@@ -200,8 +200,15 @@ class Converters(Context):
 
     def _helper_name(self, side: str, t: SlotType) -> str:
         slug = _slug(self, t)
-        if len(slug) > 48 or not slug.isidentifier():
-            slug = slug[:40].rstrip("_") + "_etc"
+        if isinstance(t, ir.UnionOf) and any_node_version(t) is None and len(slug) > _LONGEST:
+            # A long union is named by its first options and the count of the others, whole.
+            options = [_short(_slug(self, o)) for o in t.options]
+            shown = 1
+            while shown < len(options) - 1 and len("_or_".join(options[: shown + 1])) <= 40:
+                shown += 1
+            slug = "_or_".join(options[:shown]) + f"_or_{len(options) - shown}_more"
+        if len(slug) > _LONGEST or not slug.isidentifier():
+            slug = _cut(slug)
         base = f"_{side}_{slug}"
         name, n = base, 2
         while name in self._names.values():
@@ -232,6 +239,23 @@ def _without_unused_schemas(
     if isinstance(t, ir.UnionOf) and not any(test and test.engine for test in plan(c.h, t)):
         return dataclasses.replace(t, option_schemas=())
     return t
+
+
+# The longest part of a helper's name taken from its type.
+_LONGEST = 48
+
+
+def _short(slug: str) -> str:
+    return slug if len(slug) <= _LONGEST else _cut(slug)
+
+
+def _cut(slug: str) -> str:
+    """`slug` cut after a whole word (at an `_`) within 40 characters, then `_etc`."""
+    cut = slug[:40]
+    if "_" in cut.strip("_") and slug[40:41] not in ("", "_"):
+        cut = cut[: cut.rstrip("_").rindex("_")]
+    cut = cut.rstrip("_")
+    return (cut if cut.isidentifier() else "type") + "_etc"
 
 
 def _slug(c: Converters, t: SlotType) -> str:
