@@ -85,10 +85,24 @@ def _add_ir(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _add_validate(sub: argparse._SubParsersAction[_Parser]) -> None:
-    validate = sub.add_parser("validate", help="check a store against a convention schema")
+    validate = sub.add_parser(
+        "validate",
+        help="check a store against a convention schema, or (without --schema) against each "
+        "convention its nodes declare or use",
+    )
     validate.add_argument("store", help="a path, a zip file or an fsspec URL")
-    validate.add_argument("--schema", type=Path, required=True)
+    validate.add_argument(
+        "--schema", type=Path, help="the convention (default: what the store declares)"
+    )
     _add_include(validate)
+    validate.add_argument(
+        "--catalog",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a catalog of conventions besides zomgen's own (repeatable; without --schema)",
+    )
     validate.add_argument("--path", default="", help="node path inside the store (default: root)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument(
@@ -224,10 +238,15 @@ def _cases(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    """Exit 0 valid, 1 invalid, 2 unusable input (schema or store)."""
+    """Exit 0 valid, 1 invalid, 2 unusable input (schema, catalog or store)."""
     from zomgen.pipeline import Options, check_store
     from zomgen.runtime import StoreError, format_problems_text, problems_to_json
 
+    if args.schema is None:
+        return _validate_declared(args)
+    if args.catalog:
+        message = "--catalog applies where the store says its conventions: drop --schema"
+        return _report([InputProblem(str(args.catalog[0]), "", message)])
     options = Options(args.schema, tuple(args.include))
     try:
         problems = check_store(
@@ -238,15 +257,7 @@ def _validate(args: argparse.Namespace) -> int:
             allow_redirects_to=args.allow_redirects_to,
         )
     except StoreError as exc:
-        for problem in exc.problems:
-            # A problem names its node and file within the store; a remote store's reads
-            # ("/: zarr.json: ConnectionRefusedError ...") do not say which store that is.
-            line = str(problem)
-            print(
-                f"zomgen: {line}" if args.store in line else f"zomgen: {args.store}: {line}",
-                file=sys.stderr,
-            )
-        return EXIT_USAGE
+        return _unusable_store(args.store, exc)
     if args.format == "json":
         sys.stdout.write(problems_to_json(problems) + "\n")
     elif problems:
@@ -254,6 +265,40 @@ def _validate(args: argparse.Namespace) -> int:
     else:
         print(f"{args.store}: valid ({args.schema})")
     return EXIT_FAILED if problems else EXIT_OK
+
+
+def _validate_declared(args: argparse.Namespace) -> int:
+    """`zomgen validate STORE` without `--schema`: each node against what it declares."""
+    from zomgen.catalog.dispatch import validate_declared
+    from zomgen.runtime import StoreError
+
+    if args.include:
+        message = "-I resolves a --schema's references; a catalog's are resolved beside it"
+        return _report([InputProblem(str(args.include[0]), "", message)])
+    try:
+        report = validate_declared(
+            args.store,
+            args.path,
+            catalogs=args.catalog,
+            use_consolidated=not args.no_consolidated,
+            allow_redirects_to=args.allow_redirects_to,
+        )
+    except StoreError as exc:
+        return _unusable_store(args.store, exc)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(report.text(args.store) + "\n")
+    return EXIT_OK if report.valid else EXIT_FAILED
+
+
+def _unusable_store(store: str, exc: Exception) -> int:
+    for problem in getattr(exc, "problems", ()):
+        # A problem names its node and file within the store; a remote store's reads
+        # ("/: zarr.json: ConnectionRefusedError ...") do not say which store that is.
+        line = str(problem)
+        print(f"zomgen: {line}" if store in line else f"zomgen: {store}: {line}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _printable_streams() -> None:

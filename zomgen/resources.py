@@ -22,6 +22,11 @@ def templates_dir() -> Path:
     return _data_dir("templates")
 
 
+def conventions_dir() -> Path:
+    """The bundled conventions' schemas and the catalog that maps declarations to them."""
+    return _data_dir("schemas")
+
+
 def base_schemas_dir() -> Path:
     return _data_dir("schemas", "zom")
 

@@ -1,0 +1,367 @@
+"""`zomgen validate STORE` without `--schema`: each node is checked against the conventions it
+declares or evidently uses, composed on one node, on real stores (GeoZarr's conformance stores,
+OME-Zarr written by ome-zarr-py, xarray datasets) and on the conventions' own examples; every
+declaration the catalog cannot match, every undeclared use and every malformed declaration is
+reported at its node and pointer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.cli import run_zomgen
+from tests.support.paths import CORPUS
+from zomgen.catalog.declarations import MAX_DECLARATIONS, Matcher
+from zomgen.catalog.dispatch import Report, check_declared, validate_declared
+from zomgen.catalog.entries import load_catalogs
+
+GEOZARR = CORPUS / "stores" / "geozarr-conformance"
+CONVENTIONS = CORPUS / "zarr-conventions"
+MULTISCALES = "d35379db-88df-4056-af3a-620245f8e347"
+PROJ = "f17cb550-5864-4468-aeb7-f3180cfb622f"
+SPATIAL = "689b58e2-cf7b-45e0-9fff-9cfc0883d6b4"
+
+# The one problem each invalid GeoZarr store must show (node, pointer), from its manifest.
+GEOZARR_INVALID = {
+    "invalid/invalid-bad-crs.zarr": ("/ar", "/attributes/proj:code"),
+    "invalid/invalid-bad-transform-length.zarr": ("/ar", "/attributes/spatial:transform"),
+    "invalid/invalid-missing-required.zarr": ("/ar", "/attributes"),
+    "invalid/invalid-multiscales-no-transform.zarr": ("/", "/attributes/multiscales/layout/1"),
+    "invalid/invalid-multiple-crs.zarr": ("/ar", "/attributes"),
+}
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher(load_catalogs([]))
+
+
+def _names(report: Report) -> dict[str, list[str]]:
+    return {path: [a.entry.name for a in applied] for path, applied in report.nodes.items()}
+
+
+def _geozarr_datasets() -> list[dict[str, Any]]:
+    manifest = json.loads((GEOZARR / "manifest.json").read_text("utf-8"))
+    datasets: list[dict[str, Any]] = manifest["datasets"]
+    return datasets
+
+
+@pytest.mark.parametrize("dataset", _geozarr_datasets(), ids=lambda d: str(d["path"]))
+def test_geozarr_conformance_stores(dataset: dict[str, Any]) -> None:
+    """GeoZarr's 18 conformance stores (written by zarr-python): each store's verdict is its
+    manifest's, every convention the manifest lists is applied where declared, and an invalid
+    store's problem is the one its manifest describes."""
+    report = validate_declared(GEOZARR / dataset["path"])
+    applied = {name for names in _names(report).values() for name in names}
+    assert set(dataset["conventions"]) <= applied, _names(report)
+    assert report.valid is dataset["valid"], report.problems
+    if not dataset["valid"]:
+        assert [(p.node_path, p.pointer) for p in report.problems] == [
+            GEOZARR_INVALID[dataset["path"]]
+        ]
+    # The stores declare spatial: by its uuid with the v1 URL, while the registry's entry (and
+    # the vendored schema) is v0.1: said once per declaring node, and checked as v0.1.
+    for warning in report.warnings:
+        assert warning.keyword == "version", warning
+        assert warning.message.startswith(
+            "declares spatial: by its uuid with schema_url "
+            "https://raw.githubusercontent.com/zarr-conventions/spatial/refs/tags/v1/schema.json"
+        )
+
+
+def test_composition_on_one_node_checks_every_convention() -> None:
+    """Sentinel-2 (multiscales, proj:, spatial: on one group): all three applied at the root,
+    and a value one of them refuses is reported though the others hold."""
+    store = GEOZARR / "valid/multiscales/multiscales-sentinel2.zarr"
+    report = validate_declared(store)
+    assert _names(report)["/"][:3] == ["multiscales", "proj:", "spatial:"]
+    assert report.valid
+
+
+# --- the conventions' own examples ---------------------------------------------------------------
+
+# Examples whose verdict departs from "valid", each with its reason.
+EXAMPLE_PROBLEMS = {
+    # The CF repository's examples add `version` to the convention metadata object, which the
+    # zarr-conventions spec forbids ("MUST NOT contain additional fields").
+    **{
+        f"zarr-conventions__CF/examples/{name}.json": [
+            ("/", "/attributes/zarr_conventions/0/version")
+        ]
+        for name in (
+            "composed_with_proj",
+            "composed_with_spatial",
+            "coordinate_variable",
+            "flag_variable",
+            "grid_mapping",
+            "minimal",
+            "temperature",
+            "time_coordinate",
+        )
+    },
+    # Stale examples: they declare multiscales and proj by uuid with the v0.1 / zarr-conventions
+    # URLs, while the current (v1) schemas require the v1 URLs in `zarr_conventions`.
+    "zarr-conventions__spatial/examples/multiscales.json": [("/", "/attributes/zarr_conventions")],
+    "zarr-conventions__zarr-conventions-spec/examples/composability.json": [
+        ("/", "/attributes/zarr_conventions")
+    ],
+}
+# The conventions each example is checked against (the examples declare them).
+EXAMPLE_FOLDERS = {
+    "clbarnes__zarr-convention-license": ["license"],
+    "clbarnes__zarr-convention-uom": ["uom"],
+    "zarr-conventions__CF": ["CF"],
+    "zarr-conventions__dggs": ["dggs"],
+    "zarr-conventions__geo-proj": ["proj:"],
+    "zarr-conventions__multiscales": ["multiscales"],
+    "zarr-conventions__nzug": ["NZ-1.0"],
+    "zarr-conventions__spatial": ["spatial:"],
+    "zarr-conventions__stac": ["stac:"],
+    "zarr-conventions__template": ["template"],
+    "R-CF__zarr_convention_ref": ["ref"],
+}
+
+
+def _examples() -> list[str]:
+    return sorted(
+        str(path.relative_to(CONVENTIONS))
+        for folder in EXAMPLE_FOLDERS
+        for path in (CONVENTIONS / folder / "examples").glob("*.json")
+    )
+
+
+@pytest.mark.parametrize("example", _examples())
+def test_each_conventions_examples(example: str, matcher: Matcher) -> None:
+    document = json.loads((CONVENTIONS / example).read_text("utf-8"))
+    report = check_declared(document, matcher)
+    applied = {name for names in _names(report).values() for name in names}
+    assert set(EXAMPLE_FOLDERS[example.split("/")[0]]) <= applied, _names(report)
+    found = [(p.node_path, p.pointer) for p in report.problems]
+    assert found == EXAMPLE_PROBLEMS.get(example, []), report.problems
+
+
+def test_stacs_schemas_are_not_local(matcher: Matcher) -> None:
+    """STAC's convention refers to the STAC schemas online: known, reported, not checked."""
+    example = CONVENTIONS / "zarr-conventions__stac/examples/minimal_item_example.json"
+    report = check_declared(json.loads(example.read_text("utf-8")), matcher)
+    assert [w.message for w in report.warnings] == [
+        "stac: is known but its schema is not available offline; not checked"
+    ]
+
+
+# --- declarations the catalog cannot match, and malformed ones -------------------------------
+
+
+def _node(attributes: dict[str, Any]) -> dict[str, Any]:
+    return {"zarr_format": 3, "node_type": "group", "attributes": attributes, "members": {}}
+
+
+def _cmo(uuid: str, **more: str) -> dict[str, str]:
+    return {"uuid": uuid, **more}
+
+
+@pytest.mark.parametrize(
+    ("declared", "pointer", "message"),
+    [
+        (
+            [_cmo("00000000-aaaa-4aaa-8aaa-000000000000", name="mine")],
+            "/attributes/zarr_conventions/0",
+            (
+                "declares uuid 00000000-aaaa-4aaa-8aaa-000000000000 (mine), which the catalog "
+                "does not know; not checked"
+            ),
+        ),
+        (
+            [{"schema_url": "https://example.org/x/schema.json"}],
+            "/attributes/zarr_conventions/0",
+            (
+                "declares schema_url https://example.org/x/schema.json, which the catalog does "
+                "not know; not checked"
+            ),
+        ),
+        (
+            [
+                {
+                    "schema_url": "https://raw.githubusercontent.com/zarr-conventions/"
+                    "multiscales/refs/tags/v2/schema.json"
+                }
+            ],
+            "/attributes/zarr_conventions/0",
+            "another version of multiscales than the catalog knows",
+        ),
+        (
+            [
+                _cmo(
+                    SPATIAL,
+                    schema_url="https://raw.githubusercontent.com/zarr-conventions/spatial/"
+                    "refs/tags/v0.2/schema.json",
+                )
+            ],
+            "/attributes/zarr_conventions/0/schema_url",
+            "declares spatial: by its uuid with schema_url",
+        ),
+    ],
+)
+def test_declarations_the_catalog_cannot_match_are_warnings(
+    declared: list[dict[str, str]], pointer: str, message: str, matcher: Matcher
+) -> None:
+    report = check_declared(_node({"zarr_conventions": declared}), matcher)
+    assert [(w.node_path, w.pointer) for w in report.warnings if w.keyword != "catalog"] == [
+        ("/", pointer)
+    ]
+    assert message in report.warnings[0].message
+
+
+def test_an_undeclared_use_is_a_warning_not_a_check(matcher: Matcher) -> None:
+    report = check_declared(_node({"proj:code": "not a code"}), matcher)
+    assert report.valid and "/" not in report.nodes
+    (warning, _none) = report.warnings
+    assert warning.message == (
+        "uses proj: (keys proj:code) without declaring it; not checked as proj:"
+    )
+
+
+@pytest.mark.parametrize(
+    ("declared", "problems"),
+    [
+        ({"uuid": PROJ}, [("/attributes/zarr_conventions", "must be a list")]),
+        (["proj:"], [("/attributes/zarr_conventions/0", "must be a convention metadata object")]),
+        (
+            [{"name": "proj:"}],
+            [("/attributes/zarr_conventions/0", "needs at least one of uuid")],
+        ),
+        ([{"uuid": 7}], [("/attributes/zarr_conventions/0/uuid", "uuid must be a string")]),
+        (
+            [{"uuid": PROJ, "version": "1"}],
+            [("/attributes/zarr_conventions/0/version", "'version' is not a field")],
+        ),
+    ],
+)
+def test_malformed_declarations_are_problems_at_their_pointer(
+    declared: object, problems: list[tuple[str, str]], matcher: Matcher
+) -> None:
+    report = check_declared(
+        _node({"zarr_conventions": declared, "proj:code": "EPSG:4326"}), matcher
+    )
+    found = [(p.pointer, p.message) for p in report.problems if p.keyword == "zarr_conventions"]
+    assert len(found) == len(problems), report.problems
+    for (pointer, message), (want_pointer, want) in zip(found, problems, strict=True):
+        assert pointer == want_pointer and want in message
+
+
+def test_a_thousand_declarations(matcher: Matcher) -> None:
+    """Read up to a bound, reported past it, never slow or a crash."""
+    declared = [_cmo(f"00000000-0000-4000-8000-{i:012d}") for i in range(1000)]
+    report = check_declared(_node({"zarr_conventions": declared}), matcher)
+    (problem,) = report.problems
+    assert problem.pointer == "/attributes/zarr_conventions"
+    assert f"only the first {MAX_DECLARATIONS} are read" in problem.message
+    unknown = [w for w in report.warnings if w.keyword == "unknown convention"]
+    assert len(unknown) == MAX_DECLARATIONS
+
+
+# --- OME-Zarr and xarray, written by their own tools ------------------------------------------
+
+
+def _ome_image(store: Path, version: str) -> None:
+    np = pytest.importorskip("numpy")
+    zarr = pytest.importorskip("zarr")
+    writer = pytest.importorskip("ome_zarr.writer")
+    formats = pytest.importorskip("ome_zarr.format")
+    fmt = formats.FormatV04() if version == "0.4" else formats.FormatV05()
+    root = zarr.open_group(store, mode="w", zarr_format=2 if version == "0.4" else 3)
+    image = np.zeros((2, 32, 32), "uint16")
+    writer.write_image(image, root, axes="cyx", fmt=fmt, scale_factors=(2,))
+    labels = np.zeros((2, 32, 32), "uint8")
+    writer.write_labels(
+        labels, root, name="cells", axes="cyx", fmt=fmt, scaler=None, scale_factors=(2,)
+    )
+
+
+@pytest.mark.parametrize("version", ["0.4", "0.5"])
+def test_an_ome_zarr_image_with_labels(tmp_path: Path, version: str) -> None:
+    """The image is checked once as an OME-Zarr image, its labels as part of it (the family's
+    schema describes them): not again as images of their own."""
+    store = tmp_path / "image.zarr"
+    _ome_image(store, version)
+    report = validate_declared(store)
+    assert _names(report) == {"/": [f"ome-ngff-0{version[-1]}-image"]}
+    assert report.valid, report.problems
+    assert not report.warnings
+
+
+@pytest.mark.parametrize("version", ["0.4", "0.5"])
+def test_a_broken_ome_zarr_image_is_reported_at_its_node(tmp_path: Path, version: str) -> None:
+    store = tmp_path / "image.zarr"
+    _ome_image(store, version)
+    label = store / "labels" / "cells" / (".zattrs" if version == "0.4" else "zarr.json")
+    document = json.loads(label.read_text("utf-8"))
+    attributes = document if version == "0.4" else document["attributes"]["ome"]
+    attributes["multiscales"][0]["axes"] = attributes["multiscales"][0]["axes"][:1]
+    label.write_text(json.dumps(document), "utf-8")
+    report = validate_declared(store)
+    paths = {p.node_path for p in report.problems}
+    # the label image, and its levels, whose dimensions no longer match its axes
+    assert "/labels/cells" in paths
+    assert all(path.startswith("/labels/cells") for path in paths), paths
+
+
+def test_an_ome_zarr_version_the_catalog_has_no_schema_for(matcher: Matcher) -> None:
+    node = _node({"ome": {"version": "0.7", "multiscales": []}})
+    report = check_declared(node, matcher)
+    assert _names(report) == {"/": ["OME-Zarr of a version the catalog has no schema for"]}
+    assert [w.message for w in report.warnings] == [
+        (
+            "OME-Zarr of a version the catalog has no schema for is known but its schema is not "
+            "available offline; not checked"
+        )
+    ]
+
+
+@pytest.mark.parametrize("zarr_format", [2, 3])
+def test_an_xarray_dataset_with_cf_attributes(tmp_path: Path, zarr_format: int) -> None:
+    """Written by xarray: evidently an xarray dataset and a CF grid (neither is declared, and
+    neither says how it would be): both checked, no warning."""
+    xr = pytest.importorskip("xarray")
+    np = pytest.importorskip("numpy")
+    dataset = xr.Dataset(
+        {"t": (("y", "x"), np.zeros((2, 3)), {"units": "K", "standard_name": "air_temperature"})},
+        coords={"y": [0.0, 1.0], "x": [0.0, 1.0, 2.0]},
+        attrs={"Conventions": "CF-1.11", "title": "t"},
+    )
+    store = tmp_path / "ds.zarr"
+    dataset.to_zarr(store, zarr_format=zarr_format, consolidated=False)
+    report = validate_declared(store)
+    assert _names(report) == {"/": [f"xarray-v{zarr_format}", f"cf-grid-v{zarr_format}"]}
+    assert report.valid, report.problems
+    assert not report.warnings
+
+
+def test_the_cli_reports_per_node_and_exits_by_verdict(tmp_path: Path) -> None:
+    valid = run_zomgen("validate", GEOZARR / "valid/spatial/spatial-north-up.zarr")
+    assert valid.returncode == 0, valid.stderr
+    assert "/ar: spatial: (declared), proj: (declared)" in valid.stdout.splitlines()
+    assert valid.stdout.splitlines()[-1].endswith("valid (3 convention checks on 2 nodes)")
+
+    invalid = run_zomgen("validate", GEOZARR / "invalid/invalid-bad-crs.zarr", "--format", "json")
+    assert invalid.returncode == 1
+    report = json.loads(invalid.stdout)
+    assert report["valid"] is False
+    assert {
+        "node_path": "/ar",
+        "conventions": [
+            {
+                "name": "proj:",
+                "uuid": PROJ,
+                "schema_url": "https://raw.githubusercontent.com/zarr-experimental/geo-proj/refs/tags/v1/schema.json",
+                "how": "declared",
+            }
+        ],
+    } in report["nodes"]
+
+    missing = run_zomgen("validate", tmp_path / "nowhere.zarr")
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert str(tmp_path / "nowhere.zarr") in missing.stderr

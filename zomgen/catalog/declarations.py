@@ -1,0 +1,195 @@
+"""What one node says it follows: the conventions it declares (a `zarr_conventions` entry, or
+a convention's own declaration such as OME-Zarr's `ome.version`) and those it evidently uses
+(a known convention's keys), matched against the catalog, with a warning for every
+declaration the catalog cannot match and every use left undeclared.
+
+Malformed `zarr_conventions` (not a list, an entry with none of uuid, schema_url and spec_url,
+a value of the wrong type) are problems of the node at their pointer, never a crash.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from zomgen.catalog.entries import Entry
+from zomgen.runtime import Problem
+
+# The most `zarr_conventions` entries of one node that are read: a node declaring more is a
+# problem, and only these are matched.
+MAX_DECLARATIONS = 64
+DECLARATIONS = "/attributes/zarr_conventions"
+_IDENTITY = ("uuid", "schema_url", "spec_url")
+_CMO_KEYS = frozenset({*_IDENTITY, "name", "description"})
+# A version in a URL path: `/v1/`, `/tags/v0.1/`, `/0.5/`.
+_VERSION = re.compile(r"/v?\d+(?:\.\d+)*(?=/|$)")
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A convention a node is checked against, and why: "declared" or "used"."""
+
+    entry: Entry
+    how: str
+
+
+@dataclass(frozen=True)
+class NodeConventions:
+    applied: tuple[Applied, ...]
+    problems: tuple[Problem, ...]  # malformed declarations
+    warnings: tuple[Problem, ...]
+
+
+class Matcher:
+    """Matches nodes against one set of catalog entries (their schemas compiled once)."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        self._by_identity: dict[str, Entry] = {}
+        for entry in entries:
+            for key in (entry.uuid, entry.schema_url, entry.spec_url):
+                if key is not None:
+                    self._by_identity.setdefault(key, entry)
+        self._declared_when = {
+            id(e): _holds(e.declared_when) for e in entries if e.declared_when is not None
+        }
+        self._used_when = {id(e): _holds(e.used_when) for e in entries if e.used_when is not None}
+
+    def node(self, path: str, document: dict[str, Any]) -> NodeConventions:
+        attributes = document.get("attributes")
+        attributes = attributes if isinstance(attributes, dict) else {}
+        applied: dict[int, Applied] = {}
+        problems: list[Problem] = []
+        warnings: list[Problem] = []
+        for entry in self._declared(path, attributes, problems, warnings):
+            applied.setdefault(id(entry), Applied(entry, "declared"))
+        for entry in self.entries:
+            if id(entry) in self._declared_when and self._declared_when[id(entry)](document):
+                applied.setdefault(id(entry), Applied(entry, "declared"))
+        for entry in self.entries:
+            if id(entry) in applied:
+                continue
+            # Its `used_when` where it has one (a key of its namespace may be another
+            # convention's: OME-Zarr 0.4's `multiscales` list), else its namespace's keys.
+            keys: list[str] = []
+            if id(entry) in self._used_when:
+                evident = self._used_when[id(entry)](document)
+            else:
+                keys = entry.namespace.used_by(attributes) if entry.namespace else []
+                evident = bool(keys)
+            if evident and not _declarable(entry):
+                applied[id(entry)] = Applied(entry, "used")
+            elif evident:
+                # Its schema asks for the declaration: checked where declared, reported here.
+                what = f"keys {', '.join(keys[:3])}" if keys else "what it describes"
+                message = (
+                    f"uses {entry.name} ({what}) without declaring it; not checked as {entry.name}"
+                )
+                warnings.append(Problem(path, "/attributes", message, "undeclared"))
+        return NodeConventions(tuple(applied.values()), tuple(problems), tuple(warnings))
+
+    def _declared(
+        self,
+        path: str,
+        attributes: dict[str, Any],
+        problems: list[Problem],
+        warnings: list[Problem],
+    ) -> list[Entry]:
+        if "zarr_conventions" not in attributes:
+            return []
+        declared = attributes["zarr_conventions"]
+        if not isinstance(declared, list):
+            problems.append(_problem(path, DECLARATIONS, "must be a list of convention objects"))
+            return []
+        if len(declared) > MAX_DECLARATIONS:
+            message = (
+                f"declares {len(declared)} conventions; only the first {MAX_DECLARATIONS} are read"
+            )
+            problems.append(_problem(path, DECLARATIONS, message))
+        found: list[Entry] = []
+        for index, item in enumerate(declared[:MAX_DECLARATIONS]):
+            pointer = f"{DECLARATIONS}/{index}"
+            if not isinstance(item, dict):
+                problems.append(_problem(path, pointer, "must be a convention metadata object"))
+                continue
+            wrong = [(f"{pointer}/{key}", message) for key, message in _malformed(item)]
+            problems += [_problem(path, where, message) for where, message in wrong]
+            if not any(isinstance(item.get(key), str) for key in _IDENTITY):
+                if not wrong:
+                    message = "needs at least one of uuid, schema_url, spec_url"
+                    problems.append(_problem(path, pointer, message))
+                continue
+            entry = self._match(item)
+            if entry is None:
+                warnings.append(Problem(path, pointer, self._unknown(item), "unknown convention"))
+                continue
+            found.append(entry)
+            url = item.get("schema_url")
+            if isinstance(url, str) and entry.schema_url and url != entry.schema_url:
+                message = (
+                    f"declares {entry.name} by its uuid with schema_url {url}; checked against "
+                    f"the catalog's {entry.schema_url}"
+                )
+                warnings.append(Problem(path, f"{pointer}/schema_url", message, "version"))
+        return found
+
+    def _match(self, item: dict[str, Any]) -> Entry | None:
+        """The entry `item` names, by the first of uuid, schema_url and spec_url it has (the
+        zarr-conventions spec's order of identity)."""
+        for key in _IDENTITY:
+            if isinstance(item.get(key), str):
+                return self._by_identity.get(item[key])
+        return None
+
+    def _unknown(self, item: dict[str, Any]) -> str:
+        key = next(k for k in _IDENTITY if isinstance(item.get(k), str))
+        name = item.get("name")
+        named = f"{key} {item[key]}" + (f" ({name})" if isinstance(name, str) else "")
+        url = item.get("schema_url")
+        if isinstance(url, str):
+            for entry in self.entries:
+                if entry.schema_url and _VERSION.sub("/*", entry.schema_url) == _VERSION.sub(
+                    "/*", url
+                ):
+                    return (
+                        f"declares {named}, another version of {entry.name} than the catalog "
+                        f"knows ({entry.schema_url}); not checked"
+                    )
+        return f"declares {named}, which the catalog does not know; not checked"
+
+
+def _declarable(entry: Entry) -> bool:
+    """Does the convention say how a node declares it (so that using it undeclared is worth a
+    warning)?"""
+    return any((entry.uuid, entry.schema_url, entry.spec_url, entry.declared_when is not None))
+
+
+def _holds(schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """Whether a node's document satisfies `schema`: jsonschema-rs where installed (it runs
+    for every node of a store and every entry), python-jsonschema otherwise."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return jsonschema.Draft202012Validator(schema).is_valid
+    validator = jsonschema_rs.validator_for(schema)
+    return validator.is_valid
+
+
+def _malformed(item: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key, what is wrong) for each field of one convention metadata object that breaks the
+    zarr-conventions spec: a field it does not define, or a value that is not a string."""
+    wrong: list[tuple[str, str]] = []
+    for key, value in item.items():
+        if key not in _CMO_KEYS:
+            wrong.append((key, f"{key!r} is not a field of a convention metadata object"))
+        elif not isinstance(value, str):
+            wrong.append((key, f"{key} must be a string"))
+    return wrong
+
+
+def _problem(path: str, pointer: str, message: str) -> Problem:
+    return Problem(path, pointer, message, "zarr_conventions")

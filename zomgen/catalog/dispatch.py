@@ -1,0 +1,161 @@
+"""`zomgen validate STORE` without `--schema`: read the hierarchy once, find what each node
+declares or evidently uses (declarations.py), and check the node, with the hierarchy below it,
+against each of those conventions' schemas. A family's schema (OME-Zarr's image, plate, well)
+describes the nodes below: inside a subtree one of them checked, the family is not applied
+again."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from zomgen.catalog.declarations import Applied, Matcher
+from zomgen.catalog.entries import Entry, load_catalogs
+from zomgen.runtime import Problem, StoreError, check_document, read_document
+
+
+@dataclass
+class Report:
+    """What was applied where, what is wrong, and what zomgen could not check."""
+
+    nodes: dict[str, list[Applied]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "nodes": [
+                {
+                    "node_path": path,
+                    "conventions": [a.entry.to_json() | {"how": a.how} for a in applied],
+                }
+                for path, applied in self.nodes.items()
+            ],
+            "problems": [p.to_json() for p in self.problems],
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+    def text(self, store: str) -> str:
+        """What `zomgen validate STORE` prints: the conventions applied per node, the
+        warnings, the problems, and a last line."""
+        lines = [
+            f"{path}: " + ", ".join(f"{a.entry.name} ({a.how})" for a in applied)
+            for path, applied in self.nodes.items()
+        ]
+        lines += [f"warning: {w}" for w in self.warnings]
+        lines += [str(p) for p in self.problems]
+        count = sum(len(applied) for applied in self.nodes.values())
+        where = f"{count} convention check{'s' if count != 1 else ''} on {len(self.nodes)} node"
+        where += "s" if len(self.nodes) != 1 else ""
+        if self.problems:
+            lines.append(f"{store}: {len(self.problems)} problem(s) ({where})")
+        else:
+            lines.append(f"{store}: valid ({where})")
+        return "\n".join(lines)
+
+
+def validate_declared(
+    store: object,
+    path: str = "",
+    *,
+    catalogs: Collection[Path] = (),
+    use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
+) -> Report:
+    """Every node of the hierarchy at `path` of `store` checked against each convention it
+    declares or evidently uses. Raises StoreError for an unusable store and CompileError for
+    a broken catalog or convention schema."""
+    matcher = Matcher(load_catalogs(list(catalogs)))
+    document, read_problems = read_document(
+        store, path, use_consolidated=use_consolidated, allow_redirects_to=allow_redirects_to
+    )
+    if document is None:
+        raise StoreError(read_problems)
+    report = check_declared(document, matcher)
+    report.problems[:0] = read_problems
+    return report
+
+
+def check_declared(document: dict[str, Any], matcher: Matcher) -> Report:
+    """The same for a hierarchy's document already read."""
+    report = Report()
+    seen: set[Problem] = set()
+    # (node path, node, the families an ancestor was checked by), depth first in order
+    stack: list[tuple[str, dict[str, Any], frozenset[str]]] = [("/", document, frozenset())]
+    while stack:
+        node_path, node, skipped = stack.pop()
+        found = matcher.node(node_path, node)
+        report.problems += found.problems
+        report.warnings += found.warnings
+        applied = [a for a in found.applied if a.entry.family not in skipped]
+        if applied:
+            report.nodes[node_path] = applied
+        for a in applied:
+            for problem in _check(node_path, node, a.entry, report):
+                if problem not in seen:
+                    seen.add(problem)
+                    report.problems.append(problem)
+        below = skipped | {a.entry.family for a in applied if a.entry.family is not None}
+        members = node.get("members")
+        if isinstance(members, dict):
+            children = [(name, m) for name, m in members.items() if isinstance(m, dict)]
+            for name, member in reversed(children):
+                stack.append((f"{node_path.rstrip('/')}/{name}", member, below))
+    if not report.nodes:
+        report.warnings.append(
+            Problem("/", "", "no convention of the catalog is declared or used here", "catalog")
+        )
+    return report
+
+
+def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -> list[Problem]:
+    if entry.schema is None:
+        report.warnings.append(
+            Problem(
+                node_path,
+                "",
+                f"{entry.name} is known but its schema is not available offline; not checked",
+                "catalog",
+            )
+        )
+        return []
+    schema = entry.schema
+    if entry.node_schema is not None and _no_members(node):
+        schema = entry.node_schema
+    problems = check_document(node, _bundled(schema))
+    return [_rooted(node_path, p) for p in problems]
+
+
+def _no_members(node: dict[str, Any]) -> bool:
+    """A group's document given without its members (a node's metadata alone)."""
+    is_group = node.get("node_type") == "group" or (
+        node.get("zarr_format") == 2 and "shape" not in node
+    )
+    return is_group and "members" not in node
+
+
+@cache
+def _bundled(schema: Path) -> dict[str, Any]:
+    """A convention's schema with its references bundled in, once per process (resolved
+    offline in its own folder, as `-I` would)."""
+    from zomgen.pipeline import Options, load
+    from zomgen.schema.bundle import bundle
+
+    return bundle(load(Options(schema, (schema.parent,))))
+
+
+def _rooted(base: str, problem: Problem) -> Problem:
+    if base == "/":
+        return problem
+    inner = "" if problem.node_path == "/" else problem.node_path
+    return Problem(
+        base + inner, problem.pointer, problem.message, problem.keyword, problem.schema_path
+    )
