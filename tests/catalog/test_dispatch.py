@@ -365,3 +365,19 @@ def test_the_cli_reports_per_node_and_exits_by_verdict(tmp_path: Path) -> None:
     missing = run_zomgen("validate", tmp_path / "nowhere.zarr")
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     assert str(tmp_path / "nowhere.zarr") in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("store", "conventions"),
+    [
+        ("2d.zarr", {"/": ["ome-ngff-04-image"]}),
+        ("bf2raw.zarr", {"/": ["ome-ngff-04-bf2raw"]}),
+        # a plate that is also a bioformats2raw collection: the plate "takes precedence"
+        ("hcs.zarr", {"/": ["ome-ngff-04-plate"]}),
+    ],
+)
+def test_the_ome2024_challenge_stores(store: str, conventions: dict[str, list[str]]) -> None:
+    report = validate_declared(CORPUS / "stores" / "ome2024-ngff-challenge" / store)
+    assert _names(report) == conventions
+    assert report.valid, report.problems
+    assert not report.warnings

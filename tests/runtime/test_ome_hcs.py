@@ -40,6 +40,9 @@ from ome_zarr import writer
 from tests.support.corpus_cases import MANIFEST, read_json
 from tests.support.node import compiled_runtime, run_node
 from tests.support.runtime import CORPUS, ROOT, bundled, v2_array, v3_array
+from zomgen.catalog.declarations import Matcher
+from zomgen.catalog.dispatch import check_declared
+from zomgen.catalog.entries import load_catalogs
 from zomgen.runtime import Problem, check_document
 
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
@@ -244,6 +247,40 @@ def test_the_case_upstream_cannot_express_is_caught() -> None:
         ("/", "/attributes/ome/plate/wells/0/path", "x-zomgen-equal")
     ], problems
     assert problems[0].message == "'1/A' does not equal 'A/1'"
+
+
+# Where dispatching by declarations departs from naming the convention, and why.
+NOT_CHECKED_BY_THE_CATALOG = {
+    # Version "foo": the catalog has no schema for that version (a warning, not a check).
+    "0.4/tests/plate_suite#18": "OME-Zarr of a version the catalog has no schema for",
+    "0.4/tests/well_suite#4": "OME-Zarr of a version the catalog has no schema for",
+    # 0.5 cases whose `well` is not under `ome`: they declare no OME-Zarr at all.
+    "0.5/tests/well_suite#2": None,
+    "0.5/tests/well_suite#3": None,
+    "0.5/tests/well_suite#4": None,
+}
+
+
+def test_suites_and_examples_agree_through_the_catalog() -> None:
+    """`zomgen validate STORE` without `--schema`: each case's node is checked by the
+    conventions it declares, with the problems of the convention named outright. A plate
+    that is also a bioformats2raw collection is checked as a plate: the spec says the plate
+    "takes precedence and parsing of such datasets should follow" it."""
+    matcher = Matcher(load_catalogs([]))
+    differ: dict[str, list[Problem]] = {}
+    for label, version, kind, document, expected in SUITE_CASES:
+        report = check_declared(document, matcher)
+        if label in NOT_CHECKED_BY_THE_CATALOG:
+            assert report.valid and not expected, label
+            applied = [a.entry.name for a in report.nodes.get("/", [])]
+            unchecked = NOT_CHECKED_BY_THE_CATALOG[label]
+            assert applied == ([unchecked] if unchecked else []), label
+            continue
+        assert [a.entry.name for a in report.nodes["/"]] == [f"ome-ngff-0{version[-1]}-{kind}"]
+        if report.valid != expected:
+            differ[label] = report.problems
+        assert _rows(report.problems) == _rows(check_document(document, _schema(version, kind)))
+    assert set(differ) == set(DEPARTURES), differ
 
 
 @pytest.fixture(scope="module")
