@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zomgen import __version__
+from zomgen.catalog.patterns import NodePattern, node_pattern
 from zomgen.errors import CompileError, InputProblem
+from zomgen.progress import ProgressLine
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -104,6 +106,12 @@ def _add_validate(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="a catalog of conventions besides zomgen's own (repeatable; without --schema)",
     )
     validate.add_argument("--path", default="", help="node path inside the store (default: root)")
+    validate.add_argument(
+        "--only",
+        metavar="PATTERN",
+        help="check only the nodes whose path matches (`/A/*`, `/**/labels`; `**` spans "
+        "levels); with --schema, report only their problems",
+    )
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.add_argument(
         "--no-consolidated",
@@ -242,8 +250,14 @@ def _validate(args: argparse.Namespace) -> int:
     from zomgen.pipeline import Options, check_store
     from zomgen.runtime import StoreError, format_problems_text, problems_to_json
 
+    only = None
+    if args.only is not None:
+        try:
+            only = node_pattern(args.only)
+        except ValueError as exc:
+            return _report([InputProblem("--only", "", str(exc))])
     if args.schema is None:
-        return _validate_declared(args)
+        return _validate_declared(args, only)
     if args.catalog:
         message = "--catalog applies where the store says its conventions: drop --schema"
         return _report([InputProblem(str(args.catalog[0]), "", message)])
@@ -258,6 +272,8 @@ def _validate(args: argparse.Namespace) -> int:
         )
     except StoreError as exc:
         return _unusable_store(args.store, exc)
+    if only is not None:
+        problems = [p for p in problems if only.covers(p.node_path)]
     if args.format == "json":
         sys.stdout.write(problems_to_json(problems) + "\n")
     elif problems:
@@ -267,7 +283,7 @@ def _validate(args: argparse.Namespace) -> int:
     return EXIT_FAILED if problems else EXIT_OK
 
 
-def _validate_declared(args: argparse.Namespace) -> int:
+def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:
     """`zomgen validate STORE` without `--schema`: each node against what it declares."""
     from zomgen.catalog.dispatch import validate_declared
     from zomgen.runtime import StoreError
@@ -276,13 +292,16 @@ def _validate_declared(args: argparse.Namespace) -> int:
         message = "-I resolves a --schema's references; a catalog's are resolved beside it"
         return _report([InputProblem(str(args.include[0]), "", message)])
     try:
-        report = validate_declared(
-            args.store,
-            args.path,
-            catalogs=args.catalog,
-            use_consolidated=not args.no_consolidated,
-            allow_redirects_to=args.allow_redirects_to,
-        )
+        with ProgressLine(sys.stderr) as progress:
+            report = validate_declared(
+                args.store,
+                args.path,
+                catalogs=args.catalog,
+                only=only,
+                use_consolidated=not args.no_consolidated,
+                allow_redirects_to=args.allow_redirects_to,
+                progress=progress.show if progress.shown else None,
+            )
     except StoreError as exc:
         return _unusable_store(args.store, exc)
     if args.format == "json":

@@ -6,7 +6,7 @@ again."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -14,6 +14,7 @@ from typing import Any
 
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
+from zomgen.catalog.patterns import NodePattern
 from zomgen.runtime import Problem, StoreError, check_document, read_document
 
 
@@ -62,36 +63,62 @@ class Report:
         return "\n".join(lines)
 
 
+# Told how far a long run is: ("read", nodes read so far) after each level of the hierarchy,
+# then ("checked", nodes looked at so far) as the checks go.
+Progress = Callable[[str, int], None]
+
+
 def validate_declared(
     store: object,
     path: str = "",
     *,
     catalogs: Collection[Path] = (),
+    only: NodePattern | None = None,
     use_consolidated: bool = True,
     allow_redirects_to: Collection[str] = (),
+    progress: Progress | None = None,
 ) -> Report:
-    """Every node of the hierarchy at `path` of `store` checked against each convention it
-    declares or evidently uses. Raises StoreError for an unusable store and CompileError for
-    a broken catalog or convention schema."""
+    """Every node of the hierarchy at `path` of `store` (those `only` matches, where given)
+    checked against each convention it declares or evidently uses. Raises StoreError for an
+    unusable store and CompileError for a broken catalog or convention schema."""
     matcher = Matcher(load_catalogs(list(catalogs)))
     document, read_problems = read_document(
-        store, path, use_consolidated=use_consolidated, allow_redirects_to=allow_redirects_to
+        store,
+        path,
+        use_consolidated=use_consolidated,
+        allow_redirects_to=allow_redirects_to,
+        progress=None if progress is None else (lambda count: progress("read", count)),
     )
     if document is None:
         raise StoreError(read_problems)
-    report = check_declared(document, matcher)
+    report = check_declared(document, matcher, only=only, progress=progress)
+    if only is not None:
+        read_problems = [p for p in read_problems if only.covers(p.node_path)]
     report.problems[:0] = read_problems
     return report
 
 
-def check_declared(document: dict[str, Any], matcher: Matcher) -> Report:
+def check_declared(
+    document: dict[str, Any],
+    matcher: Matcher,
+    *,
+    only: NodePattern | None = None,
+    progress: Progress | None = None,
+) -> Report:
     """The same for a hierarchy's document already read."""
     report = Report()
+    looked_at = 0
     seen: set[Problem] = set()
     # (node path, node, the families an ancestor was checked by), depth first in order
     stack: list[tuple[str, dict[str, Any], frozenset[str]]] = [("/", document, frozenset())]
     while stack:
         node_path, node, skipped = stack.pop()
+        looked_at += 1
+        if progress is not None and looked_at % 100 == 0:
+            progress("checked", looked_at)
+        if only is not None and not only.matches(node_path):
+            _push_members(stack, node_path, node, skipped)
+            continue
         found = matcher.node(node_path, node)
         report.problems += found.problems
         report.warnings += found.warnings
@@ -104,16 +131,28 @@ def check_declared(document: dict[str, Any], matcher: Matcher) -> Report:
                     seen.add(problem)
                     report.problems.append(problem)
         below = skipped | {a.entry.family for a in applied if a.entry.family is not None}
-        members = node.get("members")
-        if isinstance(members, dict):
-            children = [(name, m) for name, m in members.items() if isinstance(m, dict)]
-            for name, member in reversed(children):
-                stack.append((f"{node_path.rstrip('/')}/{name}", member, below))
+        _push_members(stack, node_path, node, below)
+    if progress is not None:
+        progress("checked", looked_at)
     if not report.nodes:
         report.warnings.append(
             Problem("/", "", "no convention of the catalog is declared or used here", "catalog")
         )
     return report
+
+
+def _push_members(
+    stack: list[tuple[str, dict[str, Any], frozenset[str]]],
+    node_path: str,
+    node: dict[str, Any],
+    skipped: frozenset[str],
+) -> None:
+    """The node's members, to be visited next in their order."""
+    members = node.get("members")
+    if isinstance(members, dict):
+        children = [(name, m) for name, m in members.items() if isinstance(m, dict)]
+        for name, member in reversed(children):
+            stack.append((f"{node_path.rstrip('/')}/{name}", member, skipped))
 
 
 def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -> list[Problem]:
