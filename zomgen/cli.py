@@ -15,11 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zomgen import __version__
-from zomgen.catalog.patterns import NodePattern, node_pattern
 from zomgen.errors import CompileError, InputProblem
-from zomgen.progress import ProgressLine
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, report_input
+from zomgen.validate_cli import add_validate, run_validate
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_build(sub)
     _add_cases(sub)
     _add_ir(sub)
-    _add_validate(sub)
+    add_validate(sub, _add_include)
     return parser
 
 
@@ -86,54 +84,6 @@ def _add_ir(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_include(show)
 
 
-def _add_validate(sub: argparse._SubParsersAction[_Parser]) -> None:
-    validate = sub.add_parser(
-        "validate",
-        help="check a store against a convention schema, or (without --schema) against each "
-        "convention its nodes declare or use",
-    )
-    validate.add_argument("store", help="a path, a zip file or an fsspec URL")
-    validate.add_argument(
-        "--schema", type=Path, help="the convention (default: what the store declares)"
-    )
-    _add_include(validate)
-    validate.add_argument(
-        "--catalog",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a catalog of conventions besides zomgen's own (repeatable; without --schema)",
-    )
-    validate.add_argument("--path", default="", help="node path inside the store (default: root)")
-    validate.add_argument(
-        "--only",
-        metavar="PATTERN",
-        help="check only the nodes whose path matches (`/A/*`, `/**/labels`; `**` spans "
-        "levels); with --schema, report only their problems",
-    )
-    validate.add_argument("--format", choices=("text", "json"), default="text")
-    validate.add_argument(
-        "--no-consolidated",
-        action="store_true",
-        help="walk the store even if it has consolidated metadata",
-    )
-    validate.add_argument(
-        "--allow-redirects-to",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="an origin (https://host[:port]) besides the store's own that HTTP redirects may "
-        "lead to; '*' for any (repeatable)",
-    )
-
-
-def _report(problems: Sequence[InputProblem]) -> int:
-    for problem in problems:
-        print(f"zomgen: {problem}", file=sys.stderr)
-    return EXIT_USAGE
-
-
 def _package_name(out: Path) -> str | None:
     name = out.resolve().name
     return name if name.isidentifier() else None
@@ -145,7 +95,7 @@ def _build(args: argparse.Namespace) -> int:
 
     name = _package_name(args.out)
     if name is None:
-        return _report(
+        return report_input(
             [
                 InputProblem(
                     str(args.out),
@@ -228,7 +178,7 @@ def _cases(args: argparse.Namespace) -> int:
 
     if not args.package.isidentifier():
         problem = InputProblem(args.package, "", "--package must be a Python identifier")
-        return _report([problem])
+        return report_input([problem])
     derived = derive(args.schema, args.out, tuple(args.include), args.package)
     if args.report:
         from zomgen.cases import report
@@ -245,81 +195,6 @@ def _cases(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _validate(args: argparse.Namespace) -> int:
-    """Exit 0 valid, 1 invalid, 2 unusable input (schema, catalog or store)."""
-    from zomgen.pipeline import Options, check_store
-    from zomgen.runtime import StoreError, format_problems_text, problems_to_json
-
-    only = None
-    if args.only is not None:
-        try:
-            only = node_pattern(args.only)
-        except ValueError as exc:
-            return _report([InputProblem("--only", "", str(exc))])
-    if args.schema is None:
-        return _validate_declared(args, only)
-    if args.catalog:
-        message = "--catalog applies where the store says its conventions: drop --schema"
-        return _report([InputProblem(str(args.catalog[0]), "", message)])
-    options = Options(args.schema, tuple(args.include))
-    try:
-        problems = check_store(
-            options,
-            args.store,
-            args.path,
-            use_consolidated=not args.no_consolidated,
-            allow_redirects_to=args.allow_redirects_to,
-        )
-    except StoreError as exc:
-        return _unusable_store(args.store, exc)
-    if only is not None:
-        problems = [p for p in problems if only.covers(p.node_path)]
-    if args.format == "json":
-        sys.stdout.write(problems_to_json(problems) + "\n")
-    elif problems:
-        sys.stdout.write(format_problems_text(problems) + "\n")
-    else:
-        print(f"{args.store}: valid ({args.schema})")
-    return EXIT_FAILED if problems else EXIT_OK
-
-
-def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:
-    """`zomgen validate STORE` without `--schema`: each node against what it declares."""
-    from zomgen.catalog.dispatch import validate_declared
-    from zomgen.runtime import StoreError
-
-    if args.include:
-        message = "-I resolves a --schema's references; a catalog's are resolved beside it"
-        return _report([InputProblem(str(args.include[0]), "", message)])
-    try:
-        with ProgressLine(sys.stderr) as progress:
-            report = validate_declared(
-                args.store,
-                args.path,
-                catalogs=args.catalog,
-                only=only,
-                use_consolidated=not args.no_consolidated,
-                allow_redirects_to=args.allow_redirects_to,
-                progress=progress.show if progress.shown else None,
-            )
-    except StoreError as exc:
-        return _unusable_store(args.store, exc)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(report.text(args.store) + "\n")
-    return EXIT_OK if report.valid else EXIT_FAILED
-
-
-def _unusable_store(store: str, exc: Exception) -> int:
-    for problem in getattr(exc, "problems", ()):
-        # A problem names its node and file within the store; a remote store's reads
-        # ("/: zarr.json: ConnectionRefusedError ...") do not say which store that is.
-        line = str(problem)
-        print(f"zomgen: {line}" if store in line else f"zomgen: {store}: {line}", file=sys.stderr)
-    return EXIT_USAGE
-
-
 def _printable_streams() -> None:
     """A folder name that is not UTF-8 reaches Python as lone surrogates: print them as
     `\\udcff` (valid UTF-8, and a JSON escape inside `--format json`) instead of raising
@@ -333,13 +208,13 @@ def _printable_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_streams()
     args = _parser().parse_args(argv)
-    handlers = {"build": _build, "cases": _cases, "ir": _ir, "validate": _validate}
+    handlers = {"build": _build, "cases": _cases, "ir": _ir, "validate": run_validate}
     try:
         return handlers[args.command](args)
     except CompileError as exc:
-        return _report(exc.problems)
+        return report_input(exc.problems)
     except RecursionError:
-        return _report(
+        return report_input(
             [
                 InputProblem(
                     str(getattr(args, "schema", "")), "", "the schema nests too deeply to compile"

@@ -15,7 +15,12 @@ from __future__ import annotations
 from typing import Any, cast
 
 from . import schema
-from ._runtime.converting import is_number, is_object, new_model, plain_json
+from ._runtime.converting import (
+    is_number,
+    is_object,
+    new_model,
+    plain_json,
+)
 from ._runtime.subschemas import holds
 from .models import (
     UNSET,

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ._runtime.converting import is_array, new_model, plain_json
+from ._runtime.converting import (
+    is_array,
+    new_model,
+    plain_json,
+)
 from .models import (
     JsonObject,
     Variable,

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ._runtime.converting import new_model, plain_json
+from ._runtime.converting import (
+    new_model,
+    plain_json,
+)
 from .models import (
     NamedConfig,
     Variable,

@@ -15,7 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ._runtime.converting import is_object, new_model, plain_json
+from ._runtime.converting import (
+    is_object,
+    new_model,
+    plain_json,
+)
 from .models import (
     AnyNode,
     ArraySpec,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli import run_zomgen
-from tests.support.paths import CORPUS
+from tests.support.paths import CORPUS, ROOT
 from zomgen.catalog.declarations import MAX_DECLARATIONS, Matcher
 from zomgen.catalog.dispatch import Report, check_declared, validate_declared
 from zomgen.catalog.entries import load_catalogs
@@ -381,3 +381,31 @@ def test_the_ome2024_challenge_stores(store: str, conventions: dict[str, list[st
     assert _names(report) == conventions
     assert report.valid, report.problems
     assert not report.warnings
+
+
+def test_the_verdict_format_for_conformance_runners(tmp_path: Path) -> None:
+    """`--attributes --format verdict`: what ngff-spec's conformance runner calls (a path
+    appended, one JSON line read, exit 0 whatever the verdict, non-zero for an error)."""
+    declared = [{"uuid": PROJ}]
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"zarr_conventions": declared, "proj:code": "EPSG:4326"}))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"zarr_conventions": declared, "proj:code": "epsg:4326"}))
+
+    result = run_zomgen("validate", good, "--attributes", "--format", "verdict")
+    assert (result.returncode, json.loads(result.stdout)) == (
+        0,
+        {"valid": True, "message": "checked: proj:"},
+    )
+    result = run_zomgen("validate", bad, "--attributes", "--format", "verdict")
+    assert result.returncode == 0
+    verdict = json.loads(result.stdout)
+    assert verdict["valid"] is False and "/attributes/proj:code" in verdict["message"]
+
+    for broken in ("[1, 2]", "{not json"):
+        (tmp_path / "broken.json").write_text(broken)
+        result = run_zomgen("validate", tmp_path / "broken.json", "--attributes")
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+    schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
+    result = run_zomgen("validate", good, "--attributes", "--schema", schema)
+    assert result.returncode == 2 and "--attributes applies where" in result.stderr

@@ -62,3 +62,17 @@ def test_bench_load_runs() -> None:
 def test_bench_validate_ts_runs() -> None:
     result = _run(str(BENCHMARKS / "bench_validate_ts.py"), "-n", "20", "--repeat", "1")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_bench_plate_runs(tmp_path: Path) -> None:
+    out = tmp_path / "plate.md"
+    result = _run(
+        str(BENCHMARKS / "bench_plate.py"), "--rows", "1", "--columns", "2", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = out.read_text("utf-8")
+    assert "1 x 2 wells" in table
+    for row in ("ideal", "zomgen validate URL (declared", "--schema ome-ngff-05-plate"):
+        assert f"| {row}" in table
+    # every tool reached its verdict on the valid plate
+    assert table.count("| valid |") == 3, table

@@ -6,6 +6,7 @@ again."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cache
@@ -43,6 +44,17 @@ class Report:
             "problems": [p.to_json() for p in self.problems],
             "warnings": [w.to_json() for w in self.warnings],
         }
+
+    def verdict(self) -> dict[str, Any]:
+        """`{"valid": ..., "message": ...}`, what conformance runners read (ngff-spec's
+        `ome_zarr_conformance.py`): the message says the first problems, or what was checked."""
+        if self.problems:
+            shown = "; ".join(str(p) for p in self.problems[:3])
+            more = len(self.problems) - 3
+            return {"valid": False, "message": shown + (f"; and {more} more" if more > 0 else "")}
+        applied = sorted({a.entry.name for found in self.nodes.values() for a in found})
+        checked = ", ".join(applied) if applied else "no convention of the catalog"
+        return {"valid": True, "message": f"checked: {checked}"}
 
     def text(self, store: str) -> str:
         """What `zomgen validate STORE` prints: the conventions applied per node, the
@@ -96,6 +108,25 @@ def validate_declared(
         read_problems = [p for p in read_problems if only.covers(p.node_path)]
     report.problems[:0] = read_problems
     return report
+
+
+def validate_attributes(
+    path: Path, *, zarr_format: int = 3, catalogs: Collection[Path] = ()
+) -> Report:
+    """A node's attributes alone, in a JSON file (as conformance suites give them), checked as a
+    group of `zarr_format` whose members are not known. Raises StoreError for a file that
+    cannot be read or is not a JSON object."""
+    matcher = Matcher(load_catalogs(list(catalogs)))
+    try:
+        attributes = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StoreError([Problem("/", "", f"{path}: cannot read the attributes: {exc}")]) from None
+    if not isinstance(attributes, dict):
+        raise StoreError([Problem("/", "", f"{path}: the attributes are not a JSON object")])
+    node: dict[str, Any] = {"zarr_format": zarr_format, "attributes": attributes}
+    if zarr_format == 3:
+        node = {"zarr_format": 3, "node_type": "group", "attributes": attributes}
+    return check_declared(node, matcher)
 
 
 def check_declared(

@@ -1,0 +1,153 @@
+"""A big HCS plate over HTTP with 20 ms per request: `zomgen validate` (by what the plate
+declares, and with `--schema`) next to the ideal and to ome-zarr-models on the same plate.
+
+The plate is written by ome-zarr-py (OME-Zarr 0.5, Zarr v3): 16 x 24 wells by default, two
+fields per well, four levels per field (about 4,000 nodes), not consolidated, served by
+benchmarks/slow_http.py in its own process (folders listed as HTML indexes, as `python -m
+http.server` lists them).
+
+- ideal: the server's 20 ms for one listing, then every metadata file read with 64 requests in
+  flight, as `suite.py`'s HTTP rows count it (`ideal_latency`);
+- `zomgen validate URL`: `zomgen.catalog.validate_declared` (the conventions the plate
+  declares, found node by node);
+- `zomgen validate URL --schema ome-ngff-05-plate`: the bundled convention named outright;
+- ome-zarr-models 1.x: `HCS.from_zarr(zarr.open_group(URL))` through zarr-python's fsspec
+  HTTP store (it reads the plate's and wells' metadata).
+
+Each row is one run (a request costs 20 ms whoever makes it: repeats change little). Writes a
+Markdown table to `--out` (default docs/benchmarks-plate.md) and prints it.
+
+Run: .venv/bin/python benchmarks/bench_plate.py [--rows 16] [--columns 24] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.suite import LATENCY, http_server, ideal_latency
+
+LEVELS = 4
+FIELDS = 2
+
+
+def write_plate(store: Path, rows: int, columns: int) -> int:
+    """The plate, written by ome-zarr-py; returns the number of metadata files (nodes)."""
+    import numpy as np
+    import zarr
+    from ome_zarr import format as ome_format
+    from ome_zarr import writer
+
+    fmt = ome_format.FormatV05()
+    row_names = [chr(ord("A") + i) for i in range(rows)]
+    column_names = [str(i + 1) for i in range(columns)]
+    wells = [f"{r}/{c}" for r in row_names for c in column_names]
+    root = zarr.open_group(store, mode="w", zarr_format=3)
+    writer.write_plate_metadata(
+        root, row_names, column_names, wells, fmt=fmt, field_count=FIELDS, name="bench"
+    )
+    image = np.zeros((1, 16, 16), "uint8")
+    scale_factors = tuple(2**i for i in range(1, LEVELS))
+    for path in wells:
+        row, column = path.split("/")
+        well = root.require_group(row).require_group(column)
+        writer.write_well_metadata(well, [{"path": str(f)} for f in range(FIELDS)], fmt=fmt)
+        for field in range(FIELDS):
+            group = well.require_group(str(field))
+            writer.write_image(image, group, axes="cyx", fmt=fmt, scale_factors=scale_factors)
+    return sum(1 for _ in store.rglob("zarr.json"))
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rows", type=int, default=16)
+    parser.add_argument("--columns", type=int, default=24)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks-plate.md")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+
+    import ome_zarr_models.v05
+    import zarr
+
+    from zomgen.catalog import validate_declared
+    from zomgen.pipeline import Options, load
+    from zomgen.runtime import validate_store
+    from zomgen.schema.bundle import bundle
+
+    schema = bundle(load(Options(ROOT / "schemas" / "ome-ngff-05-plate" / "schema.json")))
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        nodes = write_plate(folder / "plate.zarr", args.rows, args.columns)
+        groups = sum(1 for p in (folder / "plate.zarr").rglob("zarr.json") if _is_group(p))
+        rows: list[tuple[str, float, str]] = []
+        with http_server(folder) as (base, _pid):
+            url = f"{base}/plate.zarr"
+            ideal = ideal_latency(nodes)
+            rows.append(("ideal: one listing, then 64 reads in flight", ideal, ""))
+            seconds, report = timed(lambda: validate_declared(url))
+            verdict = "valid" if getattr(report, "valid", False) else "INVALID"
+            rows.append(("zomgen validate URL (declared conventions)", seconds, verdict))
+            seconds, problems = timed(lambda: validate_store(url, schema))
+            verdict = "valid" if not problems else "INVALID"
+            rows.append(("zomgen validate URL --schema ome-ngff-05-plate", seconds, verdict))
+
+            def models() -> object:
+                group = zarr.open_group(url, mode="r")
+                return ome_zarr_models.v05.HCS.from_zarr(group)
+
+            try:
+                seconds, _ = timed(models)
+                rows.append(("ome-zarr-models HCS.from_zarr", seconds, "valid"))
+            except Exception as exc:  # noqa: BLE001  # a peer's refusal is a result too
+                rows.append(("ome-zarr-models HCS.from_zarr", float("nan"), type(exc).__name__))
+    table = _table(args, nodes, groups, ideal, rows)
+    args.out.write_text(table, "utf-8")
+    print(table)
+
+
+def _is_group(path: Path) -> bool:
+    return bool(json.loads(path.read_text("utf-8")).get("node_type") == "group")
+
+
+def _table(
+    args: argparse.Namespace,
+    nodes: int,
+    groups: int,
+    ideal: float,
+    rows: list[tuple[str, float, str]],
+) -> str:
+    lines = [
+        "# A big plate over HTTP (benchmarks/bench_plate.py)",
+        "",
+        (
+            f"{args.rows} x {args.columns} wells, {FIELDS} fields per well, {LEVELS} levels per "
+            f"field, written by ome-zarr-py (OME-Zarr 0.5): {nodes:,} nodes ({groups:,} "
+            f"groups), not consolidated; served on localhost with {LATENCY * 1000:.0f} ms per "
+            "request, folders listed as HTML indexes. One run each."
+        ),
+        "",
+        "| what | seconds | x ideal | verdict |",
+        "|---|---:|---:|---|",
+    ]
+    for name, seconds, verdict in rows:
+        lines.append(f"| {name} | {seconds:.2f} | {seconds / ideal:.2f} | {verdict} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""`zomgen validate`: its options, and the run: a store against one convention (`--schema`),
+or each node against the conventions it declares (zomgen/catalog, docs/catalog.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from zomgen.catalog.patterns import NodePattern, node_pattern
+from zomgen.errors import InputProblem
+from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, report_input
+from zomgen.progress import ProgressLine
+
+
+def add_validate(
+    sub: argparse._SubParsersAction[Any], add_include: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """The `validate` subcommand and its options (`add_include`: cli.py's `-I`)."""
+    validate = sub.add_parser(
+        "validate",
+        help="check a store against a convention schema, or (without --schema) against each "
+        "convention its nodes declare or use",
+    )
+    validate.add_argument("store", help="a path, a zip file or an fsspec URL")
+    validate.add_argument(
+        "--schema", type=Path, help="the convention (default: what the store declares)"
+    )
+    add_include(validate)
+    validate.add_argument(
+        "--catalog",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a catalog of conventions besides zomgen's own (repeatable; without --schema)",
+    )
+    validate.add_argument("--path", default="", help="node path inside the store (default: root)")
+    validate.add_argument(
+        "--only",
+        metavar="PATTERN",
+        help="check only the nodes whose path matches (`/A/*`, `/**/labels`; `**` spans "
+        "levels); with --schema, report only their problems",
+    )
+    validate.add_argument(
+        "--format",
+        choices=("text", "json", "verdict"),
+        default="text",
+        help='verdict: one line {"valid": ..., "message": ...} and exit 0 whatever the verdict, '
+        "for conformance runners (without --schema)",
+    )
+    validate.add_argument(
+        "--attributes",
+        action="store_true",
+        help="STORE is a JSON file of one node's attributes (without --schema): checked as a "
+        "group whose members are not known",
+    )
+    validate.add_argument(
+        "--zarr-format", type=int, choices=(2, 3), default=3, help="of --attributes' group"
+    )
+    validate.add_argument(
+        "--no-consolidated",
+        action="store_true",
+        help="walk the store even if it has consolidated metadata",
+    )
+    validate.add_argument(
+        "--allow-redirects-to",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (https://host[:port]) besides the store's own that HTTP redirects may "
+        "lead to; '*' for any (repeatable)",
+    )
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """Exit 0 valid, 1 invalid, 2 unusable input (schema, catalog or store)."""
+    from zomgen.pipeline import Options, check_store
+    from zomgen.runtime import StoreError, format_problems_text, problems_to_json
+
+    only = None
+    if args.only is not None:
+        try:
+            only = node_pattern(args.only)
+        except ValueError as exc:
+            return report_input([InputProblem("--only", "", str(exc))])
+    if args.schema is None:
+        return _validate_declared(args, only)
+    if args.catalog:
+        message = "--catalog applies where the store says its conventions: drop --schema"
+        return report_input([InputProblem(str(args.catalog[0]), "", message)])
+    if args.attributes or args.format == "verdict":
+        which = "--attributes" if args.attributes else "--format verdict"
+        message = f"{which} applies where the store says its conventions: drop --schema"
+        return report_input([InputProblem(str(args.schema), "", message)])
+    options = Options(args.schema, tuple(args.include))
+    try:
+        problems = check_store(
+            options,
+            args.store,
+            args.path,
+            use_consolidated=not args.no_consolidated,
+            allow_redirects_to=args.allow_redirects_to,
+        )
+    except StoreError as exc:
+        return _unusable_store(args.store, exc)
+    if only is not None:
+        problems = [p for p in problems if only.covers(p.node_path)]
+    if args.format == "json":
+        sys.stdout.write(problems_to_json(problems) + "\n")
+    elif problems:
+        sys.stdout.write(format_problems_text(problems) + "\n")
+    else:
+        print(f"{args.store}: valid ({args.schema})")
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:
+    """`zomgen validate STORE` without `--schema`: each node against what it declares."""
+    from zomgen.catalog.dispatch import validate_attributes, validate_declared
+    from zomgen.runtime import StoreError
+
+    if args.include:
+        message = "-I resolves a --schema's references; a catalog's are resolved beside it"
+        return report_input([InputProblem(str(args.include[0]), "", message)])
+    try:
+        if args.attributes:
+            report = validate_attributes(
+                Path(args.store), zarr_format=args.zarr_format, catalogs=args.catalog
+            )
+        else:
+            with ProgressLine(sys.stderr) as progress:
+                report = validate_declared(
+                    args.store,
+                    args.path,
+                    catalogs=args.catalog,
+                    only=only,
+                    use_consolidated=not args.no_consolidated,
+                    allow_redirects_to=args.allow_redirects_to,
+                    progress=progress.show if progress.shown else None,
+                )
+    except StoreError as exc:
+        return _unusable_store(args.store, exc)
+    if args.format == "verdict":
+        sys.stdout.write(json.dumps(report.verdict(), ensure_ascii=False) + "\n")
+        return EXIT_OK
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(report.text(args.store) + "\n")
+    return EXIT_OK if report.valid else EXIT_FAILED
+
+
+def _unusable_store(store: str, exc: Exception) -> int:
+    for problem in getattr(exc, "problems", ()):
+        # A problem names its node and file within the store; a remote store's reads
+        # ("/: zarr.json: ConnectionRefusedError ...") do not say which store that is.
+        line = str(problem)
+        print(f"zomgen: {line}" if store in line else f"zomgen: {store}: {line}", file=sys.stderr)
+    return EXIT_USAGE
