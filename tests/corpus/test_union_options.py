@@ -9,16 +9,15 @@ tests/corpus/test_union_options.py` (counts are then printed, not pinned)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
 from tests.corpus.test_derived import CHOSEN, SAMPLE
+from tests.support.packages import imported
 from zomgen.cases.coverage import coverage, option_cases
 from zomgen.cases.derive import refusals
 from zomgen.pipeline import Options, generate_package
@@ -56,15 +55,9 @@ def test_every_option_built_parses_as_its_class(name: str, tmp_path: Path) -> No
     generated = generate_package(options)
     assert generated.hierarchy is not None
     write_package(generated.files, tmp_path / package)
-    sys.path.insert(0, str(tmp_path))
-    try:
-        module = importlib.import_module(package)
+    with imported(tmp_path, package) as (module,):
         bundled = json.loads(generated.files["schema.json"])
         cases = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
-    finally:
-        sys.path.remove(str(tmp_path))
-        for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[loaded]
     summary = coverage(cases)
     failed = sorted((f["union"], f["option"]) for f in summary["failures"])
     not_built = "\n".join(

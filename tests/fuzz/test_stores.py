@@ -19,13 +19,11 @@ figures; 90 s: 1,119 tried, 1,119 clean, 0 defects).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import random
 import re
 import shutil
-import sys
 import time
 import traceback
 import warnings
@@ -42,6 +40,7 @@ import xarray as xr
 import zarr
 
 from tests.support.cli import run_zomgen
+from tests.support.packages import imported
 from tests.support.paths import ROOT
 from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
@@ -223,13 +222,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Mod
     for version, name in names.items():
         schema = ROOT / "schemas" / f"xarray-v{version}" / "schema.json"
         write_package(generate(Options(schema=schema, package=name)), out / name)
-    sys.path.insert(0, str(out))
-    try:
-        yield {v: importlib.import_module(n) for v, n in names.items()}
-    finally:
-        sys.path.remove(str(out))
-        for module in [m for m in sys.modules if m.startswith(tuple(names.values()))]:
-            del sys.modules[module]
+    with imported(out, *names.values()) as modules:
+        yield dict(zip(names, modules, strict=True))
 
 
 def _run_package(package: ModuleType, store: Path) -> None:

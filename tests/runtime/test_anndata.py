@@ -19,10 +19,8 @@ against the document `read_document` returns, so no tagged node goes unchecked.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import shutil
-import sys
 import warnings
 import zipfile
 from collections.abc import Iterator, Mapping
@@ -38,6 +36,7 @@ import scipy.sparse as sp
 import zarr
 
 from tests.support.cli import build_package
+from tests.support.packages import imported
 from tests.support.runtime import CONVENTIONS, snapshot
 from zomgen.runtime import read_document
 
@@ -85,11 +84,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Mod
     for version, name in PACKAGES.items():
         result = build_package(SCHEMAS[version], out / name)
         assert "warning" not in result.stderr, result.stderr
-    sys.path.insert(0, str(out))
-    try:
-        yield {version: importlib.import_module(name) for version, name in PACKAGES.items()}
-    finally:
-        sys.path.remove(str(out))
+    with imported(out, *PACKAGES.values()) as modules:
+        yield dict(zip(PACKAGES, modules, strict=True))
 
 
 # -------------------------------------------------------------------------------- the stores

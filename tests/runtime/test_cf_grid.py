@@ -8,9 +8,7 @@ each at the faulty variable and attribute. Python and the TypeScript runtime agr
 from __future__ import annotations
 
 import copy
-import importlib
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.node import compiled_runtime, run_node
+from tests.support.packages import import_package
 from tests.support.runtime import ROOT, bundled
 from zomgen.runtime import check_document, read_document
 
@@ -28,9 +27,7 @@ KIND = "x-zomgen-member-kind"
 
 
 def _package(version: int) -> Any:
-    if str(ROOT / "generated") not in sys.path:
-        sys.path.insert(0, str(ROOT / "generated"))
-    return importlib.import_module(f"cf_grid_v{version}")
+    return import_package(ROOT / "generated", f"cf_grid_v{version}")
 
 
 def _dataset() -> Any:

@@ -15,15 +15,14 @@ says the same)."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.corpus_cases import CONFORMANCE, CONVENTION_CASES
+from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, STORES, base, bundled
 from zomgen.runtime import Problem, check_document, read_document, validate_store
 
@@ -38,9 +37,7 @@ VENDORED = {
 
 
 def _package(name: str) -> Any:
-    if str(ROOT / "generated") not in sys.path:
-        sys.path.insert(0, str(ROOT / "generated"))
-    return importlib.import_module(name)
+    return import_package(ROOT / "generated", name)
 
 
 def _rows(problems: list[Problem]) -> list[tuple[str, str, str]]:

@@ -14,10 +14,8 @@ against the community's own material and the reference writer.
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import shutil
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +25,7 @@ import pytest
 
 from tests.support.corpus_cases import MANIFEST, read_json
 from tests.support.node import compiled_runtime, run_node
+from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, V3_GROUP, bundled, v2_array, v3_array
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
@@ -244,9 +243,7 @@ def test_suites_and_examples_agree_under_node(runtime: Path) -> None:
 
 def _package(version: str) -> Any:
     """The checked-in generated package of the convention."""
-    if str(ROOT / "generated") not in sys.path:
-        sys.path.insert(0, str(ROOT / "generated"))
-    return importlib.import_module(VERSIONS[version].replace("-", "_"))
+    return import_package(ROOT / "generated", VERSIONS[version].replace("-", "_"))
 
 
 def _write(store: Path, version: str, labels: bool = True) -> None:

@@ -19,11 +19,9 @@ reference writer, and ome-zarr-models.
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import re
 import shutil
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +37,7 @@ from ome_zarr import writer
 
 from tests.support.corpus_cases import MANIFEST, read_json
 from tests.support.node import compiled_runtime, run_node
+from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, bundled, v2_array, v3_array
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
@@ -321,9 +320,7 @@ def test_suites_and_examples_agree_under_node(runtime: Path) -> None:
 
 def _package(version: str, kind: str) -> Any:
     """The checked-in generated package of the convention."""
-    if str(ROOT / "generated") not in sys.path:
-        sys.path.insert(0, str(ROOT / "generated"))
-    return importlib.import_module(_folder(version, kind).replace("-", "_"))
+    return import_package(ROOT / "generated", _folder(version, kind).replace("-", "_"))
 
 
 def _fmt(version: str) -> Any:

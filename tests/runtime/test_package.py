@@ -4,7 +4,6 @@ package loads, validates and creates stores through it."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shutil
@@ -19,6 +18,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from tests.support.packages import imported
 from tests.support.runtime import ROOT, snapshot
 from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
@@ -87,13 +87,8 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     name = "zomgen_runtime_test_xarray_v3"
     schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
     write_package(generate(Options(schema=schema, package=name)), out / name)
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(name)
-    finally:
-        sys.path.remove(str(out))
-        for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
-            del sys.modules[module]
+    with imported(out, name) as (package,):
+        yield package
 
 
 def test_importing_a_package_imports_no_heavy_module(package: ModuleType) -> None:

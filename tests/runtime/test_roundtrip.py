@@ -5,8 +5,6 @@ what `load` reads back equal, and an invalid document is refused by `parse` with
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +15,7 @@ import pytest
 import xarray as xr
 
 from tests.support.cli import build_package
+from tests.support.packages import imported
 from tests.support.paths import CASES, ROOT
 
 
@@ -34,11 +33,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Mod
     }
     for name, schema in sources.items():
         build_package(schema, out / name)
-    sys.path.insert(0, str(out))
-    try:
-        yield {name: importlib.import_module(name) for name in sources}
-    finally:
-        sys.path.remove(str(out))
+    with imported(out, *sources) as modules:
+        yield dict(zip(sources, modules, strict=True))
 
 
 def _dataset() -> xr.Dataset:

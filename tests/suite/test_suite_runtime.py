@@ -9,7 +9,6 @@ test_suite_build.py; which instances the checkers accept, in test_suite_static.p
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 import pytest
@@ -31,7 +30,7 @@ def run_instances(suite: Suite) -> tuple[int, list[Outcome]]:
     wrong: list[Outcome] = []
     count = 0
     for built in suite.packages():
-        package = importlib.import_module(built.group.package)
+        package = suite.module(built)
         for instance in built.group.instances:
             count += 1
             doc = document(instance.data)

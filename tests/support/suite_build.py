@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
+from tests.support.packages import import_package
 from tests.support.suite_cases import Group, groups, wrap
 from zomgen.errors import CompileError
 from zomgen.pipeline import Options, generate_package
@@ -30,6 +31,10 @@ class Suite:
     def packages(self) -> Iterator[Built]:
         return (b for b in self.built if b.ok)
 
+    def module(self, built: Built) -> ModuleType:
+        """The package built for a group, imported from the suite's folder."""
+        return import_package(self.folder, built.group.package)
+
 
 def _build(job: tuple[Group, Path]) -> Built:
     group, folder = job
@@ -49,9 +54,8 @@ def _relative(message: str, folder: Path) -> str:
 
 
 def build_suite(folder: Path) -> Suite:
-    """Build every group into `folder` (two processes) and make the packages importable."""
+    """Build every group into `folder` (two processes)."""
     jobs = [(group, folder) for group in groups()]
     with ProcessPoolExecutor(max_workers=2) as pool:
         built = tuple(pool.map(_build, jobs, chunksize=8))
-    sys.path.insert(0, str(folder))
     return Suite(folder, built)

@@ -15,7 +15,6 @@ and line. An error anywhere else (in a generated file) is reported as such.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import shutil
@@ -70,7 +69,7 @@ def write_cases(suite: Suite) -> Layout:
         (target / "__init__.py").write_text("", encoding="utf-8")
         for part in ("documents.py", "models.py", "types.ts"):
             shutil.copyfile(source / part, target / part)
-        package = importlib.import_module(name)
+        package = suite.module(built)
         uses_models = any(i.valid for i in built.group.instances)
         py = [
             "from __future__ import annotations",

@@ -19,6 +19,7 @@ import pytest
 
 from tests.support.checkers import MYPY_AS_USERS_RUN_IT
 from tests.support.cli import build_package
+from tests.support.packages import import_package
 from tests.support.paths import ROOT
 
 pytestmark = [pytest.mark.checkers, pytest.mark.node]
@@ -227,11 +228,7 @@ def test_valid_hierarchies_pass_and_mistakes_fail(work: Path, checker: str) -> N
 def test_a_narrowed_extension_point_parses_as_the_record(work: Path) -> None:
     """`parse` builds the convention's record at a narrowed `codecs`, a string stays a string,
     and `dump` gives the document back."""
-    sys.path.insert(0, str(work))
-    try:
-        import ome_image
-    finally:
-        sys.path.remove(str(work))
+    ome_image = import_package(work, "ome_image")
     for codecs in (["bytes"], [{"name": "bytes"}], [{"name": "bytes", "configuration": {}}]):
         for endian in ("little", "big"):
             document = json.loads(GOOD)

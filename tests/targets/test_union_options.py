@@ -9,15 +9,14 @@ on a mismatch: a change that builds more (or fewer) must say so here."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.support.packages import import_package
 from tests.support.scripts import load_script
 from zomgen import ir
 from zomgen.cases.coverage import coverage, option_cases
@@ -86,11 +85,7 @@ def _package(schema: Path, out: Path) -> tuple[ir.Hierarchy, ModuleType, Any]:
     """The IR of a bundled convention, its package in generated/ and its bundled schema."""
     generated = generate_package(Options(schema, package=out.name))
     assert generated.hierarchy is not None
-    sys.path.insert(0, str(out.parent))
-    try:
-        module = importlib.import_module(out.name)
-    finally:
-        sys.path.remove(str(out.parent))
+    module = import_package(out.parent, out.name)
     return generated.hierarchy, module, json.loads(generated.files["schema.json"])
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -24,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.packages import forget, import_package
 from tests.typecheck.test_typecheck_cases import (
     CASES_DIR,
     GENERATED,
@@ -185,16 +185,17 @@ MODEL_GAPS = {
 @pytest.fixture(scope="module")
 def pkgs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
     out = build_packages(tmp_path_factory.mktemp("twins"))
-    paths = [str(GENERATED), str(out), str(CASES_DIR)]
-    sys.path[:0] = paths
+    cases = [f"{name}_cases" for name in ROOTS]
     try:
-        yield {name: importlib.import_module(name) for name in ROOTS}
+        packages = {
+            name: import_package(GENERATED if (GENERATED / name).is_dir() else out, name)
+            for name in ROOTS
+        }
+        for name in cases:  # their modules import the packages above by name
+            import_package(CASES_DIR, name)
+        yield packages
     finally:
-        for path in paths:
-            sys.path.remove(path)
-        for name in list(sys.modules):
-            if name.split(".")[0] in {*ROOTS, *(f"{p}_cases" for p in ROOTS)}:
-                del sys.modules[name]
+        forget(*ROOTS, *cases)
 
 
 def package_of(path: Path) -> str:
