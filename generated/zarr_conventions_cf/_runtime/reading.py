@@ -13,7 +13,7 @@ only an unusable root makes the whole read fail (document None).
 from __future__ import annotations
 
 import gc
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,9 +73,12 @@ class _Walk(NodeReader):
         max_depth: int,
         max_bytes: int,
         max_root_bytes: int,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__()
         self.source = source
+        self.progress = progress  # told the number of nodes read after each level
+        self.read_nodes = 1
         self.use_consolidated = use_consolidated
         self.tree = tree
         self.max_depth = max_depth
@@ -160,6 +163,8 @@ class _Walk(NodeReader):
             if document is not None:
                 members[names[-1]] = document
                 nodes[key] = document
+        if self.progress is not None:
+            self.progress(len(nodes))
 
     def walk(self, root: _Node) -> None:
         level = [root]
@@ -168,6 +173,8 @@ class _Walk(NodeReader):
             children = self.children(level, depth)
             level = self.read_children(children)
             depth += 1
+            if self.progress is not None:
+                self.progress(self.read_nodes)
 
     def children(self, groups: list[_Node], depth: int) -> list[_Node]:
         """The candidate members of every group of one level."""
@@ -248,6 +255,7 @@ class _Walk(NodeReader):
                 continue
             if child.members is not None:
                 child.members[name] = document
+            self.read_nodes += 1
             if "members" in document:
                 child.document = document
                 if child.tree is not None:
@@ -311,6 +319,7 @@ def read_document(
     max_document_bytes: int = DEFAULT_MAX_BYTES,
     max_consolidated_bytes: int = DEFAULT_MAX_CONSOLIDATED_BYTES,
     allow_redirects_to: Collection[str] = (),
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Read the hierarchy at `path` of `store` into one ZOM document.
 
@@ -320,7 +329,8 @@ def read_document(
     Each metadata file over `max_document_bytes` is a problem of its node, except the root's
     files, which may hold the whole hierarchy's consolidated metadata: `max_consolidated_bytes`.
     An HTTP store's redirects are followed only to its own origin and to `allow_redirects_to`
-    (`"https://host[:port]"`, or `"*"` for any).
+    (`"https://host[:port]"`, or `"*"` for any). `progress`, where given, is told how many
+    nodes have been read after each level of the hierarchy (a terminal's progress line).
     """
     try:
         source, prefix = open_source(store, path, allow_redirects_to)
@@ -334,6 +344,7 @@ def read_document(
         max_bytes=max_document_bytes,
         # the root's files may hold the whole hierarchy's metadata (consolidated)
         max_root_bytes=max(max_document_bytes, max_consolidated_bytes),
+        progress=progress,
     )
     # The walk allocates a few containers per node and never a cycle, so the cyclic garbage
     # collector's passes over them are pure cost (a third of the time for 10,000 nodes).
