@@ -16,7 +16,12 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from . import schema
-from ._runtime.converting import is_object, is_tuple_of, new_model, plain_json
+from ._runtime.converting import (
+    is_object,
+    is_tuple_of,
+    new_model,
+    plain_json,
+)
 from ._runtime.subschemas import holds
 from .models import (
     OME,

@@ -17,15 +17,14 @@
 from __future__ import annotations
 
 import copy
-import importlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, V3_GROUP, v3_array
 
 VERSION = "0.6rc0"
@@ -56,9 +55,7 @@ CONVENTION_OF = {
 
 def _package(kind: str) -> Any:
     """The checked-in generated package of the convention."""
-    if str(ROOT / "generated") not in sys.path:
-        sys.path.insert(0, str(ROOT / "generated"))
-    return importlib.import_module(PACKAGES[kind])
+    return import_package(ROOT / "generated", PACKAGES[kind])
 
 
 def _group(attributes: Any, members: dict[str, Any] | None = None) -> dict[str, Any]:
