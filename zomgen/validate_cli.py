@@ -143,6 +143,11 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
                     progress=progress.show if progress.shown else None,
                 )
     except StoreError as exc:
+        if args.format == "verdict" and exc.problems:
+            # A store or file that cannot be read is no valid hierarchy: a verdict too.
+            message = "; ".join(str(p) for p in exc.problems[:3])
+            sys.stdout.write(json.dumps({"valid": False, "message": message}) + "\n")
+            return EXIT_OK
         return _unusable_store(args.store, exc)
     if args.format == "verdict":
         sys.stdout.write(json.dumps(report.verdict(), ensure_ascii=False) + "\n")

@@ -54,7 +54,8 @@ class Report:
             return {"valid": False, "message": shown + (f"; and {more} more" if more > 0 else "")}
         applied = sorted({a.entry.name for found in self.nodes.values() for a in found})
         checked = ", ".join(applied) if applied else "no convention of the catalog"
-        return {"valid": True, "message": f"checked: {checked}"}
+        notes = "".join(f"; warning: {w}" for w in self.warnings[:2])
+        return {"valid": True, "message": f"checked: {checked}{notes}"}
 
     def text(self, store: str) -> str:
         """What `zomgen validate STORE` prints: the conventions applied per node, the
@@ -152,7 +153,12 @@ def check_declared(
             continue
         found = matcher.node(node_path, node)
         report.problems += found.problems
-        report.warnings += found.warnings
+        # Below a node a family checked, its schema describes what the node holds: keys of a
+        # convention used there undeclared (ome-zarr-py's 0.5 labels group has no version)
+        # are not worth a warning.
+        report.warnings += [
+            w for w in found.warnings if not (skipped and w.keyword == "undeclared")
+        ]
         applied = [a for a in found.applied if a.entry.family not in skipped]
         if applied:
             report.nodes[node_path] = applied
@@ -200,7 +206,7 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
     schema = entry.schema
     if entry.node_schema is not None and _no_members(node):
         schema = entry.node_schema
-    problems = check_document(node, _bundled(schema))
+    problems = check_document(node, _bundled(schema, entry.include))
     return [_rooted(node_path, p) for p in problems]
 
 
@@ -213,13 +219,13 @@ def _no_members(node: dict[str, Any]) -> bool:
 
 
 @cache
-def _bundled(schema: Path) -> dict[str, Any]:
+def _bundled(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
     """A convention's schema with its references bundled in, once per process (resolved
-    offline in its own folder, as `-I` would)."""
+    offline in its own folder and the entry's `include` folders, as `-I` would)."""
     from zomgen.pipeline import Options, load
     from zomgen.schema.bundle import bundle
 
-    return bundle(load(Options(schema, (schema.parent,))))
+    return bundle(load(Options(schema, (schema.parent, *include))))
 
 
 def _rooted(base: str, problem: Problem) -> Problem:

@@ -11,6 +11,8 @@ needs to check a node against it:
 - `node_schema`: where the hierarchy schema needs the node's members (a multiscales layout
   names them), the schema a node is checked by when its members are not known (a node's
   metadata alone, as in the conventions' own examples).
+- `include`: more folders, relative to the catalog file, where the schemas' `$ref`s are
+  resolved (as `-I`), besides each schema's own folder.
 - `declared_when`: a JSON Schema over a node's document that says the node declares the
   convention in its own way (OME-Zarr's `ome.version`), for conventions not declared through
   `zarr_conventions`.
@@ -68,6 +70,7 @@ class Entry:
     namespace: Namespace | None = None
     schema: Path | None = None
     node_schema: Path | None = None
+    include: tuple[Path, ...] = ()
     family: str | None = None
     declared_when: dict[str, Any] | None = None
     used_when: dict[str, Any] | None = None
@@ -163,6 +166,15 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
             if not files[key].is_file():
                 message = f"no such schema file: {files[key]}"
                 problems.append(InputProblem(where, f"{pointer}/{key}", message))
+    include = item.get("include", [])
+    if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
+        problems.append(InputProblem(where, f"{pointer}/include", "must be a list of folders"))
+        include = []
+    folders = tuple((path.parent / folder).resolve() for folder in include)
+    for index, folder in enumerate(folders):
+        if not folder.is_dir():
+            message = f"no such folder: {folder}"
+            problems.append(InputProblem(where, f"{pointer}/include/{index}", message))
     composes = item.get("composes", [])
     if not isinstance(composes, list) or not all(isinstance(c, str) for c in composes):
         problems.append(InputProblem(where, f"{pointer}/composes", "must be a list of uuids"))
@@ -181,6 +193,7 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         namespace=namespace,
         schema=files.get("schema"),
         node_schema=files.get("node_schema"),
+        include=folders,
         family=item.get("family"),
         declared_when=item.get("declared_when"),
         used_when=item.get("used_when"),
