@@ -159,22 +159,8 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         )
     namespace, wrong = _namespace(where, pointer, item.get("namespace"))
     problems += wrong
-    files: dict[str, Path] = {}
-    for key in _FILES:
-        if isinstance(item.get(key), str):
-            files[key] = (path.parent / item[key]).resolve()
-            if not files[key].is_file():
-                message = f"no such schema file: {files[key]}"
-                problems.append(InputProblem(where, f"{pointer}/{key}", message))
-    include = item.get("include", [])
-    if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
-        problems.append(InputProblem(where, f"{pointer}/include", "must be a list of folders"))
-        include = []
-    folders = tuple((path.parent / folder).resolve() for folder in include)
-    for index, folder in enumerate(folders):
-        if not folder.is_dir():
-            message = f"no such folder: {folder}"
-            problems.append(InputProblem(where, f"{pointer}/include/{index}", message))
+    files, folders, wrong = _paths(path, pointer, item)
+    problems += wrong
     composes = item.get("composes", [])
     if not isinstance(composes, list) or not all(isinstance(c, str) for c in composes):
         problems.append(InputProblem(where, f"{pointer}/composes", "must be a list of uuids"))
@@ -199,6 +185,32 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         used_when=item.get("used_when"),
         composes=tuple(composes),
     ), []
+
+
+def _paths(
+    path: Path, pointer: str, item: dict[str, Any]
+) -> tuple[dict[str, Path], tuple[Path, ...], list[InputProblem]]:
+    """An entry's schema files and `include` folders, relative to its catalog, each of which
+    must exist."""
+    where = str(path)
+    problems: list[InputProblem] = []
+    files: dict[str, Path] = {}
+    for key in _FILES:
+        if isinstance(item.get(key), str):
+            files[key] = (path.parent / item[key]).resolve()
+            if not files[key].is_file():
+                message = f"no such schema file: {files[key]}"
+                problems.append(InputProblem(where, f"{pointer}/{key}", message))
+    include = item.get("include", [])
+    if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
+        problems.append(InputProblem(where, f"{pointer}/include", "must be a list of folders"))
+        include = []
+    folders = tuple((path.parent / folder).resolve() for folder in include)
+    for index, folder in enumerate(folders):
+        if not folder.is_dir():
+            message = f"no such folder: {folder}"
+            problems.append(InputProblem(where, f"{pointer}/include/{index}", message))
+    return files, folders, problems
 
 
 def _namespace(

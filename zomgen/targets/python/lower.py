@@ -13,7 +13,7 @@ from zomgen import ir
 from zomgen.ir.queries import names_a_type
 from zomgen.names import FIELD_RESERVED_NAMES, field_identifier
 from zomgen.targets.python import open_dicts
-from zomgen.targets.python.bases import BaseArrays, base_fields
+from zomgen.targets.python.bases import ArrayField, BaseArrays, base_fields
 from zomgen.targets.python.convert.build import convert_module
 from zomgen.targets.python.convert.view import NamedMembers, Record, Slot, SlotType
 from zomgen.targets.python.spelling import Spelling, union
@@ -243,20 +243,7 @@ class PythonTarget:
                     doc_fields.append(narrowed[key])
                     slots.append(self.arrays.base_slot(key, converts, required))
                 else:
-                    default = None if required else "None"
-                    model_type = base_field.model_type + ("" if required else " | None")
-                    doc_fields.append(
-                        PyField(
-                            key,
-                            key,
-                            model_type,
-                            base_field.doc_type,
-                            required,
-                            default,
-                            None,
-                            converts,
-                        )
-                    )
+                    doc_fields.append(_inherited(base_field))
                     slots.append(self.arrays.base_slot(key, converts, required))
         self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)
@@ -341,3 +328,10 @@ def _class_key(key: str) -> bool:
     import keyword
 
     return key.isidentifier() and not keyword.iskeyword(key) and not key.startswith("__")
+
+
+def _inherited(f: ArrayField) -> PyField:
+    """A base array field a node's document lists as the base declares it."""
+    model_type = f.model_type + ("" if f.required else " | None")
+    default = None if f.required else "None"
+    return PyField(f.key, f.key, model_type, f.doc_type, f.required, default, None, f.converts)
