@@ -62,6 +62,12 @@ def add_validate(
         "--zarr-format", type=int, choices=(2, 3), default=3, help="of --attributes' group"
     )
     validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="also apply the conventions' strict schemas, where the catalog has them "
+        "(OME-Zarr 0.6; without --schema)",
+    )
+    validate.add_argument(
         "--no-consolidated",
         action="store_true",
         help="walk the store even if it has consolidated metadata",
@@ -92,8 +98,9 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.catalog:
         message = "--catalog applies where the store says its conventions: drop --schema"
         return report_input([InputProblem(str(args.catalog[0]), "", message)])
-    if args.attributes or args.format == "verdict":
-        which = "--attributes" if args.attributes else "--format verdict"
+    if args.attributes or args.strict or args.format == "verdict":
+        which = "--attributes" if args.attributes else "--strict" if args.strict else ""
+        which = which or "--format verdict"
         message = f"{which} applies where the store says its conventions: drop --schema"
         return report_input([InputProblem(str(args.schema), "", message)])
     options = Options(args.schema, tuple(args.include))
@@ -129,7 +136,10 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
     try:
         if args.attributes:
             report = validate_attributes(
-                Path(args.store), zarr_format=args.zarr_format, catalogs=args.catalog
+                Path(args.store),
+                zarr_format=args.zarr_format,
+                catalogs=args.catalog,
+                strict=args.strict,
             )
         else:
             with ProgressLine(sys.stderr) as progress:
@@ -138,6 +148,7 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
                     args.path,
                     catalogs=args.catalog,
                     only=only,
+                    strict=args.strict,
                     use_consolidated=not args.no_consolidated,
                     allow_redirects_to=args.allow_redirects_to,
                     progress=progress.show if progress.shown else None,

@@ -30,7 +30,6 @@ NOT_OME = "no convention of the catalog"  # `well` outside `ome`: 0.4's layout, 
 # The spec: a label image "MUST implement the multiscales specification"; these have only
 # `image-label`, which upstream's label.schema alone accepts.
 LABEL_IS_AN_IMAGE = "'multiscales' is a required property"
-STRICT = "checked: ome-ngff-06-plate"  # strict-only requirements: the catalog applies spec's
 # The store holds one node: the wells, fields and levels its metadata names do not exist.
 NO_MEMBERS = "names no member of this group"
 # Stale upstream copies (MANIFEST): `input`/`output` written as strings, which the current
@@ -46,7 +45,6 @@ ATTRIBUTES_DEPARTURES = {
     "spec/valid/label/minimal": LABEL_IS_AN_IMAGE,
     "spec/valid/label/minimal_properties": LABEL_IS_AN_IMAGE,
     "strict/invalid/plate/missing_acquisition_maximumfieldcount": UNKNOWN_VERSION,
-    "strict/invalid/plate/missing_acquisition_name": STRICT,
     "strict/invalid/plate/missing_name": UNKNOWN_VERSION,
 }
 ZARR_DEPARTURES = {
@@ -80,29 +78,36 @@ ZARR_DEPARTURES = {
         )
     },
 }
-COUNTS = {"attributes": (143, 133), "zarr": (85, 61)}
+COUNTS = {"attributes": (143, 134), "zarr": (85, 61)}
 
 
 def _run(mode: str, *dingus: str) -> dict[str, str]:
-    """test name -> pass / fail / error, as the runner prints them."""
-    result = subprocess.run(
-        [sys.executable, str(RUNNER), mode, "-X", "--", *DINGUS, *dingus],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
-    assert result.returncode == 0, result.stderr
-    rows = [line.split("\t") for line in result.stdout.splitlines() if line]
-    return {name: status for name, status in rows}
+    """test name -> pass / fail / error, as the runner prints them: the `spec/` cases with
+    zomgen's default checks, the `strict/` cases with `--strict` (the runner cannot tell its
+    validator which a case is: upstream's reference applies the specification's schemas to
+    both)."""
+    outcomes: dict[str, str] = {}
+    for cases, strict in ((["-S"], ()), (["-p", "^strict/"], ("--strict",))):
+        result = subprocess.run(
+            [sys.executable, str(RUNNER), mode, "-X", *cases, "--", *DINGUS, *dingus, *strict],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=900,
+        )
+        assert result.returncode == 0, result.stderr
+        rows = [line.split("\t") for line in result.stdout.splitlines() if line]
+        outcomes |= {name: status for name, status in rows}
+    return outcomes
 
 
 def _message(mode: str, name: str) -> str:
     folder = NGFF / "tests" / mode
+    strict = name.startswith("strict/")
     if mode == "attributes":
-        report = validate_attributes(folder / f"{name}.json")
+        report = validate_attributes(folder / f"{name}.json", strict=strict)
     else:
-        report = validate_declared(folder / f"{name}.ome.zarr")
+        report = validate_declared(folder / f"{name}.ome.zarr", strict=strict)
     return str(report.verdict()["message"])
 
 

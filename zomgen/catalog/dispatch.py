@@ -24,6 +24,7 @@ class Report:
     """What was applied where, what is wrong, and what zomgen could not check."""
 
     nodes: dict[str, list[Applied]] = field(default_factory=dict)
+    strict: bool = False  # the conventions' strict schemas were applied too
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
 
@@ -34,6 +35,7 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         return {
             "valid": self.valid,
+            "strict": self.strict,
             "nodes": [
                 {
                     "node_path": path,
@@ -54,6 +56,7 @@ class Report:
             return {"valid": False, "message": shown + (f"; and {more} more" if more > 0 else "")}
         applied = sorted({a.entry.name for found in self.nodes.values() for a in found})
         checked = ", ".join(applied) if applied else "no convention of the catalog"
+        checked += " (strict)" if self.strict and applied else ""
         notes = "".join(f"; warning: {w}" for w in self.warnings[:2])
         return {"valid": True, "message": f"checked: {checked}{notes}"}
 
@@ -69,6 +72,7 @@ class Report:
         count = sum(len(applied) for applied in self.nodes.values())
         where = f"{count} convention check{'s' if count != 1 else ''} on {len(self.nodes)} node"
         where += "s" if len(self.nodes) != 1 else ""
+        where += ", strict" if self.strict else ""
         if self.problems:
             lines.append(f"{store}: {len(self.problems)} problem(s) ({where})")
         else:
@@ -87,13 +91,15 @@ def validate_declared(
     *,
     catalogs: Collection[Path] = (),
     only: NodePattern | None = None,
+    strict: bool = False,
     use_consolidated: bool = True,
     allow_redirects_to: Collection[str] = (),
     progress: Progress | None = None,
 ) -> Report:
     """Every node of the hierarchy at `path` of `store` (those `only` matches, where given)
-    checked against each convention it declares or evidently uses. Raises StoreError for an
-    unusable store and CompileError for a broken catalog or convention schema."""
+    checked against each convention it declares or evidently uses, and with `strict` against
+    their strict schemas too. Raises StoreError for an unusable store and CompileError for a
+    broken catalog or convention schema."""
     matcher = Matcher(load_catalogs(list(catalogs)))
     document, read_problems = read_document(
         store,
@@ -104,7 +110,7 @@ def validate_declared(
     )
     if document is None:
         raise StoreError(read_problems)
-    report = check_declared(document, matcher, only=only, progress=progress)
+    report = check_declared(document, matcher, only=only, strict=strict, progress=progress)
     if only is not None:
         read_problems = [p for p in read_problems if only.covers(p.node_path)]
     report.problems[:0] = read_problems
@@ -112,7 +118,7 @@ def validate_declared(
 
 
 def validate_attributes(
-    path: Path, *, zarr_format: int = 3, catalogs: Collection[Path] = ()
+    path: Path, *, zarr_format: int = 3, catalogs: Collection[Path] = (), strict: bool = False
 ) -> Report:
     """A node's attributes alone, in a JSON file (as conformance suites give them), checked as a
     group of `zarr_format` whose members are not known. Raises StoreError for a file that
@@ -127,7 +133,7 @@ def validate_attributes(
     node: dict[str, Any] = {"zarr_format": zarr_format, "attributes": attributes}
     if zarr_format == 3:
         node = {"zarr_format": 3, "node_type": "group", "attributes": attributes}
-    return check_declared(node, matcher)
+    return check_declared(node, matcher, strict=strict)
 
 
 def check_declared(
@@ -135,12 +141,13 @@ def check_declared(
     matcher: Matcher,
     *,
     only: NodePattern | None = None,
+    strict: bool = False,
     progress: Progress | None = None,
 ) -> Report:
     """The same for a hierarchy's document already read."""
-    report = Report()
+    report = Report(strict=strict)
     looked_at = 0
-    seen: set[Problem] = set()
+    seen: set[tuple[str, str, str]] = set()
     # (node path, node, the families an ancestor was checked by), depth first in order
     stack: list[tuple[str, dict[str, Any], frozenset[str]]] = [("/", document, frozenset())]
     while stack:
@@ -163,10 +170,9 @@ def check_declared(
         if applied:
             report.nodes[node_path] = applied
         for a in applied:
-            for problem in _check(node_path, node, a.entry, report):
-                if problem not in seen:
-                    seen.add(problem)
-                    report.problems.append(problem)
+            _add_new(report, seen, _check(node_path, node, a.entry, report))
+        if strict:
+            _add_new(report, seen, _check_strict(node_path, node, found.applied))
         below = skipped | {a.entry.family for a in applied if a.entry.family is not None}
         _push_members(stack, node_path, node, below)
     if progress is not None:
@@ -190,6 +196,29 @@ def _push_members(
         children = [(name, m) for name, m in members.items() if isinstance(m, dict)]
         for name, member in reversed(children):
             stack.append((f"{node_path.rstrip('/')}/{name}", member, skipped))
+
+
+def _add_new(report: Report, seen: set[tuple[str, str, str]], problems: list[Problem]) -> None:
+    """Report each problem once, however many schemas find it (a strict schema repeats the
+    specification's rules: the same place and message is the same problem)."""
+    for problem in problems:
+        key = (problem.node_path, problem.pointer, problem.message)
+        if key not in seen:
+            seen.add(key)
+            report.problems.append(problem)
+
+
+def _check_strict(
+    node_path: str, node: dict[str, Any], applied: Collection[Applied]
+) -> list[Problem]:
+    """The strict rules of each convention the node declares, whether or not an ancestor of
+    its family already checked it: they are rules on the node's own metadata."""
+    problems: list[Problem] = []
+    for a in applied:
+        if a.entry.strict_schema is not None:
+            found = check_document(node, _bundled(a.entry.strict_schema, a.entry.include))
+            problems += [_rooted(node_path, p) for p in found]
+    return problems
 
 
 def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -> list[Problem]:

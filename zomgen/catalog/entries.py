@@ -11,6 +11,9 @@ needs to check a node against it:
 - `node_schema`: where the hierarchy schema needs the node's members (a multiscales layout
   names them), the schema a node is checked by when its members are not known (a node's
   metadata alone, as in the conventions' own examples).
+- `strict_schema`: a convention's stricter rules (OME-Zarr publishes strict schemas beside its
+  specification's), a schema over one node's document applied, with `--strict`, to every
+  node that declares the convention, in addition to its schema.
 - `include`: more folders, relative to the catalog file, where the schemas' `$ref`s are
   resolved (as `-I`), besides each schema's own folder.
 - `declared_when`: a JSON Schema over a node's document that says the node declares the
@@ -39,7 +42,7 @@ from zomgen.resources import conventions_dir
 # The most entries one catalog file may hold: past it the file is refused, not read slowly.
 MAX_ENTRIES = 1000
 _STRINGS = ("uuid", "name", "schema_url", "spec_url", "maturity", "version", "family")
-_FILES = ("schema", "node_schema")
+_FILES = ("schema", "node_schema", "strict_schema")
 _SCHEMAS = ("declared_when", "used_when")
 
 
@@ -70,6 +73,7 @@ class Entry:
     namespace: Namespace | None = None
     schema: Path | None = None
     node_schema: Path | None = None
+    strict_schema: Path | None = None
     include: tuple[Path, ...] = ()
     family: str | None = None
     declared_when: dict[str, Any] | None = None
@@ -179,6 +183,7 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         namespace=namespace,
         schema=files.get("schema"),
         node_schema=files.get("node_schema"),
+        strict_schema=files.get("strict_schema"),
         include=folders,
         family=item.get("family"),
         declared_when=item.get("declared_when"),
