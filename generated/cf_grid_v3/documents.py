@@ -311,22 +311,16 @@ _VariableAttributesMypy: TypeAlias = "_VariableAttributesKeys"
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     DatasetAttributes: TypeAlias = _DatasetAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    DatasetAttributes: TypeAlias = _DatasetAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    DatasetAttributes: TypeAlias = _DatasetAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    DatasetAttributes: TypeAlias = _DatasetAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     VariableAttributes: TypeAlias = _VariableAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    DatasetAttributes: TypeAlias = _DatasetAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

@@ -437,166 +437,70 @@ _LabelImageAttributesImageLabelSourceMypy: TypeAlias = (
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     NGFFImage: TypeAlias = _NGFFImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    NGFFImage: TypeAlias = _NGFFImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    NGFFImage: TypeAlias = _NGFFImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     NGFFImageOmero: TypeAlias = _NGFFImageOmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    NGFFImageOmero: TypeAlias = _NGFFImageOmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    NGFFImageOmero: TypeAlias = _NGFFImageOmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributesImageLabelSource: TypeAlias = _LabelImageAttributesImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImage: TypeAlias = _NGFFImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageOmero: TypeAlias = _NGFFImageOmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     LabelImageAttributesImageLabelSource: TypeAlias = _LabelImageAttributesImageLabelSourceMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImage: TypeAlias = _NGFFImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmero: TypeAlias = _NGFFImageOmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     LabelImageAttributesImageLabelSource: TypeAlias = _LabelImageAttributesImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

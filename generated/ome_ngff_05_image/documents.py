@@ -440,166 +440,70 @@ _ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, Any]"
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OMEZarrImage: TypeAlias = _OMEZarrImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OMEZarrImage: TypeAlias = _OMEZarrImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OMEZarrImage: TypeAlias = _OMEZarrImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageLabel: TypeAlias = _ImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrImage: TypeAlias = _OMEZarrImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabel: TypeAlias = _ImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     ImageLabelSource: TypeAlias = _ImageLabelSourceMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrImage: TypeAlias = _OMEZarrImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

@@ -120,9 +120,8 @@ _OmeZarr05ImageMembersMypy: TypeAlias = "_OmeZarr05ImageMembersKeys | dict[str, 
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:

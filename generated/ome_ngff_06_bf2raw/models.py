@@ -139,22 +139,16 @@ _OmeZarr06ImageMembersMypy: TypeAlias = "_OmeZarr06ImageMembersKeys | dict[str, 
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr06Bf2rawMembers: TypeAlias = _OmeZarr06Bf2rawMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr06Bf2rawMembers: TypeAlias = _OmeZarr06Bf2rawMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr06Bf2rawMembers: TypeAlias = _OmeZarr06Bf2rawMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    OmeZarr06Bf2rawMembers: TypeAlias = _OmeZarr06Bf2rawMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    OmeZarr06Bf2rawMembers: TypeAlias = _OmeZarr06Bf2rawMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

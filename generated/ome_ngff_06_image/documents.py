@@ -1503,502 +1503,196 @@ _ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, Any]"
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Image: TypeAlias = _ImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Image: TypeAlias = _ImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Image: TypeAlias = _ImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageOme: TypeAlias = _ImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageOme: TypeAlias = _ImageOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageOme: TypeAlias = _ImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Scale: TypeAlias = _ScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Translation: TypeAlias = _TranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateSystem: TypeAlias = _CoordinateSystemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    Axis: TypeAlias = _AxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageLabel: TypeAlias = _ImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Image: TypeAlias = _ImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageOme: TypeAlias = _ImageOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Scale: TypeAlias = _ScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Translation: TypeAlias = _TranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateSystem: TypeAlias = _CoordinateSystemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    Axis: TypeAlias = _AxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabel: TypeAlias = _ImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     ImageLabelSource: TypeAlias = _ImageLabelSourceMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Image: TypeAlias = _ImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageOme: TypeAlias = _ImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

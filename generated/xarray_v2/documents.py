@@ -69,9 +69,8 @@ _VariableAttributesMypy: TypeAlias = "_VariableAttributesKeys"
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:

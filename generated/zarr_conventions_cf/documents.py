@@ -312,22 +312,16 @@ _CfAttributesMypy: TypeAlias = "_CfAttributesKeys | dict[str, Any]"
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     CfAttributes: TypeAlias = _CfAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     CfAttributes: TypeAlias = _CfAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     CfAttributes: TypeAlias = _CfAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

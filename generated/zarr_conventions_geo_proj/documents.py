@@ -151,30 +151,19 @@ _ProjAttributesOption3Mypy: TypeAlias = "_ProjAttributesOption3Keys | dict[str, 
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     ProjAttributesOption3: TypeAlias = _ProjAttributesOption3Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     ProjAttributesOption3: TypeAlias = _ProjAttributesOption3Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
     ProjAttributesOption3: TypeAlias = _ProjAttributesOption3Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

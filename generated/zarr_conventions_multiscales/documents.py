@@ -160,38 +160,22 @@ _LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys"
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    LayoutObject: TypeAlias = _LayoutObjectMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     LayoutObjectTransform: TypeAlias = _LayoutObjectTransformOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    LayoutObject: TypeAlias = _LayoutObjectMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     LayoutObjectTransform: TypeAlias = _LayoutObjectTransformMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     LayoutObjectTransform: TypeAlias = _LayoutObjectTransformOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 

@@ -143,30 +143,19 @@ _SpatialAttributesMultiscalesLayoutItemMypy: TypeAlias = (
 # read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
 # off), or where that would reject a valid document, as those or a dict of any keys whose
 # values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently.
-
-
+# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
+# mypy the ones their reading of MYPY reaches.
 if not MYPY:
     SpatialAttributes: TypeAlias = _SpatialAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    SpatialAttributes: TypeAlias = _SpatialAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    SpatialAttributes: TypeAlias = _SpatialAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-if not MYPY:
     SpatialAttributesMultiscalesLayoutItem: TypeAlias = _SpatialAttributesMultiscalesLayoutItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
+    SpatialAttributes: TypeAlias = _SpatialAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
     SpatialAttributesMultiscalesLayoutItem: TypeAlias = _SpatialAttributesMultiscalesLayoutItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
 if not MYPY:
+    SpatialAttributes: TypeAlias = _SpatialAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
+    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     SpatialAttributesMultiscalesLayoutItem: TypeAlias = _SpatialAttributesMultiscalesLayoutItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
