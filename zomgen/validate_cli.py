@@ -52,6 +52,24 @@ def add_validate(
         help='verdict: one line {"valid": ..., "message": ...} and exit 0 whatever the verdict, '
         "for conformance runners (without --schema)",
     )
+    _add_declared_only(validate)
+    validate.add_argument(
+        "--no-consolidated",
+        action="store_true",
+        help="walk the store even if it has consolidated metadata",
+    )
+    validate.add_argument(
+        "--allow-redirects-to",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin (https://host[:port]) besides the store's own that HTTP redirects may "
+        "lead to; '*' for any (repeatable)",
+    )
+
+
+def _add_declared_only(validate: argparse.ArgumentParser) -> None:
+    """The options of `zomgen validate STORE` without `--schema` (docs/catalog.md)."""
     validate.add_argument(
         "--attributes",
         action="store_true",
@@ -66,19 +84,6 @@ def add_validate(
         action="store_true",
         help="also apply the conventions' strict schemas, where the catalog has them "
         "(OME-Zarr 0.6; without --schema)",
-    )
-    validate.add_argument(
-        "--no-consolidated",
-        action="store_true",
-        help="walk the store even if it has consolidated metadata",
-    )
-    validate.add_argument(
-        "--allow-redirects-to",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="an origin (https://host[:port]) besides the store's own that HTTP redirects may "
-        "lead to; '*' for any (repeatable)",
     )
 
 

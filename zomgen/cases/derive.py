@@ -30,6 +30,7 @@ from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.raw import escape
 from zomgen.cases.repair import Refusal, absolute, repaired
+from zomgen.cases.sight import judged
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
 from zomgen.cases.verdict import accepts
 from zomgen.errors import CompileError, InputProblem
@@ -54,6 +55,10 @@ class Derived:
     warnings: tuple[InputProblem, ...] = ()  # the build's (generate_package's)
 
 
+# Context fields that hold IR types: what they decide is in `expect`, not shown in the case.
+_IR_CONTEXT = ("unions", "widened")
+
+
 def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> Derived:
     options = Options(schema=schema, include_dirs=include, package=package)
     generated = generate_package(options)
@@ -75,7 +80,7 @@ def _derive(
     valid, source = valid_document(module, hierarchy, bundled, schema)
     derived = Derived(package, hierarchy.root, source, warnings=generated.warnings)
     pinned: list[tuple[Mutation, Refusal]] = []
-    for mutation in mutations(valid, hierarchy):
+    for mutation in judged(mutations(valid, hierarchy), hierarchy):
         refused = refusals(module, mutation.document)
         if not refused:
             derived.notes.append(f"{_pointer(mutation.path)}: {mutation.what}: valid, not a case")
@@ -297,7 +302,9 @@ def _mutation_cases(lines: _Lines, pinned: list[tuple[Mutation, Refusal]]) -> li
                     "typescript": [f"{package}_cases/cases.ts", ts_line],
                 },
                 "context": {
-                    k: v for k, v in dataclasses.asdict(mutation.ctx).items() if k != "unions"
+                    k: v
+                    for k, v in dataclasses.asdict(mutation.ctx).items()
+                    if k not in _IR_CONTEXT
                 },
                 "document": mutation.document,
                 "expect": expect.codes(mutation),

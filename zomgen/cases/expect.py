@@ -46,10 +46,9 @@ def codes(mutation: Mutation) -> Codes:
     kind, ctx = mutation.kind, mutation.ctx
     if mutation.hidden:
         return {c: None if c == "mypy" and ctx.loose else [] for c in CHECKERS}
-    if kind == "tuple-length":
-        return {"mypy": [], "pyright": [], "pyrefly": [], "ty": [], "tsc": ["TS2322"]}
-    if not mutation.python_static:
-        return {"mypy": [], "pyright": [], "pyrefly": [], "ty": [], "tsc": ["TS2322"]}
+    if kind == "tuple-length" or not mutation.python_static:
+        tsc = [] if mutation.widened_admits else ["TS2322"]
+        return {"mypy": [], "pyright": [], "pyrefly": [], "ty": [], "tsc": tsc}
     found: Codes = {
         "mypy": _mypy(mutation),
         "pyright": ["reportAssignmentType"],
@@ -65,9 +64,12 @@ def codes(mutation: Mutation) -> Codes:
 
 
 def _tsc_blind(m: Mutation) -> bool:
-    """TypeScript has one `number` type, so a fraction where an integer must be passes; and a
-    key excess in one option of a union passes when another option allows other keys, or
-    types the key the mistake sits under so that the mutated value fits."""
+    """TypeScript has one `number` type, so a fraction where an integer must be passes; a key
+    excess in one option of a union passes when another option allows other keys, or types
+    the key the mistake sits under so that the mutated value fits; and a member typed by an
+    index signature is compared with the named members' types too (docs/typescript.md)."""
+    if m.widened_admits:
+        return True
     if m.kind == "wrong-json-type" and m.wrong_type == "number" and "integer" in m.admitted:
         return True
     return m.kind in UNKNOWN and (m.open_union or m.key_admitted_by_union)

@@ -39,6 +39,10 @@ class Context:
     # one that leaves a value another option admits is no mistake to a type checker.
     unions: tuple[tuple[Path, ir.UnionOf], ...] = ()
     union_containers: tuple[str, ...] = ()  # the container of each of `unions`
+    # Members that TypeScript types by an index signature, which must admit the named
+    # members' types too (types.ts: `{ readonly [name: string]: Named | Other }`): where each
+    # is, and the types besides its own that tsc compares it with.
+    widened: tuple[tuple[Path, tuple[ir.TypeRef, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -187,8 +191,13 @@ class _Walker:
         for name, member in members.items():
             found = member_type(spec, name)
             if found is not None:
-                yield MemberPlace((*where, name), found[0], found[1], inner)
-                yield from self.walk(member, found[0], (*where, name), inner)
+                here = inner
+                if found[1] != "named" and spec.other is not None:
+                    index = [n.type for n in spec.named] + [t for _, t in spec.patterns]
+                    others = tuple(t for t in dict.fromkeys([*index, spec.other]) if t != found[0])
+                    here = _with(inner, widened=(*inner.widened, ((*where, name), others)))
+                yield MemberPlace((*where, name), found[0], found[1], here)
+                yield from self.walk(member, found[0], (*where, name), here)
 
 
 def ctx_is_metadata(path: Path) -> bool:
