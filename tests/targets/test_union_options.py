@@ -49,11 +49,12 @@ BUILT: dict[str, tuple[int, int]] = {
     "ome_ngff_05_well": (8, 8),
     # 0.6rc0: the synthesiser cannot yet satisfy the relations across coordinate systems
     # (`x-zomgen-equal` on output names and input paths) for a hierarchy holding the other
-    # transformation types, label members or multiscale-level transformations; each option
-    # not built says so. Valid examples in the schemas would cover them (coverage reads them).
+    # transformation types, label members, multiscale-level transformations or a scene's
+    # transformations naming its member images; each option not built says so. Valid examples in the schemas would cover them (coverage reads them).
     "ome_ngff_06_bf2raw": (2, 43),
     "ome_ngff_06_image": (3, 43),
     "ome_ngff_06_plate": (2, 43),
+    "ome_ngff_06_scene": (3, 58),
     "ome_ngff_06_well": (2, 43),
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
@@ -83,6 +84,7 @@ VALUES: dict[str, tuple[int, int]] = {
     "ome_ngff_06_bf2raw": (0, 0),
     "ome_ngff_06_image": (0, 3),
     "ome_ngff_06_plate": (0, 0),
+    "ome_ngff_06_scene": (0, 2),
     "ome_ngff_06_well": (0, 0),
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),

@@ -56,6 +56,7 @@ EXPECTED_CASES = {
     "ome_ngff_06_bf2raw": 81,
     "ome_ngff_06_image": 134,
     "ome_ngff_06_plate": 108,
+    "ome_ngff_06_scene": 106,
     "ome_ngff_06_well": 74,
     "cf_grid_v2": 113,
     "cf_grid_v3": 114,

@@ -1,0 +1,329 @@
+"""Paths over a node's document, for the check keywords (checks.py): where a path reaches.
+
+A path is a JSON pointer relative to the node's document whose segments may also be: `*` every
+item of a list (or value of an object), `[*]` the list of what the rest of the path reaches in
+every item (one value per item, else nothing), `->` the member node the string reached so far
+names (relative to the node holding the string: `s0`, `A/1`), `{path}` the string or integer
+that path reaches, used as a segment, and `[words]` the blank-separated words of a string.
+zomgen's documentation of the check keywords is the full reference.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .pointers import WILDCARD, to_pointer, unescape
+from .values import is_array, is_object
+
+
+def kind_of(node: Any) -> str | None:
+    """The kind of a node's document, `array` or `group` (by `node_type`, else by its keys), or
+    None."""
+    if not is_object(node):
+        return None
+    node_type = node.get("node_type")
+    if node_type in ("array", "group"):
+        return str(node_type)
+    if "shape" in node:
+        return "array"
+    if "members" in node:
+        return "group"
+    return None
+
+
+def find_member(instance: dict[str, Any], relative: str) -> Any:
+    """The member node `relative` (`a` or `a/b`) names below `instance`, or None."""
+    node: Any = instance
+    for name in relative.split("/"):
+        members = node.get("members") if is_object(node) else None
+        if not is_object(members) or name in ("", ".", "..") or name not in members:
+            return None
+        node = members[name]
+    return node
+
+
+FOLLOW = "->"
+COLLECT = "[*]"
+WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
+_ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
+
+Location = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Indirect:
+    """A `{path}` segment: the value `path` reaches, used as a segment."""
+
+    text: str
+    path: Path
+
+
+Token = str | Indirect
+
+
+@dataclass(frozen=True)
+class Path:
+    """A parsed path; `links`: own `*` index -> the anchor's `*` index it is bound to."""
+
+    text: str
+    tokens: tuple[Token, ...]
+    links: Mapping[int, int] = field(default_factory=dict[int, int])
+
+
+@dataclass(frozen=True)
+class Reached:
+    location: Location
+    value: Any
+    choices: Mapping[int, str | int]  # `*` index -> the key or index it took
+
+
+def _segments(body: str) -> list[str] | None:
+    """Split at `/`, keeping a `{...}` segment whole (braces nest); None if unbalanced."""
+    out: list[str] = []
+    i, n = 0, len(body)
+    while True:
+        if i < n and body[i] == "{":
+            depth, j = 0, i
+            while j < n:
+                if body[j] == "{":
+                    depth += 1
+                elif body[j] == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if j >= n:
+                return None
+            out.append(body[i : j + 1])
+            i = j + 1
+            if i < n and body[i] != "/":
+                return None
+        else:
+            j = body.find("/", i)
+            j = n if j < 0 else j
+            out.append(body[i:j])
+            i = j
+        if i >= n:
+            return out
+        i += 1
+
+
+def parse_path(text: str) -> Path | None:
+    """A relation path -> its tokens; None if malformed (an unbalanced `{`)."""
+    if text == "":
+        return Path(text, ())
+    segments = _segments(text.removeprefix("/"))
+    if segments is None:
+        return None
+    tokens: list[Token] = []
+    for segment in segments:
+        if segment.startswith("{") and segment.endswith("}"):
+            inner = parse_path(segment[1:-1])
+            if inner is None:
+                return None
+            tokens.append(Indirect(segment, inner))
+        else:
+            tokens.append(unescape(segment))
+    return Path(text, tuple(tokens))
+
+
+def bound_to(anchor: Path, path: Path) -> Path:
+    """`path` with its `*`s in the prefix it shares with the anchor bound to the anchor's: two
+    paths that agree up to a `*` mean the same item there. `{path}` segments are bound too."""
+    links: dict[int, int] = {}
+    for i, (mine, theirs) in enumerate(zip(path.tokens, anchor.tokens, strict=False)):
+        if mine != theirs or mine == COLLECT:
+            break
+        if mine == WILDCARD:
+            links[i] = i
+    tokens = tuple(
+        Indirect(t.text, bound_to(anchor, t.path)) if isinstance(t, Indirect) else t
+        for t in path.tokens
+    )
+    return Path(path.text, tokens, links)
+
+
+def node_prefix(location: Location) -> Location:
+    """The location of the node holding `location`: its leading `members/<name>` pairs."""
+    i = 0
+    while i + 1 < len(location) and location[i] == "members":
+        i += 2
+    return location[:i]
+
+
+def holder_of(root: Any, location: Location) -> Location:
+    """The node whose members a string at `location` names: the node holding it, or, when
+    that is an array (which has no members), the group holding the array: its siblings."""
+    prefix = node_prefix(location)
+    if prefix and kind_of(value_at(root, prefix)) == "array":
+        return prefix[:-2]
+    return prefix
+
+
+def value_at(root: Any, location: Location) -> Any:
+    value = root
+    for step in location:
+        value = value[step]
+    return value
+
+
+def segment_value(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return None
+
+
+def _is_index(token: str) -> bool:
+    return token.isdigit() and (token == "0" or not token.startswith("0"))
+
+
+def evaluate(
+    root: Any,
+    path: Path,
+    choices: Mapping[int, str | int],
+    start: tuple[Location, Any] | None = None,
+) -> list[Reached]:
+    """Every (location, value) `path` reaches from `start` (the node's document when empty),
+    in document order; `choices` are the anchor's, for the bound `*`s."""
+    evaluation = _Evaluation(root, path, choices)
+    location, value = start if start is not None else ((), root)
+    evaluation.step(0, location, value, {})
+    return evaluation.found
+
+
+class _Evaluation:
+    """One evaluation of a path. `step` follows token `i` from one place, going on (depth
+    first, so in document order) from each place it leads to; the places the last token
+    reaches are collected in `found`."""
+
+    def __init__(self, root: Any, path: Path, choices: Mapping[int, str | int]) -> None:
+        self.root = root
+        self.path = path
+        self.tokens = path.tokens
+        self.choices = choices
+        self.bound = {i: choices[j] for i, j in path.links.items() if j in choices}
+        self.found: list[Reached] = []
+
+    def step(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        if i == len(self.tokens):
+            self.found.append(Reached(location, value, dict(taken)))
+            return
+        token = self.tokens[i]
+        if token == WILDCARD:
+            self.wildcard(i, location, value, taken)
+        elif token == COLLECT:
+            self.collect(i, location, value, taken)
+        elif token == WORDS:
+            if isinstance(value, str):
+                for word in _ASCII_SPACE.split(value):
+                    if word:
+                        self.step(i + 1, location, word, taken)
+        elif token == FOLLOW:
+            self.follow(i, location, value, taken)
+        else:
+            self.segment(i, token, location, value, taken)
+
+    def wildcard(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        """`*`: every item of a list or value of an object (only the anchor's, if bound)."""
+        children: list[tuple[str | int, Any]]
+        if is_object(value):
+            children = list(value.items())
+        elif is_array(value):
+            children = list(enumerate(value))
+        else:
+            return
+        if i in self.bound:
+            children = [(k, v) for k, v in children if k == self.bound[i]]
+        for key, child in children:
+            self.step(i + 1, (*location, key), child, {**taken, i: key})
+
+    def collect(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        """`[*]`: the list of what the rest of the path reaches in each item, one value each,
+        else nothing."""
+        if not is_array(value):
+            return
+        collected: list[Any] = []
+        rest = Path(self.path.text, self.tokens[i + 1 :])
+        for index, item in enumerate(value):
+            below = evaluate(self.root, rest, {}, ((*location, index), item))
+            if len(below) != 1:
+                return
+            collected.append(below[0].value)
+        self.found.append(Reached(location, collected, dict(taken)))
+
+    def follow(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+        """`->`: the member node the string names, relative to the node holding the string."""
+        if not isinstance(value, str):
+            return
+        prefix = holder_of(self.root, location)
+        node = value_at(self.root, prefix)
+        target = list(prefix)
+        for name in value.split("/"):
+            members = node.get("members") if is_object(node) else None
+            if not is_object(members) or name in ("", ".", "..") or name not in members:
+                return
+            node = members[name]
+            target += ["members", name]
+        self.step(i + 1, tuple(target), node, taken)
+
+    def segment(
+        self, i: int, token: Token, location: Location, value: Any, taken: dict[int, str | int]
+    ) -> None:
+        """A key or an index, literal or the value a `{path}` reaches."""
+        if isinstance(token, Indirect):
+            reached = evaluate(self.root, token.path, self.choices)
+            text = segment_value(reached[0].value) if len(reached) == 1 else None
+            if text is None:
+                return
+            literal = text
+        else:
+            literal = token
+        if is_object(value) and literal in value:
+            self.step(i + 1, (*location, literal), value[literal], taken)
+        elif is_array(value) and _is_index(literal) and int(literal) < len(value):
+            self.step(i + 1, (*location, int(literal)), value[int(literal)], taken)
+
+
+def canonical(value: Any) -> str:
+    """A text equal for equal JSON values (1 and 1.0 alike, true and 1 not)."""
+
+    def normal(v: Any) -> Any:
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        if is_array(v):
+            return [normal(x) for x in v]
+        if is_object(v):
+            return {k: normal(x) for k, x in v.items()}
+        return v
+
+    return json.dumps(normal(value), sort_keys=True)
+
+
+def short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def describe(location: Location, here: Location) -> str:
+    """`location` for a message read at `here` (the place of the problem): its pointer, plus
+    which node holds it when that is not the problem's node."""
+    node, rest = node_prefix(location), location[len(node_prefix(location)) :]
+    pointer = to_pointer(rest) or "the document"
+    if node == node_prefix(here):
+        return pointer
+    names = [str(n) for n in node[1::2]]
+    below = [str(n) for n in node_prefix(here)[1::2]]
+    if names == below[: len(names)]:
+        up = len(below) - len(names)
+        return f"{pointer} of the group {'above' if up == 1 else f'{up} levels above'}"
+    return f"{pointer} of member {'/'.join(names)!r}"

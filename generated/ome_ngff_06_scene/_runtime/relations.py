@@ -1,0 +1,280 @@
+"""The relation keywords: they compare values that paths
+reach anywhere in the node and its members; a path may follow a string to the member it names (`->`), collect a
+list (`[*]`), use a value as a segment (`{pointer}`) and split a string into its blank-separated
+words (`[words]`); a string held by an array names a sibling (arrays have no members):
+
+- `x-zomgen-equal: [[anchor, other, ...], ...]`: every value `other` reaches equals the anchor's.
+- `x-zomgen-equal-length: [[anchor, other, ...], ...]`: every list `other` reaches has as many
+  items as the anchor's list (OME: each level's `shape`, each `scale`, and `len(axes)`).
+- `x-zomgen-count-equal: [[anchor, other, ...], ...]`: `other` reaches as many values as the
+  integer at the anchor says.
+- `x-zomgen-reaches: [[anchor, other, ...], ...]`: `other` reaches a value, for every value of
+  the anchor (OME plates: the row a well's `rowIndex` indexes exists).
+- `x-zomgen-in: [[anchor, other, ...], ...]`: every value of the anchor is one of the values
+  `other` reaches, if it reaches any (OME: a field's acquisition is one the plate lists).
+- `x-zomgen-unique-by: {list pointer: key pointer}`: no two items of a list share a key (OME:
+  axis names).
+
+Where a path reaches: paths.py. Like the other check keywords (checks.py), each function here
+compiles a keyword's value into a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .paths import (
+    Path,
+    Reached,
+    bound_to,
+    canonical,
+    describe,
+    evaluate,
+    node_prefix,
+    parse_path,
+    segment_value,
+    short,
+)
+from .pointers import to_pointer
+from .values import is_array, is_object
+from .violations import Check, Violation, malformed, n_dims, n_items
+
+EQUAL = "x-zomgen-equal"
+EQUAL_LENGTH = "x-zomgen-equal-length"
+COUNT_EQUAL = "x-zomgen-count-equal"
+REACHES = "x-zomgen-reaches"
+IN = "x-zomgen-in"
+UNIQUE_BY = "x-zomgen-unique-by"
+
+
+@dataclass(frozen=True)
+class Join:
+    """`{"join": [path, ...], "with": separator}`: the strings (or integers) the paths reach,
+    joined; one value per path, else nothing."""
+
+    parts: tuple[Path, ...]
+    separator: str
+
+
+Operand = Path | Join
+
+
+def _operand(value: Any) -> Operand | None:
+    if isinstance(value, str):
+        return parse_path(value)
+    if not is_object(value) or set(value) - {"join", "with"}:
+        return None
+    parts, separator = value.get("join"), value.get("with", "")
+    if not is_array(parts) or not parts or not isinstance(separator, str):
+        return None
+    parsed = [parse_path(p) if isinstance(p, str) else None for p in parts]
+    if any(p is None for p in parsed):
+        return None
+    return Join(tuple(p for p in parsed if p is not None), separator)
+
+
+def _rule_list(value: Any, joins: bool) -> list[tuple[Path, list[Operand]]] | None:
+    """`[[anchor, other, ...], ...]` -> parsed, the others bound to their anchor."""
+    if not is_array(value):
+        return None
+    rules: list[tuple[Path, list[Operand]]] = []
+    for rule in value:
+        if not is_array(rule) or len(rule) < 2 or not isinstance(rule[0], str):
+            return None
+        anchor = parse_path(rule[0])
+        others = [_operand(o) if joins or isinstance(o, str) else None for o in rule[1:]]
+        if anchor is None or any(o is None for o in others):
+            return None
+        rules.append(
+            (
+                anchor,
+                [
+                    bound_to(anchor, o)
+                    if isinstance(o, Path)
+                    else Join(tuple(bound_to(anchor, p) for p in o.parts), o.separator)
+                    for o in others
+                    if o is not None
+                ],
+            )
+        )
+    return rules
+
+
+def _reach(root: Any, operand: Operand, choices: Mapping[int, str | int]) -> list[Reached]:
+    """What an operand reaches; a join reaches one value without a location, or nothing."""
+    if isinstance(operand, Path):
+        return evaluate(root, operand, choices)
+    texts: list[str] = []
+    for part in operand.parts:
+        reached = evaluate(root, part, choices)
+        text = segment_value(reached[0].value) if len(reached) == 1 else None
+        if text is None:
+            return []
+        texts.append(text)
+    return [Reached((), operand.separator.join(texts), {})]
+
+
+_SHAPES = {
+    EQUAL: "[[anchor path, path or {join, with}, ...], ...]",
+    EQUAL_LENGTH: "[[anchor path, path, ...], ...]",
+    COUNT_EQUAL: "[[anchor path, path, ...], ...]",
+    REACHES: "[[anchor path, path, ...], ...]",
+    IN: "[[anchor path, path, ...], ...]",
+}
+
+Compare = Callable[[Reached, Reached, bool], str | None]
+
+
+def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
+    """A relation keyword: for every value the anchor reaches, each other operand (its shared
+    `*`s bound) is compared with it; a problem stands at the other operand's value (at the
+    anchor's, for a join or a count, which have no place of their own)."""
+
+    def compile_relation(value: Any) -> Check:
+        rules = _rule_list(value, joins=keyword == EQUAL)
+
+        def check(instance: Any) -> list[Violation]:
+            if not is_object(instance):
+                return []
+            if rules is None:
+                return [malformed(keyword, f"expected {_SHAPES[keyword]}")]
+            found: list[Violation] = []
+            for index, (anchor, others) in enumerate(rules):
+                for a in evaluate(instance, anchor, {}):
+                    for other in others:
+                        placed = isinstance(other, Path) and keyword not in _WHOLE
+                        if keyword in _WHOLE and isinstance(other, Path):
+                            # compared as a whole: how many values, or which, and where
+                            values = evaluate(instance, other, a.choices)
+                            reached = [Reached((), _Whole(other.text, values), {})]
+                        else:
+                            reached = _reach(instance, other, a.choices)
+                        for o in reached:
+                            message = compare(a, o, placed)
+                            if message is not None:
+                                where = o.location if placed else a.location
+                                found.append(Violation(where, message, index))
+            return found
+
+        return check
+
+    return compile_relation
+
+
+def _equal(a: Reached, o: Reached, placed: bool) -> str | None:
+    if canonical(a.value) == canonical(o.value):
+        return None
+    if placed:
+        return (
+            f"{short(o.value)} does not equal {describe(a.location, o.location)} ({short(a.value)})"
+        )
+    return f"{short(a.value)} does not equal {short(o.value)}"
+
+
+def _equal_length(a: Reached, o: Reached, placed: bool) -> str | None:
+    if not is_array(a.value) or not is_array(o.value) or len(a.value) == len(o.value):
+        return None
+    other = describe(a.location, o.location)
+    if o.location and o.location[-1] == "shape":
+        return (
+            f"the array has {n_dims(len(o.value))} (shape {o.value}), but {other} has "
+            f"{n_items(len(a.value))}"
+        )
+    return f"has {n_items(len(o.value))}, but {other} has {n_items(len(a.value))}"
+
+
+def _integer(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+@dataclass(frozen=True)
+class _Whole:
+    """Everything an other path reaches for one anchor value (count-equal, reaches, in)."""
+
+    text: str
+    values: list[Reached]
+
+
+_WHOLE = (COUNT_EQUAL, REACHES, IN)
+
+
+def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
+    expected = _integer(a.value)
+    if expected is None or not isinstance(o.value, _Whole):
+        return None
+    count = len(o.value.values)
+    if expected == count:
+        return None
+    return f"is {expected}, but {n_items(count)} {'is' if count == 1 else 'are'} there"
+
+
+def _reaches(a: Reached, o: Reached, placed: bool) -> str | None:
+    if not isinstance(o.value, _Whole) or o.value.values:
+        return None
+    return f"{short(a.value)}: {o.value.text} reaches nothing"
+
+
+def _in(a: Reached, o: Reached, placed: bool) -> str | None:
+    if not isinstance(o.value, _Whole) or not o.value.values:
+        return None
+    values = [v.value for v in o.value.values]
+    if any(canonical(a.value) == canonical(v) for v in values):
+        return None
+    first = o.value.values[0].location
+    pointer = to_pointer(first[len(node_prefix(first)) :]) or "the document"
+    whose = describe(first, a.location)[len(pointer) :]
+    return f"{short(a.value)} is not one of {short(values)}, the values of {o.value.text}{whose}"
+
+
+equal = _relation(EQUAL, _equal)
+equal_length = _relation(EQUAL_LENGTH, _equal_length)
+count_equal = _relation(COUNT_EQUAL, _count_equal)
+reaches = _relation(REACHES, _reaches)
+in_ = _relation(IN, _in)
+
+
+def unique_by(value: Any) -> Check:
+    parsed = (
+        [(k, parse_path(k), parse_path(v)) for k, v in value.items() if isinstance(v, str)]
+        if is_object(value)
+        else []
+    )
+    valid = is_object(value) and len(parsed) == len(value)
+    valid = valid and all(p is not None and q is not None for _k, p, q in parsed)
+
+    def check(instance: Any) -> list[Violation]:
+        if not is_object(instance):
+            return []
+        if not valid:
+            return [malformed(UNIQUE_BY, "expected {list path: key path}")]
+        found: list[Violation] = []
+        for key, items, by in parsed:
+            assert items is not None and by is not None
+            for reached in evaluate(instance, items, {}):
+                if not is_array(reached.value):
+                    continue
+                first: dict[str, int] = {}
+                for index, item in enumerate(reached.value):
+                    keys = evaluate(instance, by, {}, ((*reached.location, index), item))
+                    if len(keys) != 1:
+                        continue
+                    text = canonical(keys[0].value)
+                    if text in first:
+                        message = (
+                            f"{short(keys[0].value)} is also the {by.text or 'value'} of item "
+                            f"{first[text]}"
+                        )
+                        found.append(Violation(keys[0].location, message, key))
+                    else:
+                        first[text] = index
+        return found
+
+    return check

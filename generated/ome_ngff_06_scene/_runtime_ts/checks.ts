@@ -1,0 +1,677 @@
+/**
+ * zomgen's check keywords: rules JSON Schema cannot express, declared in the schema itself.
+ * The TypeScript twin of the Python run time's _runtime/checks.py, rule for rule, so
+ * that validate.ts and the Python loader give the same verdicts:
+ *
+ * - `x-zomgen-ndim-length: [pointer, ...]`: every list reached has one item per dimension.
+ * - `x-zomgen-member-kind: {pointer: "array" | "group" | "node"}`: every string reached names a
+ *   member of this group (`a/b` for a grandchild) of that kind.
+ * - `x-zomgen-member-ndim-length: [{member, length_of}, ...]`: every string reached by `member`
+ *   that names an array has as many dimensions as the list(s) `length_of` reaches, whose `*`s
+ *   are bound, left to right, to the positions the `*`s of `member` matched.
+ *
+ * - relations between paths that reach into the node and its members (`->`, `[*]`, `{path}`):
+ *   `x-zomgen-equal`, `x-zomgen-equal-length`, `x-zomgen-count-equal`, `x-zomgen-reaches`,
+ *   `x-zomgen-in`, `x-zomgen-unique-by`.
+ *
+ * Each function compiles a keyword's value once into a check (node document in, violations
+ * out); engine.ts plugs them into Ajv as ordinary keywords, so they compose with `anyOf`,
+ * `not` and `if` like any other keyword.
+ */
+
+import {
+  type Segment,
+  WILDCARD,
+  hasOwn,
+  isArray,
+  isObject,
+  match,
+  parsePointer,
+  repr,
+  toPointer,
+  unescapeToken,
+} from "./pointers.js";
+
+export const NDIM_LENGTH = "x-zomgen-ndim-length";
+export const MEMBER_KIND = "x-zomgen-member-kind";
+export const MEMBER_NDIM_LENGTH = "x-zomgen-member-ndim-length";
+const KINDS: readonly string[] = ["array", "group", "node"];
+
+/** `path`: where in the node's document; `at`: which entry of the keyword's value (a list
+ * index or an object key), for the schema path; null when the value itself is malformed. */
+export interface Violation {
+  readonly path: readonly Segment[];
+  readonly message: string;
+  readonly at: string | number | null;
+}
+
+export type Check = (instance: unknown) => Violation[];
+
+function malformed(keyword: string, why: string): Violation {
+  return { path: [], message: `the schema's ${keyword} is malformed: ${why}`, at: null };
+}
+
+const items = (n: number): string => (n === 1 ? `${n} item` : `${n} items`);
+const dims = (n: number): string => (n === 1 ? `${n} dimension` : `${n} dimensions`);
+
+function pointerList(value: unknown): string[][] | null {
+  if (!isArray(value) || !value.every((p) => typeof p === "string")) return null;
+  return value.map((p) => parsePointer(String(p)));
+}
+
+export function ndimLength(value: unknown): Check {
+  const patterns = pointerList(value);
+  return (instance) => {
+    if (!isObject(instance)) return [];
+    const shape = instance["shape"];
+    if (!isArray(shape)) return []; // a group, or a broken array that `type` / `required` report
+    if (patterns === null) return [malformed(NDIM_LENGTH, "expected a list of JSON pointers")];
+    const found: Violation[] = [];
+    patterns.forEach((pattern, index) => {
+      for (const { path, value: target } of match(instance, pattern)) {
+        if (isArray(target) && target.length !== shape.length) {
+          const message =
+            `has ${items(target.length)}, but the array has ${dims(shape.length)} ` +
+            `(shape ${repr(shape)})`;
+          found.push({ path, message, at: index });
+        }
+      }
+    });
+    return found;
+  };
+}
+
+function kindOf(node: unknown): string | null {
+  if (!isObject(node)) return null;
+  const nodeType = node["node_type"];
+  if (nodeType === "array" || nodeType === "group") return nodeType;
+  if (hasOwn(node, "shape")) return "array";
+  if (hasOwn(node, "members")) return "group";
+  return null;
+}
+
+/** The member node `relative` (`a` or `a/b`) names below `instance`, or undefined. */
+export function findMember(instance: unknown, relative: string): unknown {
+  let node: unknown = instance;
+  for (const name of relative.split("/")) {
+    const members = isObject(node) ? node["members"] : undefined;
+    if (!isObject(members) || name === "" || name === "." || name === ".." || !hasOwn(members, name)) {
+      return undefined;
+    }
+    node = members[name];
+  }
+  return node;
+}
+
+const article = (kind: string): string => (kind === "array" ? "an" : "a");
+
+export function memberKind(value: unknown): Check {
+  const rules = isObject(value)
+    ? Object.keys(value).map((key) => ({ key, path: parsePath(key), kind: value[key] }))
+    : [];
+  const valid =
+    isObject(value) &&
+    rules.every((r) => r.path !== null && typeof r.kind === "string" && KINDS.includes(r.kind));
+  return (instance) => {
+    if (!isObject(instance) || !isObject(instance["members"])) return [];
+    if (!valid) {
+      return [malformed(MEMBER_KIND, `expected {pointer: one of ${repr(KINDS)}}`)];
+    }
+    const found: Violation[] = [];
+    for (const { key, path, kind } of rules) {
+      if (path === null) continue;
+      for (const { location, value: target } of evaluate(instance, path, new Map())) {
+        if (typeof target !== "string") continue;
+        // a string names a member of the node that holds it (of an array: a sibling)
+        const holds = holder(instance, location);
+        const node = findMember(valueAt(instance, holds), target);
+        if (node === undefined) {
+          const where =
+            holds.length === nodePrefix(location).length ? "this group" : "the group that holds this array";
+          found.push({ path: location, message: `${repr(target)} names no member of ${where}`, at: key });
+          continue;
+        }
+        const actual = kindOf(node);
+        if (kind !== "node" && actual !== kind) {
+          const what = actual === null ? "a node" : `${article(actual)} ${actual}`;
+          const message = `${repr(target)} names ${what}, not ${article(String(kind))} ${String(kind)}`;
+          found.push({ path: location, message, at: key });
+        }
+      }
+    }
+    return found;
+  };
+}
+
+/** Replace the `*`s of `pattern`, left to right, with `bindings`; extra `*`s stay. */
+function bind(pattern: readonly string[], bindings: readonly Segment[]): string[] {
+  let next = 0;
+  return pattern.map((token) => {
+    if (token !== WILDCARD) return token;
+    const bound = bindings[next++];
+    return bound === undefined ? WILDCARD : String(bound);
+  });
+}
+
+interface NdimRule {
+  readonly member: string[];
+  readonly lengthOf: string[];
+}
+
+function ndimRules(value: unknown): NdimRule[] | null {
+  if (!isArray(value)) return null;
+  const rules: NdimRule[] = [];
+  for (const rule of value) {
+    if (!isObject(rule)) return null;
+    const member = rule["member"];
+    const lengthOf = rule["length_of"];
+    if (typeof member !== "string" || typeof lengthOf !== "string") return null;
+    rules.push({ member: parsePointer(member), lengthOf: parsePointer(lengthOf) });
+  }
+  return rules;
+}
+
+export function memberNdimLength(value: unknown): Check {
+  const rules = ndimRules(value);
+  return (instance) => {
+    if (!isObject(instance) || !isObject(instance["members"])) return [];
+    if (rules === null) {
+      return [malformed(MEMBER_NDIM_LENGTH, 'expected [{"member": ..., "length_of": ...}]')];
+    }
+    const found: Violation[] = [];
+    rules.forEach(({ member, lengthOf }, index) => {
+      for (const { path, value: target } of match(instance, member)) {
+        if (typeof target !== "string") continue;
+        const node = findMember(instance, target);
+        const shape = isObject(node) ? node["shape"] : undefined;
+        if (!isArray(shape)) continue; // no such array: x-zomgen-member-kind says so, if asked
+        const bindings = path.filter((_, i) => member[i] === WILDCARD);
+        for (const { path: listPath, value: list } of match(instance, bind(lengthOf, bindings))) {
+          if (isArray(list) && list.length !== shape.length) {
+            const message =
+              `${repr(target)} has ${dims(shape.length)} (shape ${repr(shape)}), but ` +
+              `${toPointer(listPath)} has ${items(list.length)}`;
+            found.push({ path, message, at: index });
+          }
+        }
+      }
+    });
+    return found;
+  };
+}
+
+// ---------------------------------------------------------------- relations between paths
+//
+// A path is a JSON pointer relative to the node's document whose segments may also be: `*`
+// every item of a list (or value of an object), `[*]` the list of what the rest of the path
+// reaches in every item (one value per item, else nothing), `->` the member node the string
+// reached so far names (relative to the node holding the string), and `{path}` the string or
+// integer that path reaches, used as a segment. (_runtime/checks.py, rule for rule.)
+
+export const EQUAL = "x-zomgen-equal";
+export const EQUAL_LENGTH = "x-zomgen-equal-length";
+export const COUNT_EQUAL = "x-zomgen-count-equal";
+export const REACHES = "x-zomgen-reaches";
+export const IN = "x-zomgen-in";
+export const UNIQUE_BY = "x-zomgen-unique-by";
+const FOLLOW = "->";
+const COLLECT = "[*]";
+const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
+
+type Location = readonly Segment[];
+
+interface Indirect {
+  readonly text: string;
+  readonly path: Path;
+}
+
+type Token = string | Indirect;
+
+/** A parsed path; `links`: own `*` index -> the anchor's `*` index it is bound to. */
+export interface Path {
+  readonly text: string;
+  readonly tokens: readonly Token[];
+  readonly links: ReadonlyMap<number, number>;
+}
+
+interface Reached {
+  readonly location: Location;
+  readonly value: unknown;
+  readonly choices: ReadonlyMap<number, Segment>;
+}
+
+/** Split at `/`, keeping a `{...}` segment whole (braces nest); null if unbalanced. */
+function segments(body: string): string[] | null {
+  const out: string[] = [];
+  let i = 0;
+  const n = body.length;
+  for (;;) {
+    if (i < n && body[i] === "{") {
+      let depth = 0;
+      let j = i;
+      while (j < n) {
+        if (body[j] === "{") depth += 1;
+        else if (body[j] === "}") {
+          depth -= 1;
+          if (depth === 0) break;
+        }
+        j += 1;
+      }
+      if (j >= n) return null;
+      out.push(body.slice(i, j + 1));
+      i = j + 1;
+      if (i < n && body[i] !== "/") return null;
+    } else {
+      let j = body.indexOf("/", i);
+      if (j < 0) j = n;
+      out.push(body.slice(i, j));
+      i = j;
+    }
+    if (i >= n) return out;
+    i += 1;
+  }
+}
+
+/** A relation path -> its tokens; null if malformed (an unbalanced `{`). */
+export function parsePath(text: string): Path | null {
+  if (text === "") return { text, tokens: [], links: new Map() };
+  const parts = segments(text.startsWith("/") ? text.slice(1) : text);
+  if (parts === null) return null;
+  const tokens: Token[] = [];
+  for (const segment of parts) {
+    if (segment.startsWith("{") && segment.endsWith("}")) {
+      const inner = parsePath(segment.slice(1, -1));
+      if (inner === null) return null;
+      tokens.push({ text: segment, path: inner });
+    } else {
+      tokens.push(unescapeToken(segment));
+    }
+  }
+  return { text, tokens, links: new Map() };
+}
+
+const sameToken = (a: Token | undefined, b: Token | undefined): boolean =>
+  typeof a === "string" || typeof b === "string"
+    ? a === b
+    : a !== undefined && b !== undefined && a.text === b.text;
+
+/** `path` with its `*`s in the prefix it shares with the anchor bound to the anchor's. */
+function boundTo(anchor: Path, path: Path): Path {
+  const links = new Map<number, number>();
+  const shared = Math.min(path.tokens.length, anchor.tokens.length);
+  for (let i = 0; i < shared; i++) {
+    const mine = path.tokens[i];
+    if (!sameToken(mine, anchor.tokens[i]) || mine === COLLECT) break;
+    if (mine === WILDCARD) links.set(i, i);
+  }
+  const tokens = path.tokens.map((t) =>
+    typeof t === "string" ? t : { text: t.text, path: boundTo(anchor, t.path) },
+  );
+  return { text: path.text, tokens, links };
+}
+
+/** The location of the node holding `location`: its leading `members/<name>` pairs. */
+function nodePrefix(location: Location): Location {
+  let i = 0;
+  while (i + 1 < location.length && location[i] === "members") i += 2;
+  return location.slice(0, i);
+}
+
+/** The node whose members a string at `location` names: the node holding it, or, when that is
+ * an array (which has no members), the group holding the array: its siblings. */
+function holder(root: unknown, location: Location): Location {
+  const prefix = nodePrefix(location);
+  if (prefix.length > 0 && kindOf(valueAt(root, prefix)) === "array") return prefix.slice(0, -2);
+  return prefix;
+}
+
+function valueAt(root: unknown, location: Location): unknown {
+  let value: unknown = root;
+  for (const step of location) {
+    if (isArray(value)) value = value[Number(step)];
+    else if (isObject(value)) value = value[String(step)];
+  }
+  return value;
+}
+
+function segmentValue(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isInteger(value)) return String(value);
+  return null;
+}
+
+const isIndexToken = (token: string): boolean => /^(0|[1-9][0-9]*)$/.test(token);
+
+/** Every (location, value) `path` reaches from `start` (the node's document when null), in
+ * document order; `choices` are the anchor's, for the bound `*`s. */
+export function evaluate(
+  root: unknown,
+  path: Path,
+  choices: ReadonlyMap<number, Segment>,
+  start: readonly [Location, unknown] | null = null,
+): Reached[] {
+  const bound = new Map<number, Segment>();
+  for (const [i, j] of path.links) {
+    const choice = choices.get(j);
+    if (choice !== undefined) bound.set(i, choice);
+  }
+  const found: Reached[] = [];
+  const tokens = path.tokens;
+  const step = (i: number, location: Location, value: unknown, taken: Map<number, Segment>): void => {
+    if (i === tokens.length) {
+      found.push({ location, value, choices: new Map(taken) });
+      return;
+    }
+    const token = tokens[i];
+    if (token === WILDCARD) {
+      let keys: Segment[];
+      if (isObject(value)) keys = Object.keys(value);
+      else if (isArray(value)) keys = value.map((_, index) => index);
+      else return;
+      const only = bound.get(i);
+      if (only !== undefined) keys = keys.filter((k) => k === only);
+      for (const key of keys) {
+        const child = isArray(value) ? value[Number(key)] : isObject(value) ? value[String(key)] : undefined;
+        step(i + 1, [...location, key], child, new Map([...taken, [i, key]]));
+      }
+      return;
+    }
+    if (token === COLLECT) {
+      if (!isArray(value)) return;
+      const collected: unknown[] = [];
+      const rest: Path = { text: path.text, tokens: tokens.slice(i + 1), links: new Map() };
+      for (let index = 0; index < value.length; index++) {
+        const below = evaluate(root, rest, new Map(), [[...location, index], value[index]]);
+        if (below.length !== 1) return;
+        collected.push(below[0]?.value);
+      }
+      found.push({ location, value: collected, choices: new Map(taken) });
+      return;
+    }
+    if (token === WORDS) {
+      if (typeof value === "string") {
+        for (const word of value.split(/[ \t\n\r\f\v]+/).filter((w) => w !== "")) step(i + 1, location, word, taken);
+      }
+      return;
+    }
+    if (token === FOLLOW) {
+      if (typeof value !== "string") return;
+      const prefix = holder(root, location);
+      let node = valueAt(root, prefix);
+      const target: Segment[] = [...prefix];
+      for (const name of value.split("/")) {
+        const members = isObject(node) ? node["members"] : undefined;
+        if (!isObject(members) || name === "" || name === "." || name === ".." || !hasOwn(members, name)) {
+          return;
+        }
+        node = members[name];
+        target.push("members", name);
+      }
+      step(i + 1, target, node, taken);
+      return;
+    }
+    let literal: string;
+    if (token === undefined) return;
+    if (typeof token !== "string") {
+      const reached = evaluate(root, token.path, choices);
+      const text = reached.length === 1 ? segmentValue(reached[0]?.value) : null;
+      if (text === null) return;
+      literal = text;
+    } else {
+      literal = token;
+    }
+    if (isObject(value) && hasOwn(value, literal)) {
+      step(i + 1, [...location, literal], value[literal], taken);
+    } else if (isArray(value) && isIndexToken(literal) && Number(literal) < value.length) {
+      step(i + 1, [...location, Number(literal)], value[Number(literal)], taken);
+    }
+  };
+  const [location, value] = start ?? [[], root];
+  step(0, location, value, new Map());
+  return found;
+}
+
+/** A text equal for equal JSON values (key order aside). */
+function canonical(value: unknown): string {
+  const normal = (v: unknown): unknown => {
+    if (isArray(v)) return v.map(normal);
+    if (isObject(v)) {
+      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, normal(v[k])]));
+    }
+    return v;
+  };
+  return JSON.stringify(normal(value));
+}
+
+function short(value: unknown): string {
+  const text = repr(value);
+  return text.length <= 80 ? text : text.slice(0, 77) + "...";
+}
+
+/** `location` for a message read at `here`: its pointer, plus which node holds it when that is
+ * not the problem's node. */
+function describe(location: Location, here: Location): string {
+  const node = nodePrefix(location);
+  const pointer = toPointer(location.slice(node.length)) || "the document";
+  const mine = nodePrefix(here);
+  if (node.length === mine.length && node.every((s, i) => s === mine[i])) return pointer;
+  const names = node.filter((_, i) => i % 2 === 1).map(String);
+  const below = mine.filter((_, i) => i % 2 === 1).map(String);
+  if (names.every((n, i) => below[i] === n) && names.length <= below.length) {
+    const up = below.length - names.length;
+    return `${pointer} of the group ${up === 1 ? "above" : `${up} levels above`}`;
+  }
+  return `${pointer} of member ${repr(names.join("/"))}`;
+}
+
+interface Join {
+  readonly parts: readonly Path[];
+  readonly separator: string;
+}
+
+type Operand = Path | Join;
+
+const isJoin = (operand: Operand): operand is Join => "parts" in operand;
+
+function operand(value: unknown): Operand | null {
+  if (typeof value === "string") return parsePath(value);
+  if (!isObject(value) || Object.keys(value).some((k) => k !== "join" && k !== "with")) return null;
+  const parts = value["join"];
+  const separator = hasOwn(value, "with") ? value["with"] : "";
+  if (!isArray(parts) || parts.length === 0 || typeof separator !== "string") return null;
+  const parsed = parts.map((p) => (typeof p === "string" ? parsePath(p) : null));
+  if (parsed.some((p) => p === null)) return null;
+  return { parts: parsed.filter((p): p is Path => p !== null), separator };
+}
+
+type Rule = readonly [Path, readonly Operand[]];
+
+function ruleList(value: unknown, joins: boolean): Rule[] | null {
+  if (!isArray(value)) return null;
+  const rules: Rule[] = [];
+  for (const rule of value) {
+    if (!isArray(rule) || rule.length < 2 || typeof rule[0] !== "string") return null;
+    const anchor = parsePath(rule[0]);
+    const others = rule.slice(1).map((o) => (joins || typeof o === "string" ? operand(o) : null));
+    if (anchor === null || others.some((o) => o === null)) return null;
+    rules.push([
+      anchor,
+      others
+        .filter((o): o is Operand => o !== null)
+        .map((o) =>
+          isJoin(o)
+            ? { parts: o.parts.map((p) => boundTo(anchor, p)), separator: o.separator }
+            : boundTo(anchor, o),
+        ),
+    ]);
+  }
+  return rules;
+}
+
+function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Segment>): Reached[] {
+  if (!isJoin(op)) return evaluate(root, op, choices);
+  const texts: string[] = [];
+  for (const part of op.parts) {
+    const reached = evaluate(root, part, choices);
+    const text = reached.length === 1 ? segmentValue(reached[0]?.value) : null;
+    if (text === null) return [];
+    texts.push(text);
+  }
+  return [{ location: [], value: texts.join(op.separator), choices: new Map() }];
+}
+
+const SHAPES: { readonly [keyword: string]: string } = {
+  [EQUAL]: "[[anchor path, path or {join, with}, ...], ...]",
+  [EQUAL_LENGTH]: "[[anchor path, path, ...], ...]",
+  [COUNT_EQUAL]: "[[anchor path, path, ...], ...]",
+  [REACHES]: "[[anchor path, path, ...], ...]",
+  [IN]: "[[anchor path, path, ...], ...]",
+};
+
+/** Everything an other path reaches for one anchor value (count-equal, reaches, in). */
+interface Whole {
+  readonly whole: true;
+  readonly text: string;
+  readonly values: readonly Reached[];
+}
+
+const WHOLE: readonly string[] = [COUNT_EQUAL, REACHES, IN];
+
+function isWhole(value: unknown): value is Whole {
+  return isObject(value) && value["whole"] === true;
+}
+
+type Compare = (a: Reached, o: Reached, placed: boolean) => string | null;
+
+/** A relation keyword: for every value the anchor reaches, each other operand (its shared `*`s
+ * bound) is compared with it; a problem stands at the other operand's value (at the anchor's,
+ * for a join or a count). */
+function relation(keyword: string, compare: Compare): (value: unknown) => Check {
+  return (value) => {
+    const rules = ruleList(value, keyword === EQUAL);
+    return (instance) => {
+      if (!isObject(instance)) return [];
+      if (rules === null) return [malformed(keyword, `expected ${SHAPES[keyword] ?? ""}`)];
+      const found: Violation[] = [];
+      rules.forEach(([anchor, others], index) => {
+        for (const a of evaluate(instance, anchor, new Map())) {
+          for (const other of others) {
+            const placed = !isJoin(other) && !WHOLE.includes(keyword);
+            // compared as a whole: how many values, or which, and where
+            const reached =
+              WHOLE.includes(keyword) && !isJoin(other)
+                ? [
+                    {
+                      location: [],
+                      value: { whole: true, text: other.text, values: evaluate(instance, other, a.choices) },
+                      choices: new Map(),
+                    },
+                  ]
+                : reach(instance, other, a.choices);
+            for (const o of reached) {
+              const message = compare(a, o, placed);
+              if (message !== null) found.push({ path: placed ? o.location : a.location, message, at: index });
+            }
+          }
+        }
+      });
+      return found;
+    };
+  };
+}
+
+const compareEqual: Compare = (a, o, placed) => {
+  if (canonical(a.value) === canonical(o.value)) return null;
+  if (placed) return `${short(o.value)} does not equal ${describe(a.location, o.location)} (${short(a.value)})`;
+  return `${short(a.value)} does not equal ${short(o.value)}`;
+};
+
+const compareLength: Compare = (a, o) => {
+  if (!isArray(a.value) || !isArray(o.value) || a.value.length === o.value.length) return null;
+  const other = describe(a.location, o.location);
+  if (o.location.length > 0 && o.location[o.location.length - 1] === "shape") {
+    return (
+      `the array has ${dims(o.value.length)} (shape ${repr(o.value)}), but ${other} has ` +
+      `${items(a.value.length)}`
+    );
+  }
+  return `has ${items(o.value.length)}, but ${other} has ${items(a.value.length)}`;
+};
+
+const compareCount: Compare = (a, o) => {
+  if (typeof a.value !== "number" || !Number.isInteger(a.value) || !isWhole(o.value)) return null;
+  const count = o.value.values.length;
+  if (a.value === count) return null;
+  return `is ${a.value}, but ${items(count)} ${count === 1 ? "is" : "are"} there`;
+};
+
+const compareReaches: Compare = (a, o) => {
+  if (!isWhole(o.value) || o.value.values.length > 0) return null;
+  return `${short(a.value)}: ${o.value.text} reaches nothing`;
+};
+
+const compareIn: Compare = (a, o) => {
+  if (!isWhole(o.value) || o.value.values.length === 0) return null;
+  const values = o.value.values.map((v) => v.value);
+  const text = canonical(a.value);
+  if (values.some((v) => canonical(v) === text)) return null;
+  const first = o.value.values[0]?.location ?? [];
+  const pointer = toPointer(first.slice(nodePrefix(first).length)) || "the document";
+  const whose = describe(first, a.location).slice(pointer.length);
+  return `${short(a.value)} is not one of ${short(values)}, the values of ${o.value.text}${whose}`;
+};
+
+export const equal = relation(EQUAL, compareEqual);
+export const equalLength = relation(EQUAL_LENGTH, compareLength);
+export const countEqual = relation(COUNT_EQUAL, compareCount);
+export const reaches = relation(REACHES, compareReaches);
+export const isIn = relation(IN, compareIn);
+
+export function uniqueBy(value: unknown): Check {
+  const parsed = isObject(value)
+    ? Object.keys(value).map((key) => {
+        const by = value[key];
+        return { key, items: parsePath(key), by: typeof by === "string" ? parsePath(by) : null };
+      })
+    : [];
+  const valid = isObject(value) && parsed.every((r) => r.items !== null && r.by !== null);
+  return (instance) => {
+    if (!isObject(instance)) return [];
+    if (!valid) return [malformed(UNIQUE_BY, "expected {list path: key path}")];
+    const found: Violation[] = [];
+    for (const { key, items: list, by } of parsed) {
+      if (list === null || by === null) continue;
+      for (const reached of evaluate(instance, list, new Map())) {
+        if (!isArray(reached.value)) continue;
+        const first = new Map<string, number>();
+        reached.value.forEach((item, index) => {
+          const keys = evaluate(instance, by, new Map(), [[...reached.location, index], item]);
+          const only = keys[0];
+          if (keys.length !== 1 || only === undefined) return;
+          const text = canonical(only.value);
+          const seen = first.get(text);
+          if (seen === undefined) {
+            first.set(text, index);
+            return;
+          }
+          const message = `${short(only.value)} is also the ${by.text || "value"} of item ${seen}`;
+          found.push({ path: only.location, message, at: key });
+        });
+      }
+    }
+    return found;
+  };
+}
+
+/** keyword -> compiler of its value */
+export const CHECKS: { readonly [keyword: string]: (value: unknown) => Check } = {
+  [NDIM_LENGTH]: ndimLength,
+  [MEMBER_KIND]: memberKind,
+  [MEMBER_NDIM_LENGTH]: memberNdimLength,
+  [EQUAL]: equal,
+  [EQUAL_LENGTH]: equalLength,
+  [COUNT_EQUAL]: countEqual,
+  [REACHES]: reaches,
+  [IN]: isIn,
+  [UNIQUE_BY]: uniqueBy,
+};

@@ -1,0 +1,313 @@
+/**
+ * Ajv's errors -> Problems, the way the Python loader reports them (_runtime/validation.py):
+ * every error split into node path + pointer, a failed `anyOf` / `oneOf` replaced by the errors
+ * of the option the value meant (meant.ts) or else came closest, wrong-kind nodes reduced to
+ * their node_type, a store of the other Zarr version to its root's zarr_format, duplicates
+ * dropped, problems in tree order.
+ *
+ * With `allErrors`, Ajv lists a failed combinator's branch errors, flat, just before the
+ * combinator's own error, and does not say which branch raised which. So each branch is
+ * validated again on its own (a fragment of the bundled schema, compiled once by Ajv): that
+ * gives the branch's errors, and their count says how many of the flat list were the branch's.
+ * This runs only for documents that are invalid.
+ */
+
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { PROTO_ALIAS, SCHEMA_ID, type Engines, unescapeKey } from "./engine.js";
+import { escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
+import { type Resolve, resolver, ruledOut } from "./meant.js";
+import {
+  type Problem,
+  dedupe,
+  treeOrder,
+  wrongKindOnly,
+  wrongVersionAtRoot,
+  wrongVersionOnly,
+} from "./problems.js";
+
+/** Messages longer than this are shortened. */
+const MAX_MESSAGE = 300;
+/** Each option's part in the problem of a value that matches no option and was meant for none. */
+const OPTION_LINE = 120;
+const COMBINATORS: readonly string[] = ["anyOf", "oneOf"];
+const WRAPPERS: readonly string[] = ["if", "propertyNames"];
+/** Failures that say "this branch describes another kind of value", at the combinator's value. */
+const SHAPE_KEYWORDS: readonly string[] = [
+  "type", "required", "additionalProperties", "unevaluatedProperties", "dependentRequired",
+];
+
+interface Cause {
+  readonly error: ErrorObject;
+  /** The absolute instance path (the error's own is relative to the value a branch checked). */
+  readonly path: string;
+}
+
+interface Walk {
+  /** The errors as the schema raised them, a combinator's branch errors left out. */
+  readonly entries: Cause[];
+  /** The same, each failed combinator replaced by its deepest cause. */
+  readonly causes: Cause[];
+}
+
+class Reporter {
+  private readonly fragments = new Map<string, ValidateFunction | null>();
+  private readonly engines: Engines;
+  private readonly resolve: Resolve;
+
+  constructor(engines: Engines) {
+    this.engines = engines;
+    this.resolve = resolver(engines.locations);
+  }
+
+  problems(errors: readonly ErrorObject[]): Problem[] {
+    const causes = mergeUnexpected(this.walk(errors, "").causes);
+    const found = dedupe(causes.map((c) => this.problem(c)));
+    return wrongVersionOnly(wrongKindOnly(found)).sort(treeOrder);
+  }
+
+  private walk(errors: readonly ErrorObject[], prefix: string): Walk {
+    const entries: Cause[] = [];
+    const causes: Cause[][] = [];
+    let i = errors.length - 1;
+    while (i >= 0) {
+      const error = errors[i];
+      i -= 1;
+      // Ajv wraps the errors of `then` / `else` in an `if` error, and those of a property name
+      // in a `propertyNames` error; python-jsonschema reports the inner errors alone.
+      if (error === undefined || WRAPPERS.includes(error.keyword)) continue;
+      let cause: Cause = { error, path: prefix + error.instancePath };
+      if (COMBINATORS.includes(error.keyword) && isArray(error.schema)) {
+        const result = this.combinator(cause);
+        i -= result.consumed;
+        causes.push(result.causes);
+      } else if (error.keyword === "contains") {
+        const result = this.contains(cause);
+        i -= result.consumed;
+        cause = result.cause;
+        causes.push([cause]);
+      } else {
+        causes.push([cause]);
+      }
+      entries.push(cause);
+    }
+    return { entries: entries.reverse(), causes: causes.reverse().flat() };
+  }
+
+  /** The causes in the option the value meant: the only one its constants do not rule out
+   * (meant.ts), else, among those not ruled out, the branch that came closest: the fewest signs
+   * of being meant for another kind of value, then the deepest into the instance, then the
+   * fewest errors. When two branches tie, the combinator's own error is the honest answer, its
+   * message giving each option's deepest cause (optionLines). */
+  private combinator(cause: Cause): { causes: Cause[]; consumed: number } {
+    const { error, path } = cause;
+    const branches = isArray(error.schema) ? error.schema : [];
+    const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
+    const out = ruledOut(branches, error.data, this.resolve);
+    let consumed = 0;
+    const scored: { score: [number, number, number]; causes: Cause[]; option: number }[] = [];
+    for (let j = 0; j < branches.length; j++) {
+      const pointer = `${holder ?? ""}/${error.keyword}/${j}`;
+      const branchErrors = this.branchErrors(pointer, branches[j], error.data);
+      if (branchErrors === null) continue;
+      consumed += branchErrors.length;
+      const walk = this.walk(branchErrors, path);
+      const base = depth(path);
+      const mismatch = walk.entries.reduce((n, e) => n + otherKind(e, base), 0);
+      const deepest = Math.max(0, ...walk.causes.map((c) => depth(c.path)));
+      scored.push({ score: [-mismatch, deepest, -walk.causes.length], causes: walk.causes, option: j });
+    }
+    const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
+    if (holder === undefined || (passing !== undefined && passing !== null) || scored.length === 0) {
+      return { causes: [cause], consumed };
+    }
+    const meant = scored.filter((s) => !out.has(s.option));
+    const candidates = meant.length > 0 ? meant : scored;
+    const ranked = [...candidates].sort((a, b) => compareScores(b.score, a.score));
+    const [best, second] = ranked;
+    if (best === undefined) return { causes: [cause], consumed };
+    if (second !== undefined && compareScores(best.score, second.score) === 0) {
+      const message = `${summary(error.data)} matches none of the ${error.keyword} options; ${optionLines(candidates, path)}`;
+      return { causes: [{ error: { ...error, message, params: { ...error.params, oneLinePerOption: true } }, path }], consumed };
+    }
+    return { causes: best.causes, consumed };
+  }
+
+  /** A failed `contains` keeps the errors of every item that did not match; they are not the
+   * problem (no item had to match), so they are counted out. The keyword is named as
+   * python-jsonschema names it: `contains` when no item matched, else `minContains` or
+   * `maxContains`. */
+  private contains(cause: Cause): { cause: Cause; consumed: number } {
+    const { error } = cause;
+    const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
+    const items = isArray(error.data) ? error.data : [];
+    const schema = isObject(error.parentSchema) ? error.parentSchema["contains"] : undefined;
+    let consumed = 0;
+    let matches = 0;
+    for (const item of items) {
+      const itemErrors = this.branchErrors(`${holder ?? ""}/contains`, schema, item);
+      if (itemErrors === null) matches += 1;
+      else consumed += itemErrors.length;
+    }
+    if (holder === undefined) return { cause, consumed: 0 };
+    const params = error.params as { minContains?: unknown };
+    const min = typeof params.minContains === "number" ? params.minContains : 1;
+    const keyword = matches === 0 ? "contains" : matches < min ? "minContains" : "maxContains";
+    return { cause: { error: { ...error, keyword }, path: cause.path }, consumed };
+  }
+
+  /** The errors of one branch on its own, or null when it passes. */
+  private branchErrors(pointer: string, branch: unknown, data: unknown): ErrorObject[] | null {
+    if (branch === true) return null;
+    if (branch === false) {
+      const message = "boolean schema is false";
+      return [{ keyword: "false schema", instancePath: "", schemaPath: "#", params: {}, message }];
+    }
+    let validate = this.fragments.get(pointer);
+    if (validate === undefined) {
+      const tokens = parsePointer(pointer).map((t) => "/" + encodeURIComponent(escapeToken(t)));
+      const ref = `${SCHEMA_ID}#${tokens.join("")}`;
+      validate = this.engines.detailed.getSchema(ref) ?? null;
+      this.fragments.set(pointer, validate);
+    }
+    if (validate === null || validate(data) === true) return null;
+    return [...(validate.errors ?? [])];
+  }
+
+  private problem({ error, path }: Cause): Problem {
+    const segments = parsePointer(path).map(unescapeKey);
+    const [nodePath, pointer] = splitNodePointer(segments);
+    const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
+    const at = (error.params as { at?: unknown }).at;
+    let schemaPath: string;
+    if (holder === undefined) {
+      schemaPath = error.schemaPath.replace(/^#/, "");
+    } else {
+      schemaPath = `${holder}/${escapeToken(error.keyword)}`;
+      // a zomgen check names the entry of its value that failed
+      if (typeof at === "string" || typeof at === "number") schemaPath += `/${escapeToken(at)}`;
+    }
+    const keyword = error.keyword;
+    return { node_path: nodePath, pointer, message: message(error), keyword, schema_path: schemaPath };
+  }
+}
+
+const UNEXPECTED: { readonly [keyword: string]: string } = {
+  additionalProperties: "additionalProperty",
+  unevaluatedProperties: "unevaluatedProperty",
+};
+
+/** Ajv reports each unexpected key of an object as an error of its own; python-jsonschema one
+ * error naming them all. Merged, so that one fault is one problem in both languages. */
+function mergeUnexpected(causes: readonly Cause[]): Cause[] {
+  const merged: Cause[] = [];
+  const groups = new Map<string, { index: number; names: unknown[] }>();
+  for (const cause of causes) {
+    const param = UNEXPECTED[cause.error.keyword];
+    if (param === undefined) {
+      merged.push(cause);
+      continue;
+    }
+    const key = JSON.stringify([cause.path, cause.error.keyword, cause.error.schemaPath]);
+    const names = (cause.error.params as { [key: string]: unknown })[param];
+    const group = groups.get(key);
+    if (group === undefined) {
+      groups.set(key, { index: merged.length, names: [names] });
+      merged.push(cause);
+    } else {
+      group.names.push(names);
+      const first = merged[group.index];
+      if (first !== undefined) {
+        const params = { [param]: group.names.length === 1 ? group.names[0] : [...group.names] };
+        merged[group.index] = { path: first.path, error: { ...first.error, params } };
+      }
+    }
+  }
+  return merged;
+}
+
+/** Each option's deepest cause, one short part per option, as validation.py words it. */
+function optionLines(options: readonly { causes: Cause[]; option: number }[], base: string): string {
+  return options
+    .map(({ causes, option }) => {
+      const first = causes[0];
+      if (first === undefined) return `option ${option}: fails`;
+      const deepest = causes.reduce((a, b) => (depth(b.path) > depth(a.path) ? b : a), first);
+      const where = deepest.path.slice(base.length) || "itself";
+      return `option ${option}: ${where}: ${short(message(deepest.error), OPTION_LINE)}`;
+    })
+    .join("; ");
+}
+
+function short(text: string, limit: number): string {
+  return text.length <= limit ? text : text.slice(0, limit - 3) + "...";
+}
+
+/** A value in a few words: objects and lists by their size. */
+function summary(value: unknown): string {
+  if (isArray(value)) return `[...] (a list of ${value.length} items)`;
+  if (isObject(value)) return `{...} (an object with ${Object.keys(value).length} keys)`;
+  return short(repr(value), 60);
+}
+
+function depth(path: string): number {
+  return path === "" ? 0 : path.split("/").length - 1;
+}
+
+function compareScores(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** How strongly an error says its branch is for another kind of value: a wrong JSON type most
+ * (3), a missing or unexpected key or a wrong tag less (1), anything else not (0). */
+function otherKind({ error, path }: Cause, base: number): number {
+  const below = depth(path) - base;
+  if (below === 0 && error.keyword === "type") return 3;
+  if (below === 0) return SHAPE_KEYWORDS.includes(error.keyword) ? 1 : 0;
+  return below === 1 && error.keyword === "const" ? 1 : 0;
+}
+
+/** Ajv's message, with the value it leaves out (which key was unexpected, which constant). */
+function message(error: ErrorObject): string {
+  const params = error.params as { [key: string]: unknown };
+  const base = error.message ?? error.keyword;
+  let text: string;
+  const param = UNEXPECTED[error.keyword];
+  if (param !== undefined && param in params) text = `${base} (${unexpected(params[param])})`;
+  else if (error.keyword === "const") text = `${base} ${JSON.stringify(params["allowedValue"])}`;
+  else if (error.keyword === "enum") text = `${base} ${JSON.stringify(params["allowedValues"])}`;
+  else text = base;
+  text = text.replaceAll(PROTO_ALIAS, "__proto__");
+  if ((params["oneLinePerOption"] as unknown) === true) return text; // each part short already
+  return short(text, MAX_MESSAGE);
+}
+
+function unexpected(names: unknown): string {
+  return isArray(names) ? `${names.map(repr).join(", ")} were unexpected` : `${repr(names)} was unexpected`;
+}
+
+/** Every problem of an invalid (escaped) document, from the detailed engine's errors. */
+export function report(engines: Engines, document: unknown): Problem[] {
+  const validate = engines.detailed.getSchema(SCHEMA_ID);
+  if (validate === undefined || validate(document) === true) return [];
+  // A store of the other Zarr version is reported at its root alone (wrongVersionOnly), so its
+  // root is described first, without members, as validation.py does.
+  const alone = rootAlone(document);
+  if (alone !== null && validate(alone) !== true) {
+    const first = new Reporter(engines).problems([...(validate.errors ?? [])]);
+    if (wrongVersionAtRoot(first)) return first;
+  }
+  validate(document);
+  return new Reporter(engines).problems([...(validate.errors ?? [])]);
+}
+
+/** The root node without its members (null if it has none to leave out). */
+function rootAlone(document: unknown): unknown {
+  if (!isObject(document)) return null;
+  const members = document["members"];
+  if (!isObject(members) || Object.keys(members).length === 0) return null;
+  return { ...document, members: {} };
+}
