@@ -47,7 +47,6 @@ from typing import Any
 
 import pytest
 
-from tests.compiler.test_bundle import CORPUS_SCHEMAS, corpus_cases, original_verdict, schema_by_uri
 from tests.support.checkers import (
     PyreflyTimeout,
     pyrefly_diagnostics,
@@ -57,6 +56,12 @@ from tests.support.checkers import (
 )
 from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
+from tests.support.corpus_verdicts import (
+    CORPUS_SCHEMAS,
+    corpus_cases,
+    original_verdict,
+    schema_by_uri,
+)
 from tests.support.node import check_typescript
 from tests.support.paths import CORPUS, ROOT
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from tests.compiler.test_bundle import corpus_cases, original_verdict
 from tests.corpus.test_compile import (
     ALL_WRAPPERS,
     WRAPPERS_TO_BUILD,
@@ -38,6 +37,7 @@ from tests.support.checkers import (
     run_ty,
     ty_diagnostics,
 )
+from tests.support.corpus_verdicts import corpus_cases, original_verdict
 from tests.support.paths import ROOT
 
 pytestmark = [
