@@ -31,8 +31,6 @@ the signal to delete the mark. The corpus lives in ../shared/corpus beside the c
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 import os
 import re
@@ -56,11 +54,19 @@ from tests.support.checkers import (
 )
 from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
+from tests.support.corpus_literals import attributes_annotation, package_for_schema
 from tests.support.corpus_verdicts import (
     CORPUS_SCHEMAS,
     corpus_cases,
     original_verdict,
     schema_by_uri,
+)
+from tests.support.corpus_wrappers import (
+    ALL_WRAPPERS,
+    WRAPPERS_TO_BUILD,
+    ZARR_CONVENTIONS,
+    corpus_refs,
+    includes_for,
 )
 from tests.support.node import check_typescript
 from tests.support.paths import CORPUS, ROOT
@@ -72,85 +78,21 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-WRAPPERS = ROOT / "tests" / "corpus_conventions"
 PYTHON = sys.executable
 WORKERS = max(2, min(8, os.cpu_count() or 2))
 
-_ZC = "zarr-conventions"
-_ZM = "zarr-metadata"
-# The folders each family of wrappers may reference (`-I`), relative to the corpus. Every family
-# gets only what it needs: the corpus holds two byte-identical copies of two convention schemas
-# under the same `$id` (spatial v0.1, the conventions meta-schema), which zomgen does not
-# disambiguate (see test_duplicate_ids_are_not_resolved_at_random).
-INCLUDES: dict[str, tuple[str, ...]] = {
-    "ome_0_4": ("ome-ngff/0.4/schemas",),
-    "ome_0_5": ("ome-ngff/0.5/schemas",),
-    "ome_0_6_dev4": ("ome-ngff/0.6.dev4/schemas",),
-    "ome_0_6rc0": ("ome-ngff/0.6rc0/schemas",),
-    "ome_rfc4": ("ome-ngff/rfc-4",),
-    "conventions": (
-        *(
-            f"{_ZC}/{folder}"
-            for folder in (
-                "R-CF__zarr_convention_ref",
-                "clbarnes__zarr-convention-license",
-                "clbarnes__zarr-convention-uom",
-                "zarr-conventions__CF",
-                "zarr-conventions__dggs",
-                "zarr-conventions__geo-proj",
-                "zarr-conventions__multiscales",
-                "zarr-conventions__nzug",
-                "zarr-conventions__spatial",
-                "zarr-conventions__template",
-                "zarr-conventions__zarr-conventions-spec",
-                "zarr-experimental__geo-proj",
-                "zarr-experimental__missing_value",
-                "zarr-developers__geozarr-spec@archives-2025",
-            )
-        ),
-        "external-schemas/proj",
-    ),
-    "conventions_stac": (f"{_ZC}/zarr-conventions__stac",),
-    "zarr_cm": (f"{_ZC}/zarr-conventions__zarr-cm/tests/schemas", "external-schemas/proj"),
-    "extensions": ("zarr-extensions",),
-    "zarr_metadata": (
-        f"{_ZM}/zarr-specs-pr347/json-schema",
-        f"{_ZM}/pydantic-zarr-0.9.2-generated",
-        f"{_ZM}/d-v-b__zarr-metadata-ts/schemas",
-    ),
-}
-
 # Corpus schemas deliberately not compiled, with the reason.
 NOT_WRAPPED = {
-    f"{_ZC}/pvanlaake__zarr-conventions-registry/schema/convention.schema.json": (
+    f"{ZARR_CONVENTIONS}/pvanlaake__zarr-conventions-registry/schema/convention.schema.json": (
         "validates a registry entry, not a Zarr node"
     ),
-    f"{_ZC}/zarr-conventions__stac/schema.json": (
+    f"{ZARR_CONVENTIONS}/zarr-conventions__stac/schema.json": (
         "its STAC v1.1.0 targets are not in the corpus: refused (test_stac_is_refused_offline)"
     ),
     "zarr-extensions/codecs/n5_default/schema.json": (
         "malformed (`items: {type: '#/$defs/codec'}`): must be refused (test_malformed_...)"
     ),
 }
-
-
-def _wrapper_name(path: Path) -> str:
-    return f"{path.parent.name}__{path.stem}"
-
-
-def _all_wrappers() -> dict[str, Path]:
-    found = {_wrapper_name(p): p for p in sorted(WRAPPERS.glob("*/*.json"))}
-    return {name: path for name, path in found.items() if path.parent.name in INCLUDES}
-
-
-ALL_WRAPPERS = _all_wrappers()
-# Wrappers that must be refused rather than compiled (checked by their own tests below).
-REFUSED = {"conventions_stac__stac", "extensions__codec_n5_default"}
-WRAPPERS_TO_BUILD = {n: p for n, p in ALL_WRAPPERS.items() if n not in REFUSED}
-
-
-def includes_for(wrapper: Path) -> list[Path]:
-    return [CORPUS / rel for rel in INCLUDES[wrapper.parent.name]]
 
 
 # --- known compiler bugs (reported; remove a mark when its fix lands) ---------------------------
@@ -447,7 +389,7 @@ def test_the_checks_cover_the_whole_corpus() -> None:
     """Every corpus schema is compiled through some wrapper, or is listed in NOT_WRAPPED."""
     reached: set[Path] = set()
     for wrapper in ALL_WRAPPERS.values():
-        for ref in _refs(json.loads(wrapper.read_text("utf-8"))):
+        for ref in corpus_refs(json.loads(wrapper.read_text("utf-8"))):
             target = schema_by_uri(ref, wrapper)
             assert target is not None, f"{wrapper.name}: {ref} is no corpus schema"
             reached.add(target)
@@ -458,7 +400,7 @@ def test_the_checks_cover_the_whole_corpus() -> None:
     expected = {
         p
         for p in CORPUS_SCHEMAS
-        if p.relative_to(CORPUS).parts[0] in ("ome-ngff", _ZC, "zarr-extensions")
+        if p.relative_to(CORPUS).parts[0] in ("ome-ngff", ZARR_CONVENTIONS, "zarr-extensions")
     }
     missing = sorted(
         str(p.relative_to(CORPUS))
@@ -468,85 +410,7 @@ def test_the_checks_cover_the_whole_corpus() -> None:
     assert not missing, missing
 
 
-def _refs(node: object) -> Iterable[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str) and not value.startswith("urn:zom:"):
-                yield value.partition("#")[0]
-            else:
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _refs(value)
-
-
 # --- valid corpus documents as TypedDict literals ---------------------------------------------
-
-
-@functools.cache
-def _package_for_schema(schema: Path) -> str | None:
-    """The wrapper package that compiles `schema` as a whole (attributes or node)."""
-    relative = schema.relative_to(CORPUS).as_posix()
-    parts = relative.split("/")
-    if parts[0] == "ome-ngff" and parts[2] == "schemas":
-        family = "ome_" + parts[1].replace(".", "_")
-        return f"{family}__{schema.stem}"
-    for name, wrapper in ALL_WRAPPERS.items():
-        if not name.startswith("conventions__"):
-            continue
-        for ref in _refs(json.loads(wrapper.read_text("utf-8"))):
-            if schema_by_uri(ref, wrapper) == schema:
-                return name
-    return None
-
-
-def _attributes_annotation(package: Path, array_member: bool) -> str | None:
-    """The `documents` annotation of the root node's attributes (or of its array members')."""
-    wrapper = ALL_WRAPPERS[package.name]
-    title = json.loads(wrapper.read_text("utf-8"))["title"]
-    tree = ast.parse((package / "documents.py").read_text("utf-8"))
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    # Module-level names, those defined under `if MYPY:` / `if not MYPY:` included (the public
-    # names of TypedDicts that allow other keys, docs/exact-types.md).
-    statements = [s for n in tree.body for s in (n.body if isinstance(n, ast.If) else [n])]
-    names = set(classes) | {
-        t.id
-        for n in statements
-        for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)])
-        if isinstance(t, ast.Name)
-    }
-
-    def annotation(cls: ast.ClassDef, key: str) -> ast.expr | None:
-        for item in cls.body:
-            if isinstance(item, ast.AnnAssign) and getattr(item.target, "id", None) == key:
-                return item.annotation
-        return None
-
-    root = classes.get(title)
-    if root is None:
-        return None
-    cls = root
-    if array_member and annotation(root, "members") is not None:
-        members = annotation(root, "members")
-        if not (isinstance(members, ast.Subscript) and isinstance(members.slice, ast.Tuple)):
-            return None
-        value = members.slice.elts[1]
-        if not isinstance(value, ast.Name) or value.id not in classes:
-            return None
-        cls = classes[value.id]
-    found = annotation(cls, "attributes")
-    if found is None:
-        return None
-    if isinstance(found, ast.Constant) and isinstance(found.value, str):
-        found = ast.parse(found.value, mode="eval").body
-
-    class Qualify(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:
-            if node.id in names:
-                return ast.copy_location(ast.Attribute(ast.Name("documents"), node.id), node)
-            return node
-
-    return ast.unparse(Qualify().visit(found))
 
 
 def write_example_modules(folder: Path, built: Sequence[str]) -> dict[str, list[str]]:
@@ -555,14 +419,14 @@ def write_example_modules(folder: Path, built: Sequence[str]) -> dict[str, list[
     for case in corpus_cases():
         if original_verdict(case) is not True:
             continue
-        name = _package_for_schema(case.schema)
+        name = package_for_schema(case.schema)
         if name is None or name not in built:
             continue
         doc = case.instance
         is_node = isinstance(doc, dict) and "attributes" in doc and "zarr_format" in doc
         attributes = doc["attributes"] if is_node else doc
         array = is_node and doc.get("node_type") == "array"
-        annotation = _attributes_annotation(folder / name, array_member=array)
+        annotation = attributes_annotation(folder / name, array_member=array)
         if annotation is None:
             continue
         modules[name].append((case.label, annotation, attributes))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
+from tests.support.corpus_wrappers import WRAPPERS_TO_BUILD, includes_for
 from tests.support.paths import ROOT
 from zomgen.cases.derive import derive
 

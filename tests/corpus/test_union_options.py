@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
 from tests.corpus.test_derived import CHOSEN, SAMPLE
+from tests.support.corpus_wrappers import WRAPPERS_TO_BUILD, includes_for
 from tests.support.packages import imported
 from zomgen.cases.coverage import coverage, option_cases
 from zomgen.cases.derive import refusals

@@ -38,8 +38,8 @@ from typing import Any
 
 import pytest
 
-from tests.corpus.test_compile import INCLUDES, WRAPPERS_TO_BUILD, includes_for
 from tests.fuzz.test_campaign import MARKER, NAMES, PAYLOADS
+from tests.support.corpus_wrappers import INCLUDES, WRAPPERS_TO_BUILD, includes_for
 from zomgen.errors import CompileError
 from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
