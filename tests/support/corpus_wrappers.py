@@ -5,6 +5,7 @@ all; other corpus and fuzz tests take samples of them."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -74,6 +75,24 @@ ALL_WRAPPERS = _all_wrappers()
 # corpus/test_compile.py).
 REFUSED = {"conventions_stac__stac", "extensions__codec_n5_default"}
 WRAPPERS_TO_BUILD = {n: p for n, p in ALL_WRAPPERS.items() if n not in REFUSED}
+
+
+# The wrappers corpus/test_derived.py derives cases from and corpus/test_union_options.py builds
+# every union option of: a fixed sample, or every wrapper with ZOMGEN_DERIVED_CORPUS=all.
+DERIVED_SAMPLE = (
+    "conventions__cf",
+    "conventions__nzug",
+    "conventions__template",
+    "extensions__codec_bytes",
+    "ome_0_6rc0__image",
+    "zarr_cm__cm_proj_r3",
+    "zarr_cm__cm_spatial_r3",
+    "zarr_metadata__pr347_array",
+    "zarr_metadata__pydantic_v2_group",
+)
+DERIVED_CHOSEN = (
+    WRAPPERS_TO_BUILD if os.environ.get("ZOMGEN_DERIVED_CORPUS") == "all" else DERIVED_SAMPLE
+)
 
 
 def includes_for(wrapper: Path) -> list[Path]:
