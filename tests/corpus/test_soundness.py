@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from tests.corpus.test_compile import build_many
 from tests.support.checkers import (
     MYPY_AS_USERS_RUN_IT,
     pyrefly_diagnostics,
@@ -33,6 +32,7 @@ from tests.support.checkers import (
 from tests.support.corpus_literals import attributes_annotation, package_for_schema
 from tests.support.corpus_verdicts import corpus_cases, original_verdict
 from tests.support.corpus_wrappers import ALL_WRAPPERS, WRAPPERS_TO_BUILD, includes_for
+from tests.support.package_checks import build_many
 from tests.support.paths import ROOT
 
 pytestmark = [

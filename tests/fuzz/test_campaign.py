@@ -35,7 +35,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.corpus.test_compile import check_packages
+from tests.support.package_checks import check_packages
 from zomgen.errors import CompileError
 from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
