@@ -27,7 +27,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.support.corpus_cases import MANIFEST, read_json
+from tests.support.corpus_cases import MANIFEST, convention_checks, read_json
 from tests.support.paths import CORPUS
 
 CORPUS_SCHEMAS = sorted(CORPUS / rel for rel, e in MANIFEST.items() if e["role"] == "schema")
@@ -134,24 +134,15 @@ def _ome_cases() -> Iterator[Case]:
 
 
 def _convention_cases() -> Iterator[Case]:
-    spec = CORPUS / "zarr-conventions" / "zarr-conventions__zarr-conventions-spec"
-    for rel, entry in MANIFEST.items():
-        for check in entry.get("convention_checks") or []:
-            schema = CORPUS / check["schema"]
-            if not schema.is_file():
-                schema = spec / check["schema"]
-            doc = read_json(CORPUS / rel)
-            # geozarr-toolkit's test data are attribute documents: wrapped into a group.
-            if "zarr-experimental" not in check["schema"] and "attributes" not in doc:
-                doc = {"zarr_format": 3, "node_type": "group", "attributes": doc}
-            yield Case(
-                f"{rel} [{check['convention'] or 'own schema'}]",
-                doc,
-                schema,
-                (EXTERNAL,),
-                check["expected_valid"],
-                check.get("jsonschema_valid"),
-            )
+    for rel, check, doc, schema in convention_checks():
+        yield Case(
+            f"{rel} [{check['convention'] or 'own schema'}]",
+            doc,
+            schema,
+            (EXTERNAL,),
+            check["expected_valid"],
+            check.get("jsonschema_valid"),
+        )
 
 
 @functools.cache
