@@ -23,7 +23,8 @@ by the package's `documents` TypedDicts.
 
 The generated `__init__.py` imports the `_runtime` loader, which is still being written: until
 `zomgen/runtime` defines what `__init__.py` imports, the type checkers look at models.py,
-documents.py, _convert.py and _tables.py only (`RUNTIME_READY` below switches by itself).
+documents.py, _convert.py and _tables.py only (`RUNTIME_READY` of
+tests/support/package_checks.py switches by itself).
 
 Known compiler bugs are xfail(strict=True): when a fix lands the test XPASSes and fails, which is
 the signal to delete the mark. The corpus lives in ../shared/corpus beside the clone.
@@ -31,34 +32,35 @@ the signal to delete the mark. The corpus lives in ../shared/corpus beside the c
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
-import os
 import re
 import subprocess
-import sys
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.compiler.test_bundle import CORPUS_SCHEMAS, corpus_cases, original_verdict, schema_by_uri
-from tests.support.checkers import (
-    PyreflyTimeout,
-    pyrefly_diagnostics,
-    run_pyrefly,
-    run_ty,
-    ty_diagnostics,
-)
 from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
-from tests.support.node import check_typescript
-from tests.support.paths import CORPUS, ROOT
+from tests.support.corpus_literals import attributes_annotation, package_for_schema
+from tests.support.corpus_verdicts import (
+    CORPUS_SCHEMAS,
+    corpus_cases,
+    original_verdict,
+    schema_by_uri,
+)
+from tests.support.corpus_wrappers import (
+    ALL_WRAPPERS,
+    WRAPPERS_TO_BUILD,
+    ZARR_CONVENTIONS,
+    corpus_refs,
+    includes_for,
+)
+from tests.support.package_checks import Findings, build, build_many, check_packages, zomgen
+from tests.support.paths import CORPUS
 
 pytestmark = [
     pytest.mark.checkers,
@@ -67,85 +69,18 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-WRAPPERS = ROOT / "tests" / "corpus_conventions"
-PYTHON = sys.executable
-WORKERS = max(2, min(8, os.cpu_count() or 2))
-
-_ZC = "zarr-conventions"
-_ZM = "zarr-metadata"
-# The folders each family of wrappers may reference (`-I`), relative to the corpus. Every family
-# gets only what it needs: the corpus holds two byte-identical copies of two convention schemas
-# under the same `$id` (spatial v0.1, the conventions meta-schema), which zomgen does not
-# disambiguate (see test_duplicate_ids_are_not_resolved_at_random).
-INCLUDES: dict[str, tuple[str, ...]] = {
-    "ome_0_4": ("ome-ngff/0.4/schemas",),
-    "ome_0_5": ("ome-ngff/0.5/schemas",),
-    "ome_0_6_dev4": ("ome-ngff/0.6.dev4/schemas",),
-    "ome_0_6rc0": ("ome-ngff/0.6rc0/schemas",),
-    "ome_rfc4": ("ome-ngff/rfc-4",),
-    "conventions": (
-        *(
-            f"{_ZC}/{folder}"
-            for folder in (
-                "R-CF__zarr_convention_ref",
-                "clbarnes__zarr-convention-license",
-                "clbarnes__zarr-convention-uom",
-                "zarr-conventions__CF",
-                "zarr-conventions__dggs",
-                "zarr-conventions__geo-proj",
-                "zarr-conventions__multiscales",
-                "zarr-conventions__nzug",
-                "zarr-conventions__spatial",
-                "zarr-conventions__template",
-                "zarr-conventions__zarr-conventions-spec",
-                "zarr-experimental__geo-proj",
-                "zarr-experimental__missing_value",
-                "zarr-developers__geozarr-spec@archives-2025",
-            )
-        ),
-        "external-schemas/proj",
-    ),
-    "conventions_stac": (f"{_ZC}/zarr-conventions__stac",),
-    "zarr_cm": (f"{_ZC}/zarr-conventions__zarr-cm/tests/schemas", "external-schemas/proj"),
-    "extensions": ("zarr-extensions",),
-    "zarr_metadata": (
-        f"{_ZM}/zarr-specs-pr347/json-schema",
-        f"{_ZM}/pydantic-zarr-0.9.2-generated",
-        f"{_ZM}/d-v-b__zarr-metadata-ts/schemas",
-    ),
-}
-
 # Corpus schemas deliberately not compiled, with the reason.
 NOT_WRAPPED = {
-    f"{_ZC}/pvanlaake__zarr-conventions-registry/schema/convention.schema.json": (
+    f"{ZARR_CONVENTIONS}/pvanlaake__zarr-conventions-registry/schema/convention.schema.json": (
         "validates a registry entry, not a Zarr node"
     ),
-    f"{_ZC}/zarr-conventions__stac/schema.json": (
+    f"{ZARR_CONVENTIONS}/zarr-conventions__stac/schema.json": (
         "its STAC v1.1.0 targets are not in the corpus: refused (test_stac_is_refused_offline)"
     ),
     "zarr-extensions/codecs/n5_default/schema.json": (
         "malformed (`items: {type: '#/$defs/codec'}`): must be refused (test_malformed_...)"
     ),
 }
-
-
-def _wrapper_name(path: Path) -> str:
-    return f"{path.parent.name}__{path.stem}"
-
-
-def _all_wrappers() -> dict[str, Path]:
-    found = {_wrapper_name(p): p for p in sorted(WRAPPERS.glob("*/*.json"))}
-    return {name: path for name, path in found.items() if path.parent.name in INCLUDES}
-
-
-ALL_WRAPPERS = _all_wrappers()
-# Wrappers that must be refused rather than compiled (checked by their own tests below).
-REFUSED = {"conventions_stac__stac", "extensions__codec_n5_default"}
-WRAPPERS_TO_BUILD = {n: p for n, p in ALL_WRAPPERS.items() if n not in REFUSED}
-
-
-def includes_for(wrapper: Path) -> list[Path]:
-    return [CORPUS / rel for rel in INCLUDES[wrapper.parent.name]]
 
 
 # --- known compiler bugs (reported; remove a mark when its fix lands) ---------------------------
@@ -158,192 +93,6 @@ def _param(name: str, check: str) -> Any:
     reason = known.get(check) or known.get("build")  # a package that does not build fails all
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
     return pytest.param(name, marks=marks, id=name)
-
-
-# --- building and checking many packages at once (also used by test_hostile_schemas.py) ------
-
-
-def zomgen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return run_zomgen(*args, cwd=cwd, errors="backslashreplace")
-
-
-def build(
-    schema: Path, out: Path, includes: Iterable[Path] = ()
-) -> subprocess.CompletedProcess[str]:
-    args = ["build", str(schema), "-o", str(out)]
-    for folder in includes:
-        args += ["-I", str(folder)]
-    return zomgen(*args)
-
-
-def build_many(
-    jobs: Mapping[str, tuple[Path, Sequence[Path]]], out: Path
-) -> dict[str, subprocess.CompletedProcess[str]]:
-    """Build every `name -> (schema, include dirs)` into `out/name`, a few at a time."""
-
-    def one(item: tuple[str, tuple[Path, Sequence[Path]]]) -> tuple[str, Any]:
-        name, (schema, includes) = item
-        return name, build(schema, out / name, includes)
-
-    with ThreadPoolExecutor(WORKERS) as pool:
-        return dict(pool.map(one, sorted(jobs.items())))
-
-
-def runtime_ready() -> bool:
-    """True once zomgen/runtime defines every name the generated `__init__.py` imports."""
-    source = "\n".join(p.read_text("utf-8") for p in (ROOT / "zomgen" / "runtime").glob("*.py"))
-    needed = ("Problem", "ZomError", "check_document", "load_document", "validate_store")
-    return all(
-        re.search(rf"\b(def|class)\s+{n}\b|\b{n}\s*[:=]|import .*\b{n}\b", source) for n in needed
-    )
-
-
-RUNTIME_READY = runtime_ready()
-MODULES = ("models.py", "documents.py", "_convert.py", "_tables.py")
-
-
-@dataclass
-class Findings:
-    """Diagnostics of one run of each tool, by package (the first path component)."""
-
-    mypy: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    pyright: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    pyrefly: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    ty: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    ruff: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    # tsc --strict over every .ts file, and validate.js run under Node (tests/support/node.py)
-    typescript: dict[str, list[str]] = field(default_factory=dict)
-
-
-def _package_of(path: str, folder: Path) -> str:
-    relative = Path(path)
-    if relative.is_absolute():
-        relative = relative.relative_to(folder)
-    return relative.parts[0]
-
-
-def check_packages(
-    folder: Path,
-    packages: Sequence[str],
-    extra: Sequence[str] = (),
-    pyrefly_alone: Collection[str] = (),
-) -> Findings:
-    """mypy --strict, pyright strict, pyrefly, ty, ruff check and ruff format --check over
-    `packages` (folders of `folder`), once each, and tsc --strict over their TypeScript with each
-    validate.js run once under Node. `extra` files (relative to `folder`) go to pyright only.
-    `pyrefly_alone` packages go to pyrefly one by one, with a short time limit, a timeout being
-    their finding (tests/support/checkers.py: pyrefly's time is exponential in the depth of a
-    nested generic)."""
-    findings = Findings()
-    if not packages:
-        return findings
-    (folder / "pyrightconfig.json").write_text(
-        json.dumps({"typeCheckingMode": "strict", "pythonVersion": "3.11"}), encoding="utf-8"
-    )
-    if RUNTIME_READY:
-        targets = list(packages)
-        mypy_follow: list[str] = []
-    else:
-        targets = [f"{p}/{m}" for p in packages for m in MODULES if (folder / p / m).is_file()]
-        mypy_follow = ["--follow-imports=silent"]
-
-    # mypy and then tsc run in a thread beside pyright, pyrefly and ty: mypy, pyright and tsc
-    # each use one core, and the machines have two.
-    with ThreadPoolExecutor(max_workers=1) as beside:
-        mypy_run = beside.submit(
-            subprocess.run,
-            [PYTHON, "-m", "mypy", "--strict", "--no-incremental", *mypy_follow, *targets],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        typescript = beside.submit(check_typescript, folder, packages)
-        _python_checkers(findings, folder, packages, targets, extra, pyrefly_alone)
-        mypy = mypy_run.result()
-        findings.typescript = typescript.result()
-    summary = mypy.stdout.strip().splitlines()[-1:] or [""]
-    assert mypy.returncode in (0, 1) and re.match(r"(Success|Found \d+ error)", summary[0]), (
-        mypy.stdout + mypy.stderr
-    )
-    for line in mypy.stdout.splitlines():
-        match = re.match(r"([^:\s]+\.py):\d+: (error|note): ", line)
-        if match:
-            findings.mypy[_package_of(match.group(1), folder)].append(line)
-    return findings
-
-
-def _python_checkers(
-    findings: Findings,
-    folder: Path,
-    packages: Sequence[str],
-    targets: Sequence[str],
-    extra: Sequence[str],
-    pyrefly_alone: Collection[str],
-) -> None:
-    """pyright, pyrefly, ty and ruff over the packages, their findings added to `findings`."""
-    pyright = subprocess.run(
-        [PYTHON, "-m", "pyright", "--pythonpath", PYTHON, "--outputjson", *targets, *extra],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    report = json.loads(pyright.stdout)
-    assert report["summary"]["filesAnalyzed"] >= len(targets), pyright.stdout[-2000:]
-    for diagnostic in report["generalDiagnostics"]:
-        if diagnostic["severity"] == "error":
-            line = diagnostic["range"]["start"]["line"] + 1
-            where = f"{Path(diagnostic['file']).relative_to(folder)}:{line}"
-            findings.pyright[_package_of(diagnostic["file"], folder)].append(
-                f"{where}: {diagnostic['message']}"
-            )
-
-    together = [t for t in targets if Path(t).parts[0] not in pyrefly_alone]
-    for diagnostic in pyrefly_diagnostics(run_pyrefly(together, folder)) if together else []:
-        findings.pyrefly[_package_of(diagnostic.path, folder)].append(str(diagnostic))
-    for package in sorted(set(packages) & set(pyrefly_alone)):
-        mine = [t for t in targets if Path(t).parts[0] == package]
-        try:
-            result = run_pyrefly(mine, folder, timeout=30)
-        except PyreflyTimeout as exc:
-            findings.pyrefly[package].append(f"{package}: {exc}")
-            continue
-        for diagnostic in pyrefly_diagnostics(result):
-            findings.pyrefly[package].append(str(diagnostic))
-    for diagnostic in ty_diagnostics(run_ty(targets, folder)):
-        findings.ty[_package_of(diagnostic.path, folder)].append(str(diagnostic))
-
-    check = subprocess.run(
-        [PYTHON, "-m", "ruff", "check", "--isolated", "--output-format", "json", *packages],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    for problem in json.loads(check.stdout or "[]"):
-        file = Path(problem["filename"]).relative_to(folder)
-        findings.ruff[file.parts[0]].append(f"{file}: {problem['code']} {problem['message']}")
-    fmt = subprocess.run(
-        [
-            PYTHON,
-            "-m",
-            "ruff",
-            "format",
-            "--isolated",
-            "--line-length",
-            "100",
-            "--check",
-            *packages,
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    for line in fmt.stdout.splitlines():
-        if line.startswith("Would reformat: "):
-            findings.ruff[_package_of(line.removeprefix("Would reformat: "), folder)].append(line)
 
 
 # --- the corpus packages ----------------------------------------------------------------------
@@ -442,7 +191,7 @@ def test_the_checks_cover_the_whole_corpus() -> None:
     """Every corpus schema is compiled through some wrapper, or is listed in NOT_WRAPPED."""
     reached: set[Path] = set()
     for wrapper in ALL_WRAPPERS.values():
-        for ref in _refs(json.loads(wrapper.read_text("utf-8"))):
+        for ref in corpus_refs(json.loads(wrapper.read_text("utf-8"))):
             target = schema_by_uri(ref, wrapper)
             assert target is not None, f"{wrapper.name}: {ref} is no corpus schema"
             reached.add(target)
@@ -453,7 +202,7 @@ def test_the_checks_cover_the_whole_corpus() -> None:
     expected = {
         p
         for p in CORPUS_SCHEMAS
-        if p.relative_to(CORPUS).parts[0] in ("ome-ngff", _ZC, "zarr-extensions")
+        if p.relative_to(CORPUS).parts[0] in ("ome-ngff", ZARR_CONVENTIONS, "zarr-extensions")
     }
     missing = sorted(
         str(p.relative_to(CORPUS))
@@ -463,85 +212,7 @@ def test_the_checks_cover_the_whole_corpus() -> None:
     assert not missing, missing
 
 
-def _refs(node: object) -> Iterable[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str) and not value.startswith("urn:zom:"):
-                yield value.partition("#")[0]
-            else:
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _refs(value)
-
-
 # --- valid corpus documents as TypedDict literals ---------------------------------------------
-
-
-@functools.cache
-def _package_for_schema(schema: Path) -> str | None:
-    """The wrapper package that compiles `schema` as a whole (attributes or node)."""
-    relative = schema.relative_to(CORPUS).as_posix()
-    parts = relative.split("/")
-    if parts[0] == "ome-ngff" and parts[2] == "schemas":
-        family = "ome_" + parts[1].replace(".", "_")
-        return f"{family}__{schema.stem}"
-    for name, wrapper in ALL_WRAPPERS.items():
-        if not name.startswith("conventions__"):
-            continue
-        for ref in _refs(json.loads(wrapper.read_text("utf-8"))):
-            if schema_by_uri(ref, wrapper) == schema:
-                return name
-    return None
-
-
-def _attributes_annotation(package: Path, array_member: bool) -> str | None:
-    """The `documents` annotation of the root node's attributes (or of its array members')."""
-    wrapper = ALL_WRAPPERS[package.name]
-    title = json.loads(wrapper.read_text("utf-8"))["title"]
-    tree = ast.parse((package / "documents.py").read_text("utf-8"))
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    # Module-level names, those defined under `if MYPY:` / `if not MYPY:` included (the public
-    # names of TypedDicts that allow other keys, docs/exact-types.md).
-    statements = [s for n in tree.body for s in (n.body if isinstance(n, ast.If) else [n])]
-    names = set(classes) | {
-        t.id
-        for n in statements
-        for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)])
-        if isinstance(t, ast.Name)
-    }
-
-    def annotation(cls: ast.ClassDef, key: str) -> ast.expr | None:
-        for item in cls.body:
-            if isinstance(item, ast.AnnAssign) and getattr(item.target, "id", None) == key:
-                return item.annotation
-        return None
-
-    root = classes.get(title)
-    if root is None:
-        return None
-    cls = root
-    if array_member and annotation(root, "members") is not None:
-        members = annotation(root, "members")
-        if not (isinstance(members, ast.Subscript) and isinstance(members.slice, ast.Tuple)):
-            return None
-        value = members.slice.elts[1]
-        if not isinstance(value, ast.Name) or value.id not in classes:
-            return None
-        cls = classes[value.id]
-    found = annotation(cls, "attributes")
-    if found is None:
-        return None
-    if isinstance(found, ast.Constant) and isinstance(found.value, str):
-        found = ast.parse(found.value, mode="eval").body
-
-    class Qualify(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:
-            if node.id in names:
-                return ast.copy_location(ast.Attribute(ast.Name("documents"), node.id), node)
-            return node
-
-    return ast.unparse(Qualify().visit(found))
 
 
 def write_example_modules(folder: Path, built: Sequence[str]) -> dict[str, list[str]]:
@@ -550,14 +221,14 @@ def write_example_modules(folder: Path, built: Sequence[str]) -> dict[str, list[
     for case in corpus_cases():
         if original_verdict(case) is not True:
             continue
-        name = _package_for_schema(case.schema)
+        name = package_for_schema(case.schema)
         if name is None or name not in built:
             continue
         doc = case.instance
         is_node = isinstance(doc, dict) and "attributes" in doc and "zarr_format" in doc
         attributes = doc["attributes"] if is_node else doc
         array = is_node and doc.get("node_type") == "array"
-        annotation = _attributes_annotation(folder / name, array_member=array)
+        annotation = attributes_annotation(folder / name, array_member=array)
         if annotation is None:
             continue
         modules[name].append((case.label, annotation, attributes))

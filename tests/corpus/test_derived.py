@@ -22,7 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
+from tests.support.corpus_wrappers import (
+    DERIVED_CHOSEN,
+    DERIVED_SAMPLE,
+    WRAPPERS_TO_BUILD,
+    includes_for,
+)
 from tests.support.paths import ROOT
 from zomgen.cases.derive import derive
 
@@ -33,23 +38,10 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-SAMPLE = (
-    "conventions__cf",
-    "conventions__nzug",
-    "conventions__template",
-    "extensions__codec_bytes",
-    "ome_0_6rc0__image",
-    "zarr_cm__cm_proj_r3",
-    "zarr_cm__cm_spatial_r3",
-    "zarr_metadata__pr347_array",
-    "zarr_metadata__pydantic_v2_group",
-)
-CHOSEN = WRAPPERS_TO_BUILD if os.environ.get("ZOMGEN_DERIVED_CORPUS") == "all" else SAMPLE
-
 
 def test_derived_cases_of_unpinned_conventions_hold(tmp_path: Path) -> None:
     total = 0
-    for name in CHOSEN:
+    for name in DERIVED_CHOSEN:
         schema = WRAPPERS_TO_BUILD[name]
         derived = derive(schema, tmp_path, tuple(includes_for(schema)), re.sub(r"\W", "_", name))
         assert derived.source == "synthesised", name
@@ -66,12 +58,12 @@ def test_derived_cases_of_unpinned_conventions_hold(tmp_path: Path) -> None:
         env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"},
     )
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-2000:]
-    assert f"check_cases: {len(CHOSEN)} convention(s), {total} cases" in result.stdout
+    assert f"check_cases: {len(DERIVED_CHOSEN)} convention(s), {total} cases" in result.stdout
     for checker in ("mypy", "pyright", "pyrefly", "ty", "tsc"):
         assert f"  {checker}: as expected" in result.stdout, result.stdout
     assert "typescript run time: as expected" in result.stdout
 
 
-@pytest.mark.parametrize("name", SAMPLE)
+@pytest.mark.parametrize("name", DERIVED_SAMPLE)
 def test_the_sample_is_in_the_corpus(name: str) -> None:
     assert name in WRAPPERS_TO_BUILD

@@ -22,15 +22,6 @@ from typing import Any
 
 import pytest
 
-from tests.compiler.test_bundle import corpus_cases, original_verdict
-from tests.corpus.test_compile import (
-    ALL_WRAPPERS,
-    WRAPPERS_TO_BUILD,
-    _attributes_annotation,
-    _package_for_schema,
-    build_many,
-    includes_for,
-)
 from tests.support.checkers import (
     MYPY_AS_USERS_RUN_IT,
     pyrefly_diagnostics,
@@ -38,6 +29,10 @@ from tests.support.checkers import (
     run_ty,
     ty_diagnostics,
 )
+from tests.support.corpus_literals import attributes_annotation, package_for_schema
+from tests.support.corpus_verdicts import corpus_cases, original_verdict
+from tests.support.corpus_wrappers import ALL_WRAPPERS, WRAPPERS_TO_BUILD, includes_for
+from tests.support.package_checks import build_many
 from tests.support.paths import ROOT
 
 pytestmark = [
@@ -111,7 +106,7 @@ def _examples() -> dict[str, list[tuple[str, bool, Any]]]:
     for case in corpus_cases():
         if original_verdict(case) is not True:
             continue
-        name = _package_for_schema(case.schema)
+        name = package_for_schema(case.schema)
         if name is None or not _wanted(name):
             continue
         doc = case.instance
@@ -143,7 +138,7 @@ def _ts_type(package: Path, array: bool) -> str | None:
 
 def _has_members(package: Path, title: str) -> bool:
     """Whether the root TypedDict has `members` (else an array document is the root itself,
-    as test_corpus_compile's `_attributes_annotation` reads it)."""
+    as `attributes_annotation` of tests/support/corpus_literals.py reads it)."""
     tree = ast.parse((package / "documents.py").read_text("utf-8"))
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == title:
@@ -169,7 +164,7 @@ def soundness(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         py = [f"from {name} import documents", ""]
         ts = [f'import type * as t from "../{name}/types.js";', ""]
         for i, (label, array, attributes) in enumerate(examples[name]):
-            annotation = _attributes_annotation(folder / name, array_member=array)
+            annotation = attributes_annotation(folder / name, array_member=array)
             ts_type = _ts_type(folder / name, array)
             if annotation is None or ts_type is None:
                 continue

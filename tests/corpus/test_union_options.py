@@ -15,8 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_compile import WRAPPERS_TO_BUILD, includes_for
-from tests.corpus.test_derived import CHOSEN, SAMPLE
+from tests.support.corpus_wrappers import (
+    DERIVED_CHOSEN,
+    DERIVED_SAMPLE,
+    WRAPPERS_TO_BUILD,
+    includes_for,
+)
 from tests.support.packages import imported
 from zomgen.cases.coverage import coverage, option_cases
 from zomgen.cases.derive import refusals
@@ -47,7 +51,7 @@ BUILT: dict[str, tuple[int, int]] = {
 KNOWN_FAILURES: dict[str, list[tuple[str, int]]] = {}
 
 
-@pytest.mark.parametrize("name", CHOSEN)
+@pytest.mark.parametrize("name", DERIVED_CHOSEN)
 def test_every_option_built_parses_as_its_class(name: str, tmp_path: Path) -> None:
     schema = WRAPPERS_TO_BUILD[name]
     package = re.sub(r"\W", "_", name)
@@ -68,5 +72,5 @@ def test_every_option_built_parses_as_its_class(name: str, tmp_path: Path) -> No
     print(f"{name}: built {found}, failed {failed}\n{not_built}")
     assert all(n["reason"] for n in summary["not_built"])
     assert failed == sorted(KNOWN_FAILURES.get(name, ())), summary
-    if name in SAMPLE:
+    if name in DERIVED_SAMPLE:
         assert found == BUILT[name], f"built {found}; not built:\n{not_built}"

@@ -35,7 +35,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.corpus.test_compile import check_packages
+from tests.support.fuzz_inputs import (
+    MARKER,
+    MUTATION_SAMPLE,
+    NAMES,
+    PAYLOADS,
+    mutate,
+    workspaces,
+)
+from tests.support.package_checks import check_packages
 from zomgen.errors import CompileError
 from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
@@ -47,25 +55,6 @@ CHECKED = 4  # hypothesis-built packages run through the checkers
 CHECKED_MUTATIONS = 2  # mutated corpus schemas run through the checkers
 CHECKED_SEED = 7
 
-# A payload that would leave this file behind if any generated code ever ran schema text.
-MARKER = "ZOMGEN_FUZZ_PWNED"
-PAYLOADS = [
-    f"__import__('pathlib').Path('{MARKER}').touch()",
-    f'"""; __import__("pathlib").Path("{MARKER}").touch(); """',
-    f"*/ require('fs').writeFileSync('{MARKER}', ''); /*",
-    "${process.exit(3)}",
-    "{{ cycler.__init__.__globals__ }}",
-    "{% raw %}",
-    "\\N{foo} \\x00 \\u12",
-    "line\nbreak\r\n\u2028end",
-    "`tick` <script>",
-    "",
-]
-NAMES = [
-    "a", "b", "type", "class", "None", "dict", "str", "field", "extras", "__init__", "1st",
-    "with space", 'q"uote', "back\\slash", "line\nbreak", "größe", "名前", "$ref", "emoji🎉",
-    "x\ud800", "Literal", "Mapping", "UNSET", "attributes", "members", "__proto__",
-]  # fmt: skip
 SCALARS: list[Any] = [None, True, False, 0, -1, 2**63, 1.5, -0.0, 1e300, "s", "", 'a"b', "\n"]
 
 # zomgen raises the recursion limit for deep schemas (pipeline.py); hypothesis notices.
@@ -208,15 +197,13 @@ def test_generated_schemas_build_or_are_refused_and_built_packages_import(tmp_pa
 
 def _mutated_corpus_packages(folder: Path, packages: Path, wanted: int) -> list[str]:
     """The first `wanted` mutated corpus schemas (fixed seed) that build, written out."""
-    from tests.fuzz.test_mutations import SAMPLE, mutate, workspaces
-
     spaces = workspaces(folder)
     rng = random.Random(CHECKED_SEED)
     names: list[str] = []
     for n in range(40):
         if len(names) == wanted:
             break
-        schema, includes, _files = spaces[SAMPLE[n % len(SAMPLE)]]
+        schema, includes, _files = spaces[MUTATION_SAMPLE[n % len(MUTATION_SAMPLE)]]
         original = schema.read_bytes()
         doc = json.loads(original)
         mutate(doc, rng)

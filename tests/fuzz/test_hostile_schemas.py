@@ -9,7 +9,7 @@ descriptions full of `\"\"\"`, `*/`, `${`, `{{`, `{%`, backslashes and lone surr
 that PascalCase alike; 50 levels of nesting; enums of every JSON type; malformed keywords.
 Some cases say more than "either": `compile` (valid JSON Schema a user may write, e.g. recursion
 or 50 levels) or `refuse` (documented errors: name collisions, malformed keywords). All are built
-into one folder and checked with one run of each tool (helpers from test_corpus_compile).
+into one folder and checked with one run of each tool (tests/support/package_checks.py).
 Known compiler bugs are xfail(strict=True) with the minimal schema in the case itself. pyrefly and
 ty (tests/support/checkers.py) run over the same packages, once each, in a test of their own, so a
 package one of them alone refuses is marked there (`python_checkers_bug`) without hiding the
@@ -29,8 +29,8 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.corpus.test_compile import Findings, build_many, check_packages
 from tests.support.cli import run_zomgen
+from tests.support.package_checks import Findings, build_many, check_packages
 from zomgen.errors import CompileError
 from zomgen.format import format_python
 from zomgen.ir import AliasType

@@ -103,7 +103,10 @@ def _ome_cases() -> Iterator[tuple[str, Any, Path, Path]]:
 OME_CASES = list(_ome_cases())
 
 
-def _convention_cases() -> Iterator[tuple[str, Any, Path]]:
+def convention_checks() -> Iterator[tuple[str, dict[str, Any], Any, Path]]:
+    """(file, its manifest check, the document checked, the schema) of every zarr-conventions
+    check the manifest records; geozarr-toolkit's test data, attribute documents, are wrapped
+    into a group (corpus_verdicts.py reads the same checks with their verdicts)."""
     spec = CORPUS / "zarr-conventions" / "zarr-conventions__zarr-conventions-spec"
     for rel, entry in MANIFEST.items():
         for check in entry.get("convention_checks") or []:
@@ -113,7 +116,12 @@ def _convention_cases() -> Iterator[tuple[str, Any, Path]]:
             document = read_json(CORPUS / rel)
             if "zarr-experimental" not in check["schema"] and "attributes" not in document:
                 document = {"zarr_format": 3, "node_type": "group", "attributes": document}
-            yield f"{rel} [{check['convention']}]", document, schema
+            yield rel, check, document, schema
+
+
+def _convention_cases() -> Iterator[tuple[str, Any, Path]]:
+    for rel, check, document, schema in convention_checks():
+        yield f"{rel} [{check['convention']}]", document, schema
 
 
 CONVENTION_CASES = list(_convention_cases())

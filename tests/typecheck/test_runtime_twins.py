@@ -3,12 +3,12 @@ itself so the two cannot drift apart.
 
 Each negative file is run statement by statement. A negative document (`name: documents.<Root>
 = ...`, the package's root TypedDict) is passed to `parse`, which must raise `ZomError` naming
-the mistake's node path and pointer (`TWINS`). A negative model statement in a `neg_frozen_*`
-file must raise `dataclasses.FrozenInstanceError`. Every other negative model (`name =
-models.X(...)`) is refused as `MODEL_TWINS` says: its constructor raises TypeError, or the check
-`create` makes before writing (the schema check of `dump(model)`) raises `ZomError` at the named
-node path and pointer. Positive files, `diff_*.py` files and the valid pieces run whole, and
-their root documents parse.
+the mistake's node path and pointer (`DOCUMENT_TWINS` of tests/support/typecheck_cases.py). A
+negative model statement in a `neg_frozen_*` file must raise `dataclasses.FrozenInstanceError`.
+Every other negative model (`name = models.X(...)`) is refused as `MODEL_TWINS` says: its
+constructor raises TypeError, or the check `create` makes before writing (the schema check of
+`dump(model)`) raises `ZomError` at the named node path and pointer. Positive files, `diff_*.py`
+files and the valid pieces run whole, and their root documents parse.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from typing import Any
 import pytest
 
 from tests.support.packages import forget, import_package
-from tests.typecheck.test_typecheck_cases import (
+from tests.support.paths import GENERATED
+from tests.support.typecheck_cases import (
     CASES_DIR,
-    GENERATED,
+    DOCUMENT_TWINS,
     MUTATION_CASES,
     ROOTS,
     build_packages,
@@ -37,60 +38,6 @@ from tests.typecheck.test_typecheck_cases import (
     statements,
 )
 
-# (case file, document variable) -> a (node path, pointer) among the problems `parse` raises.
-TWINS = {
-    ("named_members_cases/neg_group_where_array_must_be.py", "group_0"): ("/0", "/node_type"),
-    ("named_members_cases/neg_group_where_array_must_be.py", "group_0_literal"): (
-        "/0",
-        "/node_type",
-    ),
-    ("named_members_cases/neg_missing_named_member.py", "no_members"): ("/", "/members"),
-    ("named_members_cases/neg_missing_named_member.py", "only_labels"): ("/", "/members"),
-    ("named_members_cases/neg_missing_required_attribute.py", "no_labels"): (
-        "/labels",
-        "/attributes",
-    ),
-    ("named_members_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/", "/colour"),
-    ("named_members_cases/neg_unknown_key_on_closed_object.py", "colour_0"): ("/0", "/colour"),
-    ("named_members_cases/neg_wrong_const_or_enum_literal.py", "format_2"): ("/", "/zarr_format"),
-    ("named_members_cases/neg_wrong_const_or_enum_literal.py", "node_type_array"): (
-        "/",
-        "/node_type",
-    ),
-    ("named_members_cases/neg_wrong_data_type.py", "float64"): ("/0", "/data_type"),
-    ("tagged_union_cases/neg_missing_required_attribute.py", "no_transform"): ("/", "/attributes"),
-    ("tagged_union_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/", "/attributes"),
-    ("tagged_union_cases/neg_unknown_key_on_closed_object.py", "coloured_identity"): (
-        "/",
-        "/attributes/transform",
-    ),
-    ("tagged_union_cases/neg_wrong_tag_literal.py", "rotate"): (
-        "/",
-        "/attributes/transform/type",
-    ),
-    ("xarray_v2_cases/neg_group_where_array_must_be.py", "group_member"): ("/g", ""),
-    ("xarray_v2_cases/neg_missing_required_attribute.py", "no_dimensions"): ("/t", "/attributes"),
-    ("xarray_v2_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/t", ""),
-    ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "format_3"): ("/", "/zarr_format"),
-    ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "order_z"): ("/t", "/order"),
-    ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member"): ("/g", "/node_type"),
-    ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member_literal"): (
-        "/g",
-        "/node_type",
-    ),
-    ("xarray_v3_cases/neg_missing_dimension_names.py", "no_names"): ("/t", ""),
-    ("xarray_v3_cases/neg_null_dimension_name.py", "null_name"): ("/t", "/dimension_names/0"),
-    ("xarray_v3_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/", "/colour"),
-    ("xarray_v3_cases/neg_unknown_key_on_closed_object.py", "colour_variable"): (
-        "/t",
-        "/colour",
-    ),
-    ("xarray_v3_cases/neg_wrong_const_or_enum_literal.py", "format_2"): ("/", "/zarr_format"),
-    ("xarray_v3_cases/neg_wrong_const_or_enum_literal.py", "node_type_group"): (
-        "/t",
-        "/node_type",
-    ),
-}
 # Statically read-only, mutable at run time: parse and the model constructors keep the plain
 # dicts they are given behind `Mapping` annotations. Reported as a generator bug; strict, so
 # the mark must go when it is fixed.
@@ -242,7 +189,7 @@ def test_every_negative_document_has_its_expected_twin() -> None:
             if negative_lines(stmt, lines) and document_root(stmt):
                 assert isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
                 documents.add((rel(path), stmt.target.id))
-    assert documents == TWINS.keys()
+    assert documents == DOCUMENT_TWINS.keys()
 
 
 @pytest.mark.parametrize(
@@ -265,7 +212,7 @@ def test_each_negative_fails_at_run_time(path: Path, pkgs: dict[str, ModuleType]
             run(stmt, path, namespace)
             assert isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
             found = problems(pkg, namespace[stmt.target.id])
-            assert TWINS[rel(path), stmt.target.id] in found, (stmt.target.id, found)
+            assert DOCUMENT_TWINS[rel(path), stmt.target.id] in found, (stmt.target.id, found)
             twins += 1
         elif path.name.startswith("neg_frozen_"):
             with pytest.raises(dataclasses.FrozenInstanceError):

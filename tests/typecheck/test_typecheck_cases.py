@@ -24,14 +24,12 @@ test_runtime_twins.py; docs/typecheck-cases.md describes the whole.
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -43,32 +41,26 @@ from tests.support.checkers import (
     run_ty,
     ty_diagnostics,
 )
-from tests.support.cli import build_package
-from tests.support.paths import CASES, ROOT
+from tests.support.paths import GENERATED
+from tests.support.typecheck_cases import (
+    CASES_DIR,
+    CODES,
+    IGNORES,
+    MUTATION_CASES,
+    ROOTS,
+    Negative,
+    build_packages,
+    case_files,
+    document_root,
+    ignore_codes,
+    negative_lines,
+    negatives,
+    statements,
+)
 
 pytestmark = pytest.mark.checkers
 
 PYTHON = sys.executable
-CASES_DIR = ROOT / "typecheck_cases" / "python"
-GENERATED = ROOT / "generated"
-# Compiler cases built by the fixture: package name -> its schema.
-BUILT = {
-    "named_members": CASES / "named-members" / "schema.json",
-    "tagged_union": CASES / "oneof-tagged-union" / "schema.json",
-}
-# Checked-in packages: used from generated/, or built by the fixture when generated/ lacks them.
-CHECKED_IN = {
-    "xarray_v2": ROOT / "schemas" / "xarray-v2" / "schema.json",
-    "xarray_v3": ROOT / "schemas" / "xarray-v3" / "schema.json",
-}
-# Each package's root type: every document negative is written against its root TypedDict,
-# the document `parse` takes (test_runtime_twins checks these names against the packages).
-ROOTS = {
-    "xarray_v2": "XarrayDataset",
-    "xarray_v3": "XarrayDataset",
-    "named_members": "Image",
-    "tagged_union": "Transformed",
-}
 # Every negative line, counted per file: a deleted case or line changes these numbers.
 EXPECTED_NEGATIVES = {
     "named_members_cases/neg_frozen_model.py": 3,
@@ -104,9 +96,6 @@ EXPECTED_MYPY_ONLY = {
     "named_members_cases/diff_pep728_extra_items.py": 2,
     "xarray_v2_cases/diff_pep728_extra_items.py": 1,
 }
-# Negatives about mutating a model: the static mistake has no document to parse; its run-time
-# twin is the exception the mutation raises (test_runtime_twins).
-MUTATION_CASES = ("neg_frozen_", "neg_mutate_")
 
 # Negatives a checker does not reject: the line carries no comment of that checker (so a gap
 # that closes leaves an error with no ignore, and the checker's run fails), and with the
@@ -175,53 +164,9 @@ TY_GAPS: dict[tuple[str, int], str] = {
     "(which it reports as read-only), so the member and its field are Unknown there",
 }
 
-CODES = r"[a-z-]+(?:, [a-z-]+)*"
-IGNORES = re.compile(
-    rf"(?:  # type: ignore\[(?P<mypy>{CODES})\])?"
-    r"  # pyright: ignore\[(?P<pyright>report[A-Za-z]+)\]"
-    rf"(?:  # pyrefly: ignore\[(?P<pyrefly>{CODES})\])?"
-    rf"(?:  # ty: ignore\[(?P<ty>{CODES})\])?$"
-)
 # A `diff_*.py` line: mypy's ignore only (pyright, pyrefly and ty accept every such line).
 MYPY_ONLY_IGNORE = re.compile(rf"  # type: ignore\[(?P<mypy>{CODES})\]$")
 ANY_IGNORE = re.compile(r"#\s*(type|pyright|pyrefly|ty):\s*ignore")
-
-
-def _codes(text: str | None) -> frozenset[str]:
-    return frozenset(text.split(", ")) if text else frozenset()
-
-
-@dataclass(frozen=True)
-class Negative:
-    path: str  # relative to the cases folder, with "/"
-    line: int  # 1-based
-    mypy: frozenset[str]  # empty where mypy does not reject the line
-    pyright: str  # "" on a `diff_*.py` line
-    pyrefly: frozenset[str]  # empty where pyrefly does not reject the line
-    ty: frozenset[str]  # empty where ty does not reject the line
-
-
-def case_files(root: Path, prefix: str) -> list[Path]:
-    return sorted(root.glob(f"*_cases/{prefix}*.py"))
-
-
-def negatives(root: Path) -> list[Negative]:
-    found = []
-    for path in case_files(root, "neg_"):
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
-            match = IGNORES.search(line)
-            if match:
-                found.append(
-                    Negative(
-                        path.relative_to(root).as_posix(),
-                        number,
-                        _codes(match["mypy"]),
-                        match["pyright"],
-                        _codes(match["pyrefly"]),
-                        _codes(match["ty"]),
-                    )
-                )
-    return found
 
 
 def mypy_only(root: Path) -> list[Negative]:
@@ -234,21 +179,8 @@ def mypy_only(root: Path) -> list[Negative]:
             if match:
                 rel = path.relative_to(root).as_posix()
                 none: frozenset[str] = frozenset()
-                found.append(Negative(rel, number, _codes(match["mypy"]), "", none, none))
+                found.append(Negative(rel, number, ignore_codes(match["mypy"]), "", none, none))
     return found
-
-
-def build_packages(out: Path) -> Path:
-    """Build the compiler cases, and any checked-in package missing from generated/, into
-    `out`, one package each; return `out` (it comes after generated/ on the checkers' paths)."""
-    missing = {
-        package: schema
-        for package, schema in CHECKED_IN.items()
-        if not (GENERATED / package / "__init__.py").is_file()
-    }
-    for package, schema in {**BUILT, **missing}.items():
-        build_package(schema, out / package)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -431,23 +363,6 @@ def test_every_package_has_cases() -> None:
 def test_positives_carry_no_ignore_comment() -> None:
     for path in [*case_files(CASES_DIR, "pos_"), *CASES_DIR.glob("*_cases/_*.py")]:
         assert not ANY_IGNORE.search(path.read_text("utf-8")), path
-
-
-def statements(path: Path) -> list[ast.stmt]:
-    return ast.parse(path.read_text("utf-8"), str(path)).body
-
-
-def negative_lines(stmt: ast.stmt, lines: set[int]) -> list[int]:
-    return [n for n in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1) if n in lines]
-
-
-def document_root(stmt: ast.stmt) -> str | None:
-    """`documents.X` when `stmt` is `name: documents.X = ...`, else None."""
-    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.annotation, ast.Attribute):
-        value = stmt.annotation.value
-        if isinstance(value, ast.Name) and value.id == "documents":
-            return stmt.annotation.attr
-    return None
 
 
 @pytest.mark.parametrize(

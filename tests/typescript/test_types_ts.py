@@ -10,8 +10,8 @@ every directive's line must fail.
 The cases mirror typecheck_cases/python file for file (docs/typecheck-cases.md): each Python
 `neg_*.py` has its `neg_*.ts` twin making the same document mistakes under the same names, and
 each of those is also refused at run time by the package's validate.ts at the same (node path,
-pointer) the Python twin names (`TWINS` of tests/typecheck/test_runtime_twins.py); mutations of what
-`parse` returns throw TypeError.
+pointer) the Python twin names (`DOCUMENT_TWINS` of tests/support/typecheck_cases.py); mutations of
+what `parse` returns throw TypeError.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import pytest
 from tests.support.cli import build_package
 from tests.support.node import HARNESS, compile_typescript, link_node_modules, run_node
 from tests.support.paths import CASES, ROOT
+from tests.support.typecheck_cases import DOCUMENT_TWINS
 
 pytestmark = [pytest.mark.checkers, pytest.mark.node]
 
@@ -215,8 +216,6 @@ def _case_files(prefix: str) -> list[Path]:
 
 
 def test_every_python_negative_has_its_typescript_twin() -> None:
-    from tests.typecheck.test_runtime_twins import TWINS
-
     python = {
         p.relative_to(PY_CASES).with_suffix("").as_posix() for p in PY_CASES.glob("*/neg_*.py")
     }
@@ -227,7 +226,7 @@ def test_every_python_negative_has_its_typescript_twin() -> None:
         for p in _case_files("neg_")
         for name in _root_documents(p, negative=True)
     }
-    assert documents == set(TWINS)  # the same mistakes, under the same names
+    assert documents == set(DOCUMENT_TWINS)  # the same mistakes, under the same names
     for path in _case_files("neg_"):
         count = EXPECTED_NEGATIVES[path.relative_to(TS_CASES).as_posix()]
         if path.name.startswith(MUTATIONS):  # one mutation per function, run by the twin test
@@ -237,8 +236,6 @@ def test_every_python_negative_has_its_typescript_twin() -> None:
 
 
 def test_typescript_cases_have_run_time_twins(ts_cases: Path, tmp_path: Path) -> None:
-    from tests.typecheck.test_runtime_twins import TWINS
-
     work = tmp_path / "w"
     shutil.copytree(ts_cases, work, symlinks=True)
     out = compile_typescript(work, ["*_cases/*.ts", "_expect.ts"])
@@ -262,14 +259,14 @@ def test_typescript_cases_have_run_time_twins(ts_cases: Path, tmp_path: Path) ->
         for name, problems in result["documents"].items():
             where = [(p["node_path"], p["pointer"]) for p in problems]
             if job["negative"]:
-                assert TWINS[str(job["rel"]), name] in where, (job["rel"], name, where)
+                assert DOCUMENT_TWINS[str(job["rel"]), name] in where, (job["rel"], name, where)
             else:
                 assert where == [], (job["rel"], name, where)
             checked += 1
         for name, thrown in result["functions"].items():
             assert thrown is not None and thrown["isTypeError"], (job["rel"], name, thrown)
             checked += 1
-    assert checked >= len(TWINS) + sum(
+    assert checked >= len(DOCUMENT_TWINS) + sum(
         EXPECTED_NEGATIVES[p.relative_to(TS_CASES).as_posix()]
         for p in _case_files("neg_")
         if p.name.startswith(MUTATIONS)
