@@ -72,7 +72,7 @@ def _tsc_blind(m: Mutation) -> bool:
         return True
     if m.kind == "wrong-json-type" and m.wrong_type == "number" and "integer" in m.admitted:
         return True
-    return m.kind in UNKNOWN and (m.open_union or m.key_admitted_by_union)
+    return m.kind in UNKNOWN and (m.open_union_tsc or m.key_admitted_by_union)
 
 
 def _v2_swap(mutation: Mutation) -> bool:

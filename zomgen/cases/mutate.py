@@ -54,6 +54,9 @@ class Mutation:
     # True: a union on the path has an option that allows other keys, which mypy reads as a
     # dict of any values (no PEP 728) and TypeScript as an index signature of `unknown`.
     open_union: bool = False
+    # The same for TypeScript, which compares a literal with the options of a tagged union
+    # that its tag selects only (an object literal's excess keys, against those options).
+    open_union_tsc: bool = False
     # True: below a union on the path, some option's type for the key the mutation sits under
     # admits the mutated value there; TypeScript checks excess keys of a nested literal
     # against the union of the options' types for that key, so an unknown key passes.

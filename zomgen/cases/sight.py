@@ -5,6 +5,7 @@ expect.py reads to say which codes each checker must report)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from zomgen import ir
 from zomgen.cases import mypy_unions, walk
@@ -28,6 +29,7 @@ def _judged(m: Mutation, keys: mypy_unions.Keys, h: ir.Hierarchy) -> Mutation:
         mypy_union_container=container,
         hidden=_hidden(m, h),
         open_union=_open_union(m, h),
+        open_union_tsc=_open_union_tsc(m, h),
         key_admitted_by_union=_key_admitted_by_union(m, h),
         union_narrowed=_union_narrowed(m, h),
         widened_admits=_widened_admits(m, h),
@@ -49,11 +51,39 @@ def _key_admitted_by_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
         if mutation.path[: len(where)] != where or len(rest) < 2:
             continue
         value = get(mutation.document, (*where, rest[0]))
-        for option in union.options:
+        for option in _discriminated(union, get(mutation.document, where), h):
             found = _key_type(option, rest[0], h)
             if found is not None and walk.admits(value, found, h):
                 return True
     return False
+
+
+def _discriminated(union: ir.UnionOf, value: Any, h: ir.Hierarchy) -> list[ir.TypeRef]:
+    """The options TypeScript compares a literal with: where every option is an object with
+    a required key of literal type (a tag, OME's transformation `type`), only those whose
+    tag the value holds; else all."""
+    objects = [_object(option, h) for option in union.options]
+    if not isinstance(value, dict) or any(o is None for o in objects):
+        return list(union.options)
+    tags = [{f.key: f.type for f in o.fields if f.required} for o in objects if o is not None]
+    for key in tags[0]:
+        literals = [t.get(key) for t in tags]
+        if key in value and all(isinstance(t, ir.Literal) for t in literals):
+            return [
+                option
+                for option, literal in zip(union.options, literals, strict=True)
+                if isinstance(literal, ir.Literal) and value[key] in literal.values
+            ]
+    return list(union.options)
+
+
+def _object(ref: ir.TypeRef, h: ir.Hierarchy) -> ir.ObjectType | None:
+    if not isinstance(ref, ir.Ref):
+        return None
+    named = h.type_named(ref.name)
+    if isinstance(named, ir.AliasType):
+        return _object(named.target, h)
+    return named if isinstance(named, ir.ObjectType) else None
 
 
 def _union_narrowed(mutation: Mutation, h: ir.Hierarchy) -> bool:
@@ -114,6 +144,22 @@ def _open_union(mutation: Mutation, h: ir.Hierarchy) -> bool:
     return any(
         any(_is_open(option, h) for option in union.options) for _, union in mutation.ctx.unions
     )
+
+
+def _open_union_tsc(mutation: Mutation, h: ir.Hierarchy) -> bool:
+    """The same as TypeScript sees it: only the options a tagged union narrows to count, and
+    only where the mistake is in the option's own other keys (its index signature of
+    `unknown`), not below a key the option lists."""
+    for where, union in mutation.ctx.unions:
+        rest = mutation.path[len(where) :]
+        if mutation.path[: len(where)] != where or not rest:
+            continue
+        for option in _discriminated(union, get(mutation.document, where), h):
+            found = _object(option, h)
+            listed = found is not None and any(f.key == rest[0] for f in found.fields)
+            if _is_open(option, h) and (len(rest) == 1 or not listed):
+                return True
+    return False
 
 
 def _is_open(ref: ir.TypeRef, h: ir.Hierarchy) -> bool:
