@@ -10,7 +10,13 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.support.suite_build import Suite
+
+# The suite builds a package per group of the suite once (a minute or more): the full
+# suite runs it, the fast subset does not.
+pytestmark = pytest.mark.slow
 
 PINS = Path(__file__).with_name("expected_builds.json")
 UPDATE = os.environ.get("ZOMGEN_UPDATE_PINS") == "1"

@@ -17,6 +17,10 @@ from tests.support.node import HARNESS, compile_typescript, run_node
 from tests.support.suite_build import Suite
 from tests.support.suite_cases import document, typed
 
+# The suite builds a package per group of the suite once (a minute or more): the full
+# suite runs it, the fast subset does not.
+pytestmark = pytest.mark.slow
+
 
 @dataclass(frozen=True)
 class Outcome:

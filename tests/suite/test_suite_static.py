@@ -26,7 +26,9 @@ import pytest
 from tests.support.suite_build import Suite
 from tests.support.suite_static import CHECKERS, run_checkers, write_cases
 
-pytestmark = [pytest.mark.checkers, pytest.mark.node]
+# The suite builds a package per group of the suite once (a minute or more): the full
+# suite runs it, the fast subset does not.
+pytestmark = [pytest.mark.slow, pytest.mark.checkers, pytest.mark.node]
 
 PINS = Path(__file__).with_name("expected_static.json")
 UPDATE = os.environ.get("ZOMGEN_UPDATE_PINS") == "1"
