@@ -80,7 +80,7 @@ class Report:
         return "\n".join(lines)
 
 
-# Told how far a long run is: ("read", nodes read so far) after each level of the hierarchy,
+# Told how far a long run is: ("read", nodes read so far) as the walk goes,
 # then ("checked", nodes looked at so far) as the checks go.
 Progress = Callable[[str, int], None]
 
