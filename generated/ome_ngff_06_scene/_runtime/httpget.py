@@ -117,14 +117,18 @@ class KeepAliveClient:
         self._ssl: ssl.SSLContext | None = None
         self._addresses: dict[Origin, str] = {}
 
-    def _run(self, coroutine: Coroutine[Any, Any, _T]) -> _T:
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The client's event loop, running in its own thread (started the first time)."""
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
             self._thread = threading.Thread(
                 target=self._loop.run_forever, name="zomgen-http", daemon=True
             )
             self._thread.start()
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+        return self._loop
+
+    def _run(self, coroutine: Coroutine[Any, Any, _T]) -> _T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop()).result()
 
     def get(self, urls: Sequence[str], limit: int) -> list[Outcome]:
         if not urls:
@@ -138,14 +142,15 @@ class KeepAliveClient:
 
             async def worker() -> None:
                 for i in todo:
-                    outcomes[i] = await self._follow(urls[i], limit)
+                    outcomes[i] = await self.follow(urls[i], limit)
 
             await asyncio.gather(*(worker() for _ in range(min(self._concurrency, len(urls)))))
             return outcomes
 
         return self._run(every())
 
-    async def _follow(self, url: str, limit: int) -> Outcome:
+    async def follow(self, url: str, limit: int) -> Outcome:
+        """One URL on the client's loop, its redirects followed where the policy allows."""
         for hop in range(MAX_REDIRECTS + 1):
             try:
                 origin, parts = origin_of(url)
@@ -320,16 +325,20 @@ class UrllibClient:
 
     def get(self, urls: Sequence[str], limit: int) -> list[Outcome]:
         if len(urls) <= 1:
-            return [self._one(u, limit) for u in urls]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
+            return [self.one(u, limit) for u in urls]
 
         def one(url: str) -> Outcome:
-            return self._one(url, limit)
+            return self.one(url, limit)
 
-        return list(self._pool.map(one, urls))
+        return list(self.pool().map(one, urls))
 
-    def _one(self, url: str, limit: int) -> Outcome:
+    def pool(self) -> ThreadPoolExecutor:
+        """The client's threads (started the first time)."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._concurrency, thread_name_prefix="zomgen-http")
+        return self._pool
+
+    def one(self, url: str, limit: int) -> Outcome:
         """One URL, its redirects followed here, where the policy allows, before any request
         goes to where they lead (urllib's own handler would send it first)."""
         for hop in range(MAX_REDIRECTS + 1):
@@ -374,7 +383,7 @@ class UrllibClient:
 
 def _opener_without_redirects() -> urllib.request.OpenerDirector:
     """urllib's default opener (proxies, http, https, errors) less its redirect handler: a
-    redirect comes back as a response (an HTTPError of status 3xx), for `_one` to follow."""
+    redirect comes back as a response (an HTTPError of status 3xx), for `one` to follow."""
     opener = urllib.request.OpenerDirector()
     for handler in (
         urllib.request.ProxyHandler(),

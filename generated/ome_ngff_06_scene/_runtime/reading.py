@@ -1,9 +1,11 @@
 """Reading a hierarchy into ONE ZOM document: every node's document (metadata_files.py), each
 group's under its parent's `members`, child name -> child document.
 
-The walk goes level by level: list every group of one level, then read the metadata of every
-child found, all in one batch, so a remote source keeps many requests in flight and a deep
-hierarchy never recurses. Consolidated metadata, when present and wanted, replaces the walk.
+On local stores the walk goes level by level: list every group of one level, then read each
+child's files, one node at a time. On remote stores it does not wait for a level (streamed.py):
+a group is listed as soon as its metadata arrives, many requests in flight. Neither recurses;
+what happens at each node is walk_steps.py. Consolidated metadata, when present and wanted,
+replaces the walk.
 
 Anything wrong with one node (unreadable, not JSON, NaN, a forbidden name, v2 and v3 metadata
 in one folder, a symlink loop, too deep) is a Problem of that node, and the node is left out;
@@ -13,33 +15,30 @@ only an unusable root makes the whole read fail (document None).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from .consolidated import Entries, v2_entries, v3_entries
 from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES
-from .members import Forced, MemberTree
+from .members import MemberTree
 from .metadata_files import (
     ALL_FILES,
-    METADATA_NAMES,
     V2_FILES,
-    V2_FILES_SET,
     V3,
     ZARRAY,
-    ZATTRS,
     ZGROUP,
     ZMETADATA,
-    NodeReader,
     forbidden_name,
 )
 from .opening import open_source
-from .pointers import join_node_path, node_path
+from .pointers import node_path
 from .problems import Problem, StoreError
-from .sources import Failure, Fetched, Source
+from .sources import Fetched, Source
+from .streamed import StreamedWalk
 from .values import is_object
+from .walk_steps import WalkNode, WalkSteps
 
-# Stands for a file known to exist whose content is never used (see read_children).
+# Stands for a file known to exist whose content is never used (see read_each).
 _PRESENT = b"{}"
 # Deeper than this, members are reported instead of read: no real hierarchy comes near it, and
 # it bounds what a pathological store can cost (checking a broken hierarchy in detail grows with
@@ -47,23 +46,7 @@ _PRESENT = b"{}"
 DEFAULT_MAX_DEPTH = 256
 
 
-@dataclass(slots=True)
-class _Node:
-    names: tuple[str, ...]  # member names from the document's root
-    path: str  # the node path of problems: "/" or "/a/b"
-    prefix: str  # store key prefix: "" or "a/b/"
-    members: dict[str, Any] | None = None  # the parent's `members`, to attach to
-    tree: MemberTree | None = None  # what the convention says about this node
-    forced: Forced = field(default_factory=lambda: _no_names())
-    listed: bool = True  # found by listing (else: named by the convention, maybe absent)
-    document: dict[str, Any] | None = None
-
-
-def _no_names() -> Forced:
-    return {}
-
-
-class _Walk(NodeReader):
+class _Walk(WalkSteps):
     def __init__(
         self,
         source: Source,
@@ -75,14 +58,10 @@ class _Walk(NodeReader):
         max_root_bytes: int,
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(tree=tree, max_depth=max_depth, max_bytes=max_bytes)
         self.source = source
-        self.progress = progress  # told the number of nodes read after each level
-        self.read_nodes = 1
+        self.progress = progress  # told the number of nodes read as the walk goes
         self.use_consolidated = use_consolidated
-        self.tree = tree
-        self.max_depth = max_depth
-        self.max_bytes = max_bytes
         self.max_root_bytes = max_root_bytes
 
     # -- the walk
@@ -103,7 +82,7 @@ class _Walk(NodeReader):
             entries = self.v2_consolidated(zmetadata)
             if entries is not None:
                 files = entries.pop("", files)
-        root = _Node((), "/", prefix, tree=self.tree)
+        root = WalkNode((), "/", prefix, tree=self.tree)
         # build() strips the envelope from the document: keep it for reading
         envelope = files[V3].get("consolidated_metadata") if is_object(files.get(V3)) else None
         document = self.build("/", files)
@@ -140,7 +119,7 @@ class _Walk(NodeReader):
         self.problems.extend(problems)
         return entries
 
-    def from_entries(self, root: _Node, entries: Entries) -> None:
+    def from_entries(self, root: WalkNode, entries: Entries) -> None:
         """Build the tree from consolidated entries, parents before children."""
         nodes: dict[str, dict[str, Any]] = {"": root.document or {}}
         for key in sorted(entries, key=lambda k: (k.count("/"), k)):
@@ -166,128 +145,24 @@ class _Walk(NodeReader):
         if self.progress is not None:
             self.progress(len(nodes))
 
-    def walk(self, root: _Node) -> None:
+    def walk(self, root: WalkNode) -> None:
+        requests = self.source.requests()
+        if requests is not None:
+            StreamedWalk(self, requests, self.source.listable, self.progress).run(root)
+            return
         level = [root]
-        depth = 0
         while level:
-            children = self.children(level, depth)
-            level = self.read_children(children)
-            depth += 1
+            listings = self.source.listdir([g.prefix for g in level])
+            children = [c for g, got in zip(level, listings) for c in self.members_of(g, got)]
+            own: tuple[str, ...] = (V3,) if self.version == 3 else V2_FILES
+            other: tuple[str, ...] = V2_FILES if self.version == 3 else (V3,)
+            fetched = self.read_each(children, own, other)
+            level = [c for c, got in zip(children, fetched) if self.take(c, got)]
             if self.progress is not None:
                 self.progress(self.read_nodes)
 
-    def children(self, groups: list[_Node], depth: int) -> list[_Node]:
-        """The candidate members of every group of one level."""
-        listings = self.source.listdir([g.prefix for g in groups])
-        found: list[_Node] = []
-        for group, listing in zip(groups, listings):
-            document = group.document or {}
-            named: dict[str, Forced] = {}
-            if group.tree is not None and not isinstance(listing, list):
-                named = group.tree.names(document)
-            if isinstance(listing, Failure):
-                if listing.message.startswith("symlink loop"):
-                    self.problem(group.path, listing.message)
-                    if group.members is not None and group.names:
-                        group.members.pop(group.names[-1], None)
-                    continue
-                self.problem(group.path, f"cannot list the members: {listing.message}")
-            if isinstance(listing, list) and group.names:
-                # A remote listing shows the group's own files: where probing each node for
-                # both versions would cost too much, this is where a mixed group shows.
-                other = sorted(set(listing) & (V2_FILES_SET if self.version == 3 else {V3}))
-                if other:
-                    own = V3 if self.version == 3 else ZGROUP
-                    found_files = ", ".join([own, *other])
-                    self.problem(
-                        group.path, f"Zarr v3 and v2 metadata mixed in one node ({found_files})"
-                    )
-                    if group.members is not None:
-                        group.members.pop(group.names[-1], None)
-                    continue
-            names = sorted(set(listing) - METADATA_NAMES) if isinstance(listing, list) else []
-            candidates = [(n, True) for n in names] + [(n, False) for n in named if n not in names]
-            if candidates and depth >= self.max_depth:
-                message = f"the hierarchy is deeper than {self.max_depth} levels: members not read"
-                self.problem(group.path, message)
-                continue
-            members = document.get("members")
-            for name, listed in candidates:
-                path = join_node_path(group.path, name)
-                if name in ("", ".", "..") or "/" in name:
-                    self.problem(path, f"forbidden node name {name!r}")
-                    continue
-                found.append(
-                    _Node(
-                        (*group.names, name),
-                        path,
-                        group.prefix + name + "/",
-                        members if is_object(members) else None,
-                        group.tree,  # the parent's tree: `child()` is taken once it is a group
-                        named.get(name, {}),
-                        listed,
-                    )
-                )
-        return found
-
-    def read_children(self, children: list[_Node]) -> list[_Node]:
-        """Read the metadata of every child, attach the nodes found; return the groups."""
-        own: tuple[str, ...] = (V3,) if self.version == 3 else V2_FILES
-        other: tuple[str, ...] = V2_FILES if self.version == 3 else (V3,)
-        fetched: Iterable[dict[str, Fetched]]
-        if self.source.cheap_probes:
-            fetched = self.read_each(children, own, other)
-        else:
-            fetched = self.fetch_remote(children, own, other)
-        groups: list[_Node] = []
-        for child, got in zip(children, fetched):
-            path = child.path
-            files = self.parse_files(path, got)
-            if files is None:
-                continue
-            name = child.names[-1]
-            document = self.build(path, files)
-            if document is None:
-                continue
-            reason = forbidden_name(name)
-            if reason is not None:
-                self.problem(path, f"forbidden node name {name!r}: {reason}")
-                continue
-            if child.members is not None:
-                child.members[name] = document
-            self.read_nodes += 1
-            if "members" in document:
-                child.document = document
-                if child.tree is not None:
-                    child.tree = child.tree.child(name, child.forced)
-                groups.append(child)
-        return groups
-
-    def fetch_remote(
-        self, children: list[_Node], own: tuple[str, ...], other: tuple[str, ...]
-    ) -> list[dict[str, Fetched]]:
-        """The files of every child, requested together (each request costs a round trip)."""
-        if self.version == 2:
-            # A v2 node is asked for .zarray and .zattrs, and only one without .zarray for
-            # .zgroup: most nodes are arrays, and a third request for each would cost a third
-            # more than the reads themselves.
-            fetched = self.fetch(children, [(ZARRAY, ZATTRS) for _ in children])
-            maybe_groups = [i for i, got in enumerate(fetched) if got[ZARRAY] is None]
-            again = self.fetch([children[i] for i in maybe_groups], [(ZGROUP,)] * len(maybe_groups))
-            for i, got in zip(maybe_groups, again):
-                fetched[i].update(got)
-        else:
-            fetched = self.fetch(children, [own for _ in children])
-        # Only for nodes with nothing of the hierarchy's version: one request more, to report a
-        # node of the wrong version instead of skipping it in silence.
-        missing = [i for i, got in enumerate(fetched) if all(v is None for v in got.values())]
-        again = self.fetch([children[i] for i in missing], [other for _ in missing])
-        for i, got in zip(missing, again):
-            fetched[i].update(got)
-        return fetched
-
     def read_each(
-        self, children: list[_Node], own: tuple[str, ...], other: tuple[str, ...]
+        self, children: list[WalkNode], own: tuple[str, ...], other: tuple[str, ...]
     ) -> Iterator[dict[str, Fetched]]:
         """The files of one child at a time, each parsed before the next is read (local
         stores): a level of members whose files are sparse 64 MiB files (4 KiB to make) would
@@ -302,11 +177,6 @@ class _Walk(NodeReader):
                 if present:
                     got[name] = _PRESENT
             yield got
-
-    def fetch(self, nodes: list[_Node], probes: list[tuple[str, ...]]) -> list[dict[str, Fetched]]:
-        keys = [node.prefix + name for node, names in zip(nodes, probes) for name in names]
-        results = iter(self.source.read(keys, self.max_bytes) if keys else [])
-        return [{name: next(results) for name in names} for names in probes]
 
 
 def read_document(
@@ -330,7 +200,8 @@ def read_document(
     files, which may hold the whole hierarchy's consolidated metadata: `max_consolidated_bytes`.
     An HTTP store's redirects are followed only to its own origin and to `allow_redirects_to`
     (`"https://host[:port]"`, or `"*"` for any). `progress`, where given, is told how many
-    nodes have been read after each level of the hierarchy (a terminal's progress line).
+    nodes have been read as the walk goes (after each level of a local store, every 100 nodes
+    of a remote one; a terminal's progress line).
     """
     try:
         source, prefix = open_source(store, path, allow_redirects_to)

@@ -11,15 +11,17 @@ import asyncio
 import html
 import re
 import urllib.parse
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Awaitable, Collection, Sequence
+from typing import Any, TypeVar
 
-from .httpget import Outcome, client_for, describe
+from .httpget import KeepAliveClient, Outcome, UrllibClient, client_for, describe
+from .inflight import LoopRequests, PoolRequests
 from .jsontext import too_large
 from .origins import RedirectPolicy
-from .sources import Failure, Fetched, Listing
+from .sources import Failure, Fetched, Job, Listing, Requests
 
 DEFAULT_CONCURRENCY = 64
+_A = TypeVar("_A")
 
 
 async def ensure_open(store: Any) -> None:
@@ -47,33 +49,31 @@ class ZarrStoreSource:
         return sync(coroutine)
 
     def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
-        from zarr.core.buffer import default_buffer_prototype
-
-        prototype = default_buffer_prototype()
-        store = self._store
-
-        async def one(key: str, gate: asyncio.Semaphore) -> Fetched:
-            async with gate:
-                try:
-                    buffer = await store.get(key, prototype=prototype)
-                except (FileNotFoundError, NotADirectoryError):
-                    return None
-                except Exception as exc:  # noqa: BLE001  # any store's own error is a problem of this key
-                    return Failure(describe(exc))
-            if buffer is None:
-                return None
-            data: bytes = buffer.to_bytes()
-            if len(data) > limit:
-                return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
-            return data
-
         async def every() -> list[Fetched]:
-            await ensure_open(store)
+            await ensure_open(self._store)
             gate = asyncio.Semaphore(self._concurrency)
-            return list(await asyncio.gather(*(one(k, gate) for k in keys)))
+            return list(
+                await asyncio.gather(*(self._gated(gate, self._get(k, limit)) for k in keys))
+            )
 
         result: list[Fetched] = self._run(every()) if keys else []
         return result
+
+    async def _get(self, key: str, limit: int) -> Fetched:
+        from zarr.core.buffer import default_buffer_prototype
+
+        try:
+            buffer = await self._store.get(key, prototype=default_buffer_prototype())
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except Exception as exc:  # noqa: BLE001  # any store's own error is a problem of this key
+            return Failure(describe(exc))
+        if buffer is None:
+            return None
+        data: bytes = buffer.to_bytes()
+        if len(data) > limit:
+            return Failure(too_large(key.rsplit("/", 1)[-1], len(data), limit))
+        return data
 
     def exists(self, keys: Sequence[str]) -> list[bool]:
         return [r is not None for r in self.read(keys, 1 << 62)]
@@ -81,23 +81,39 @@ class ZarrStoreSource:
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         if not self.listable:
             return [None for _ in prefixes]
-        store = self._store
-
-        async def one(prefix: str, gate: asyncio.Semaphore) -> Listing:
-            async with gate:
-                try:
-                    names = [name async for name in store.list_dir(prefix.rstrip("/"))]
-                except Exception as exc:  # noqa: BLE001  # listing refused: use the named members
-                    return Failure(describe(exc))
-            return list(dict.fromkeys(n.rstrip("/") for n in names))
 
         async def every() -> list[Listing]:
-            await ensure_open(store)
+            await ensure_open(self._store)
             gate = asyncio.Semaphore(self._concurrency)
-            return list(await asyncio.gather(*(one(p, gate) for p in prefixes)))
+            return list(await asyncio.gather(*(self._gated(gate, self._list(p)) for p in prefixes)))
 
         result: list[Listing] = self._run(every()) if prefixes else []
         return result
+
+    async def _list(self, prefix: str) -> Listing:
+        if not self.listable:
+            return None
+        try:
+            names = [name async for name in self._store.list_dir(prefix.rstrip("/"))]
+        except Exception as exc:  # noqa: BLE001  # listing refused: use the named members
+            return Failure(describe(exc))
+        return list(dict.fromkeys(n.rstrip("/") for n in names))
+
+    @staticmethod
+    async def _gated(gate: asyncio.Semaphore, request: Awaitable[_A]) -> _A:
+        async with gate:
+            return await request
+
+    def requests(self) -> Requests:
+        async def opened() -> asyncio.AbstractEventLoop:
+            await ensure_open(self._store)
+            return asyncio.get_running_loop()  # zarr's, in its own thread
+
+        async def one(job: Job) -> Fetched | Listing:
+            return await (self._list(job.key) if job.listing else self._get(job.key, job.limit))
+
+        loop: asyncio.AbstractEventLoop = self._run(opened())
+        return LoopRequests(loop, one, self._concurrency)
 
     def close(self) -> None:
         pass
@@ -125,6 +141,7 @@ class HttpSource:
         self._base = base_url if base_url.endswith("/") else base_url + "/"
         redirects = RedirectPolicy(self._base, allow_redirects_to)
         self._client = client_for(self._base, timeout, concurrency, redirects)
+        self._concurrency = concurrency
 
     def _url(self, key: str) -> str:
         return self._base + urllib.parse.quote(key, safe="/")
@@ -139,6 +156,30 @@ class HttpSource:
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         outcomes = self._client.get([self._url(p) for p in prefixes], _MAX_INDEX_BYTES)
         return [_index(outcome) for outcome in outcomes]
+
+    def requests(self) -> Requests:
+        client = self._client
+
+        def answer(job: Job, outcome: Outcome) -> Fetched | Listing:
+            return _index(outcome) if job.listing else _fetched(job.key, outcome, job.limit)
+
+        if isinstance(client, KeepAliveClient):
+            keep_alive = client
+
+            async def follow(job: Job) -> Fetched | Listing:
+                limit = _MAX_INDEX_BYTES if job.listing else job.limit
+                return answer(job, await keep_alive.follow(self._url(job.key), limit))
+
+            return LoopRequests(client.loop(), follow, self._concurrency)
+        if isinstance(client, UrllibClient):
+            urllib_client = client
+
+            def one(job: Job) -> Fetched | Listing:
+                limit = _MAX_INDEX_BYTES if job.listing else job.limit
+                return answer(job, urllib_client.one(self._url(job.key), limit))
+
+            return PoolRequests(client.pool(), one)
+        raise TypeError(f"no requests in flight through {type(client).__name__}")
 
     def close(self) -> None:
         self._client.close()

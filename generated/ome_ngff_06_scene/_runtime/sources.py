@@ -17,7 +17,7 @@ import os
 import stat
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -37,6 +37,34 @@ class Failure:
 Fetched = bytes | Failure | None
 # names of the entries below a prefix; None: this source cannot list.
 Listing = list[str] | Failure | None
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One request of a walk that keeps many in flight: read the file `key` (up to `limit`
+    bytes), or list the folder `key` when `listing`. `tag` is the caller's, given back with
+    the answer."""
+
+    tag: int
+    key: str
+    limit: int
+    listing: bool = False
+
+
+# A job's answer -> the jobs it leads to.
+Answered = Callable[[int, Fetched | Listing], Sequence[Job]]
+
+
+class Requests(Protocol):
+    """Jobs in flight, answered in the order they complete (a remote source's `requests()`)."""
+
+    def run(self, jobs: Sequence[Job], answered: Answered) -> None:
+        """Every job, and every job an answer leads to, until none is left, a fixed number in
+        flight at a time. `answered` gets each job's tag and answer (a Failure where the
+        request failed) as it comes, one at a time, in a thread of the requests' own, and
+        returns the jobs that answer leads to. When `answered` raises, or the wait is
+        interrupted (Ctrl-C), every request is stopped before the exception goes on."""
+        ...
 
 
 class Source(Protocol):
@@ -62,6 +90,12 @@ class Source(Protocol):
         ...
 
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]: ...
+
+    def requests(self) -> Requests | None:
+        """Remote sources: jobs kept in flight, answers taken as they come, so the walk reads a
+        group's members as soon as its own metadata arrives. None where a plain loop is
+        fastest (local disk, zip, a mapping)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -177,6 +211,9 @@ class DirSource:
         except OSError as exc:
             return _os_failure(exc)
 
+    def requests(self) -> None:
+        return None
+
     def close(self) -> None:
         pass
 
@@ -261,6 +298,9 @@ class ZipSource:
     def listdir(self, prefixes: Sequence[str]) -> list[Listing]:
         return [sorted(self._folders.get(prefix, ())) for prefix in prefixes]
 
+    def requests(self) -> None:
+        return None
+
     def close(self) -> None:
         self._zip.close()
 
@@ -330,6 +370,9 @@ class MappingSource:
                     self._folders.setdefault(prefix, set()).add(parts[depth])
         folders = self._folders
         return [sorted(folders.get(prefix, ())) for prefix in prefixes]
+
+    def requests(self) -> None:
+        return None
 
     def close(self) -> None:
         pass

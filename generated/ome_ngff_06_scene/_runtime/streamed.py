@@ -1,0 +1,166 @@
+"""The walk of a remote store: every request in flight as soon as it is known, not level by
+level. A group is listed as soon as its own metadata has arrived, and each member it lists is
+read at once, so the store always has up to `concurrency` requests to answer (a level-by-level
+walk waits, twice per level, for the level's slowest request).
+
+Answers come in whatever order the store gives them; the result does not depend on it. Each
+step's problems are noted under the place the level-by-level walk gives them (the depth, the
+listing before the reads, the node's `order`) and sorted into that order at the end, and each
+group's `members` are put back in the order of its listing.
+
+Each answer is parsed as it comes (`Requests.run` hands it over), so no more answers are held
+than there are requests in flight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .metadata_files import V2_FILES, V3, ZARRAY, ZATTRS, ZGROUP
+from .problems import Problem
+from .sources import Fetched, Job, Listing, Requests
+from .walk_steps import WalkNode, WalkSteps
+
+# The progress callback is told the count of nodes read every this many nodes.
+_PROGRESS_EVERY = 100
+
+
+@dataclass(slots=True)
+class _Files:
+    """The files of one node asked so far, in the order asked (problems name them in it)."""
+
+    node: WalkNode
+    got: dict[str, Fetched] = field(default_factory=dict[str, Fetched])
+    waiting: int = 0
+    stage: int = 0  # 0: the version's own files, 1: v2's .zgroup, 2: the other version's
+
+
+# problems sort by (depth, 0 for a listing / 1 for a node read, the node's order)
+_Place = tuple[int, int, tuple[int, ...]]
+
+
+class StreamedWalk:
+    def __init__(
+        self,
+        steps: WalkSteps,
+        requests: Requests,
+        listable: bool,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.steps = steps
+        self.requests = requests
+        self.listable = listable
+        self.progress = progress
+        self.asked: dict[int, tuple[_Files, str] | WalkNode] = {}  # tag -> what it answers
+        self.tags = 0
+        self.jobs: list[Job] = []  # the jobs the last step led to
+        self.noted: list[tuple[_Place, list[Problem]]] = []
+        self.orders: list[tuple[dict[str, Any], list[str]]] = []
+        self.told = 0
+
+    def run(self, root: WalkNode) -> None:
+        self.listed(root)
+        self.requests.run(self.next_jobs(), self.answered)
+        self.finish()
+
+    def answered(self, tag: int, answer: Fetched | Listing) -> list[Job]:
+        whose = self.asked.pop(tag)
+        if isinstance(whose, WalkNode):
+            self.on_listing(whose, answer if not isinstance(answer, bytes) else None)
+        elif not isinstance(answer, list):
+            self.on_file(*whose, answer)
+        self.tell()
+        return self.next_jobs()
+
+    def next_jobs(self) -> list[Job]:
+        jobs, self.jobs = self.jobs, []
+        return jobs
+
+    def tag(self, whose: tuple[_Files, str] | WalkNode) -> int:
+        self.tags += 1
+        self.asked[self.tags] = whose
+        return self.tags
+
+    # -- the steps
+
+    def listed(self, group: WalkNode) -> None:
+        """A group whose document is read: its listing asked for."""
+        if self.listable:
+            self.jobs.append(Job(self.tag(group), group.prefix, 0, listing=True))
+        else:
+            self.on_listing(group, None)
+
+    def on_listing(self, group: WalkNode, listing: Listing) -> None:
+        steps = self.steps
+        start = len(steps.problems)
+        children = steps.members_of(group, listing)
+        self.note((len(group.names), 0, group.order), start)
+        if len(children) > 1 and group.document is not None:
+            self.orders.append((group.document["members"], [c.names[-1] for c in children]))
+        own: tuple[str, ...] = (V3,) if steps.version == 3 else (ZARRAY, ZATTRS)
+        for child in children:
+            self.ask(_Files(child), own)
+
+    def ask(self, files: _Files, names: tuple[str, ...]) -> None:
+        prefix, limit = files.node.prefix, self.steps.max_bytes
+        for name in names:
+            files.got[name] = None  # holds the file's place until its answer comes
+            self.jobs.append(Job(self.tag((files, name)), prefix + name, limit))
+        files.waiting += len(names)
+
+    def on_file(self, files: _Files, name: str, answer: Fetched) -> None:
+        files.got[name] = answer
+        files.waiting -= 1
+        if files.waiting:
+            return
+        more = self.more_files(files)
+        if more:
+            self.ask(files, more)
+            return
+        steps, node = self.steps, files.node
+        start = len(steps.problems)
+        is_group = steps.take(node, files.got)
+        self.note((len(node.names) - 1, 1, node.order), start)
+        if is_group:
+            self.listed(node)
+
+    def more_files(self, files: _Files) -> tuple[str, ...]:
+        """The files to ask for next, once the last asked are in: a v2 node without .zarray
+        is asked for .zgroup; a node with nothing of the hierarchy's version, for the other
+        version's files (to report it instead of skipping it in silence)."""
+        got, version = files.got, self.steps.version
+        if files.stage == 0 and version == 2 and got[ZARRAY] is None:
+            files.stage = 1
+            return (ZGROUP,)
+        if files.stage < 2 and all(v is None for v in got.values()):
+            files.stage = 2
+            return V2_FILES if version == 3 else (V3,)
+        return ()
+
+    # -- order
+
+    def note(self, place: _Place, start: int) -> None:
+        """The problems noted since `start`, kept under `place` to be sorted at the end."""
+        problems = self.steps.problems
+        if len(problems) > start:
+            self.noted.append((place, problems[start:]))
+            del problems[start:]
+
+    def finish(self) -> None:
+        self.noted.sort(key=lambda noted: noted[0])
+        for _place, problems in self.noted:
+            self.steps.problems.extend(problems)
+        for members, names in self.orders:
+            if len(members) > 1:
+                kept = [(name, members[name]) for name in names if name in members]
+                members.clear()
+                members.update(kept)
+        self.tell(last=True)
+
+    def tell(self, last: bool = False) -> None:
+        read = self.steps.read_nodes
+        if self.progress is not None and (last or read - self.told >= _PROGRESS_EVERY):
+            self.told = read
+            self.progress(read)
