@@ -4,6 +4,7 @@ beside its schema, including nodes inside a subtree their family's schema alread
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -13,37 +14,16 @@ from typing import Any
 import pytest
 import zarr
 
+from tests.support.ome06 import VALID_IMAGE, VERSION
 from zomgen.catalog.dispatch import validate_attributes, validate_declared
 
-VERSION = "0.6rc0"
 ZOMGEN = [sys.executable, "-m", "zomgen", "validate"]
 
 
 def _multiscale(**strict_keys: Any) -> dict[str, Any]:
-    """One level `0` in a 2-d `physical` system; `strict_keys` are what only the strict schema
+    """The smallest valid image's multiscale; `strict_keys` are what only the strict schema
     requires (`name`, `type`, `metadata`)."""
-    return {
-        **strict_keys,
-        "coordinateSystems": [
-            {
-                "name": "physical",
-                "axes": [{"name": "y", "type": "space"}, {"name": "x", "type": "space"}],
-            }
-        ],
-        "datasets": [
-            {
-                "path": "0",
-                "coordinateTransformations": [
-                    {
-                        "type": "scale",
-                        "scale": [1, 1],
-                        "input": {"path": "0"},
-                        "output": {"name": "physical"},
-                    }
-                ],
-            }
-        ],
-    }
+    return {**strict_keys, **copy.deepcopy(VALID_IMAGE["ome"]["multiscales"][0])}
 
 
 STRICT_KEYS = {"name": "image", "type": "gaussian", "metadata": {"method": "skimage"}}

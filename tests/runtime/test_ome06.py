@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
+from tests.support.ome06 import VALID_IMAGE, VERSION
 from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, V3_GROUP, v3_array
 
-VERSION = "0.6rc0"
 FOLDER = CORPUS / "ome-ngff" / VERSION
 PACKAGES = {
     "image": "ome_ngff_06_image",
@@ -157,36 +157,6 @@ def _put_label(
         _put(labels["members"], rest, label)
     else:
         _put(members, path, label)
-
-
-VALID_IMAGE: dict[str, Any] = {
-    "ome": {
-        "version": VERSION,
-        "multiscales": [
-            {
-                "coordinateSystems": [
-                    {
-                        "name": "physical",
-                        "axes": [{"name": "y", "type": "space"}, {"name": "x", "type": "space"}],
-                    }
-                ],
-                "datasets": [
-                    {
-                        "path": "0",
-                        "coordinateTransformations": [
-                            {
-                                "type": "scale",
-                                "scale": [1, 1],
-                                "input": {"path": "0"},
-                                "output": {"name": "physical"},
-                            }
-                        ],
-                    }
-                ],
-            }
-        ],
-    }
-}
 
 
 def _labelled(label_attributes: Any) -> dict[str, Any]:
