@@ -74,7 +74,8 @@ class LoopRequests:
                         waiting.put_nowait((_STOP, next(order), job))
 
         queue_jobs(jobs)
-        workers = [asyncio.ensure_future(work()) for _ in range(self._concurrency if left else 0)]
+        # No job, no worker: none would ever be told to stop.
+        workers = [asyncio.ensure_future(work()) for _ in range(self._concurrency if jobs else 0)]
         try:
             await asyncio.gather(*workers)
         finally:

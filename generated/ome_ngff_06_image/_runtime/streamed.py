@@ -75,7 +75,8 @@ class StreamedWalk:
         return self.next_jobs()
 
     def next_jobs(self) -> list[Job]:
-        jobs, self.jobs = self.jobs, []
+        jobs = self.jobs
+        self.jobs = []
         return jobs
 
     def tag(self, whose: tuple[_Files, str] | WalkNode) -> int:
