@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from zomgen import __version__
+from zomgen.build_cli import add_build, run_build
 from zomgen.errors import CompileError, InputProblem
-from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, report_input
+from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
 from zomgen.validate_cli import add_validate, run_validate
 
 
@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="zomgen", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"zomgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    _add_build(sub)
+    add_build(sub, _add_include)
     _add_cases(sub)
     _add_ir(sub)
     add_validate(sub, _add_include)
@@ -42,25 +42,6 @@ def _add_include(parser: argparse.ArgumentParser, help: str | None = None) -> No
     """`-I DIR`, repeatable: the folders of schemas besides the input's that `$ref` may name."""
     parser.add_argument(
         "-I", dest="include", type=Path, action="append", default=[], metavar="DIR", help=help
-    )
-
-
-def _add_build(sub: argparse._SubParsersAction[_Parser]) -> None:
-    build = sub.add_parser("build", help="compile a convention schema into a typed package")
-    build.add_argument("schema", type=Path, help="the convention schema (JSON or YAML)")
-    build.add_argument("-o", "--out", type=Path, required=True, help="package folder to write")
-    _add_include(build, "more folders of schemas that $ref may name (repeatable)")
-    build.add_argument(
-        "--check",
-        action="store_true",
-        help="write nothing; exit 1 with a diff if the package is stale",
-    )
-    build.add_argument(
-        "--cases",
-        type=Path,
-        metavar="DIR",
-        help="also derive the type-check cases into DIR (as `zomgen cases`) and put the "
-        "agreement table in the package README",
     )
 
 
@@ -82,86 +63,6 @@ def _add_ir(sub: argparse._SubParsersAction[_Parser]) -> None:
     show = sub.add_parser("ir", help="print the intermediate representation as JSON")
     show.add_argument("schema", type=Path)
     _add_include(show)
-
-
-def _package_name(out: Path) -> str | None:
-    name = out.resolve().name
-    return name if name.isidentifier() else None
-
-
-def _build(args: argparse.Namespace) -> int:
-    from zomgen.pipeline import Options, generate_package
-    from zomgen.write import stale, write_package
-
-    name = _package_name(args.out)
-    if name is None:
-        return report_input(
-            [
-                InputProblem(
-                    str(args.out),
-                    "",
-                    "the folder's name is the package's import name, so it must be a Python identifier",
-                )
-            ]
-        )
-    if args.cases is not None:
-        return _build_with_cases(args, name)
-    generated = generate_package(
-        Options(schema=args.schema, include_dirs=tuple(args.include), package=name)
-    )
-    for warning in generated.warnings:
-        print(f"zomgen: warning: {warning}", file=sys.stderr)
-    files = generated.files
-    if args.check:
-        diffs = stale(files, args.out)
-        if diffs:
-            sys.stdout.write("".join(diffs))
-            print(
-                f"zomgen: {args.out} is stale: run `zomgen build {args.schema} -o {args.out}`",
-                file=sys.stderr,
-            )
-            return EXIT_FAILED
-        return EXIT_OK
-    written = write_package(files, args.out)
-    print(f"zomgen: {args.out}: {len(written)} files written or removed ({len(files)} generated)")
-    return EXIT_OK
-
-
-def _build_with_cases(args: argparse.Namespace, name: str) -> int:
-    """`zomgen build --cases DIR`: the cases are derived into DIR exactly as `zomgen cases -o DIR
-    --package NAME` does, which checks them against the package at DIR/NAME; the package at -o
-    is the same files (one and the same folder when DIR is its parent)."""
-    from zomgen.cases.derive import derive
-    from zomgen.write import differences, stale, write_package
-
-    include = tuple(args.include)
-    if args.check:
-        with tempfile.TemporaryDirectory(prefix="zomgen-cases-") as scratch:
-            derived = derive(args.schema, Path(scratch), include, name)
-        diffs = stale(derived.package_files, args.out)
-        diffs += differences(derived.case_files, args.cases)
-        if diffs:
-            sys.stdout.write("".join(diffs))
-            print(
-                f"zomgen: {args.out} or {args.cases} is stale: run `zomgen build {args.schema} "
-                f"-o {args.out} --cases {args.cases}`",
-                file=sys.stderr,
-            )
-            return EXIT_FAILED
-        return EXIT_OK
-    derived = derive(args.schema, args.cases, include, name)
-    for warning in derived.warnings:
-        print(f"zomgen: warning: {warning}", file=sys.stderr)
-    if (args.cases / name).resolve() != args.out.resolve():
-        write_package(derived.package_files, args.out)
-    for note in derived.notes:
-        print(f"zomgen: note: {note}", file=sys.stderr)
-    print(
-        f"zomgen: {args.out}: package with its agreement report; {args.cases}: {derived.cases} "
-        f"cases of {derived.root} ({derived.source} valid hierarchy); run "
-        f"`python {args.cases / 'check_cases.py'}`"
-    )
-    return EXIT_OK
 
 
 def _ir(args: argparse.Namespace) -> int:
@@ -208,7 +109,7 @@ def _printable_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_streams()
     args = _parser().parse_args(argv)
-    handlers = {"build": _build, "cases": _cases, "ir": _ir, "validate": run_validate}
+    handlers = {"build": run_build, "cases": _cases, "ir": _ir, "validate": run_validate}
     try:
         return handlers[args.command](args)
     except CompileError as exc:

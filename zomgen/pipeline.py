@@ -6,6 +6,7 @@ schema + store -> problems. Each step lives in its own folder; this module only 
     ir/flatten       deep types named
     schema/bundle    the package's schema.json, and where each union option's subschema is in it
     targets/python, targets/typescript, targets/shipped   the files
+    targets/typescript/npm, toolchain   `--npm`: package.json, index.ts, and dist/ built by tsc
 
 Nothing here writes files or knows about the command line (see `write.py` and `cli.py`).
 """
@@ -30,6 +31,8 @@ from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python.files import python_files
 from zomgen.targets.shipped import runtime_files
 from zomgen.targets.typescript.files import typescript_files
+from zomgen.targets.typescript.npm import NpmPackage, npm_files
+from zomgen.targets.typescript.toolchain import compile_dist, find_node_modules
 
 # The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default
 # limit (1000) would stop at about 50 levels. Deeper than this is reported as too deep.
@@ -47,6 +50,10 @@ class Options:
     schema: Path
     include_dirs: tuple[Path, ...] = ()
     package: str = "convention"
+    # `--npm`: also the npm package (package.json, index.ts, dist/); `python=False` is
+    # `--npm-only`, the TypeScript half alone
+    npm: NpmPackage | None = None
+    python: bool = True
 
 
 def load(options: Options) -> SchemaSet:
@@ -77,18 +84,21 @@ def generate(options: Options) -> dict[str, str]:
 
 
 def generate_package(options: Options) -> Generated:
+    # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
+    node_modules = find_node_modules() if options.npm is not None else None
     schema_set = load(options)
     expander = Expander(schema_set)  # one for both: the parser and the bundler resolve alike
     hierarchy, type_warnings = parse(schema_set, expander)
     bundled = bundle_with_places(schema_set, expander)
     hierarchy = locate_options(flatten(hierarchy), bundled.places)
     schema_text = _json_text(bundled.schema)
-    files = {
-        **python_files(hierarchy, options.package),
-        "schema.json": schema_text,
-        **typescript_files(hierarchy, schema_text),
-        **runtime_files(),
-    }
+    typescript = typescript_files(hierarchy, schema_text)
+    if options.npm is not None and node_modules is not None:
+        typescript |= npm_files(hierarchy, options.npm)
+        typescript |= compile_dist(typescript, node_modules)
+    python = {**python_files(hierarchy, options.package), **runtime_files()}
+    files = {**(python if options.python else {}), "schema.json": schema_text, **typescript}
+    files = dict(sorted(files.items()))
     warnings = tuple(dict.fromkeys(type_warnings + bundled.warnings))
     return Generated(files, warnings, hierarchy)
 

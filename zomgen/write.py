@@ -36,9 +36,9 @@ def _ours(text: str) -> bool:
 
 def _is_generated_verbatim(name: str) -> bool:
     # Files that cannot carry a header comment (py.typed, schema.json, the copied runtime).
-    return name in ("py.typed", "schema.json", "package.json") or name.startswith(
-        ("_runtime/", "_runtime_ts/")
-    )
+    # Not package.json, tsconfig.json or dist/ (`--npm`): an app's own files go by those names,
+    # so a build overwrites them only where its manifest lists them.
+    return name in ("py.typed", "schema.json") or name.startswith(("_runtime/", "_runtime_ts/"))
 
 
 def with_manifest(files: dict[str, str]) -> dict[str, str]:
@@ -216,6 +216,7 @@ def _swap_in(files: dict[str, str], changed: list[str], gone: list[str], out_dir
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "w", encoding="utf-8", newline="") as handle:
                 handle.write(files[name])
+        _remove_emptied_folders(new, gone)
         if out_dir.is_dir():
             # An empty folder of a fresh name, which rename(2) replaces: the old package waits
             # there (where recover() looks) until the new one is in place.
@@ -228,6 +229,16 @@ def _swap_in(files: dict[str, str], changed: list[str], gone: list[str], out_dir
     except BaseException:
         shutil.rmtree(new, ignore_errors=True)
         raise
+
+
+def _remove_emptied_folders(package: Path, gone: list[str]) -> None:
+    """The folders that held only removed files (`dist/` after a build without `--npm`): a
+    build leaves no empty folder of its own behind. A folder with anything else in it stays."""
+    for name in gone:
+        folder = (package / name).parent
+        while folder != package and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
 
 
 def _umask() -> int:

@@ -199,13 +199,7 @@ def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str
     """{file name: text} of the TypeScript side of a package: the types, the run-time checks
     (`validate.ts` over `schema.ts`, the text of schema.json) and the verbatim TypeScript
     runtime they import."""
-    root = hierarchy.root
-    view = {
-        "source": hierarchy.source,
-        "root": root,
-        "guard": f"is{root}",
-        "assertion": f"assert{root}",
-    }
+    view = checks_view(hierarchy)
     # Each line of schema.json as a JSON string literal, which is a JavaScript one: ASCII
     # escapes, so no line separator, quote or `${` in the schema can end it. Split at "\n" only:
     # json.dumps writes no other line break outside strings, and str.splitlines would also
@@ -217,3 +211,14 @@ def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str
         "schema.ts": render("typescript/schema.ts.j2", source=hierarchy.source, lines=lines),
     }
     return files | runtime_ts_files()
+
+
+def checks_view(hierarchy: ir.Hierarchy) -> dict[str, str]:
+    """The names validate.ts exports (and index.ts re-exports) for the convention's root."""
+    root = hierarchy.root
+    return {
+        "source": hierarchy.source,
+        "root": root,
+        "guard": f"is{root}",
+        "assertion": f"assert{root}",
+    }
