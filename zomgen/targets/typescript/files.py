@@ -208,6 +208,7 @@ def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str
     files = {
         "types.ts": TypeScriptTarget(hierarchy).types_ts(),
         "validate.ts": render("typescript/validate.ts.j2", t=view),
+        "load.ts": render("typescript/load.ts.j2", t=view),
         "schema.ts": render("typescript/schema.ts.j2", source=hierarchy.source, lines=lines),
     }
     return files | runtime_ts_files()

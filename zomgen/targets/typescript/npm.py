@@ -3,8 +3,8 @@ builds `dist/` (docs/typescript.md, "The npm package").
 
 The package is the same folder as the generated files, so its sources are the `.ts` files beside
 the Python ones; `files` in package.json keeps `npm pack` to the TypeScript half. Ajv is a peer
-dependency pinned to the version zomgen's tests run with: the app installs it once, and a second
-copy of Ajv never ends up in a bundle.
+dependency, and so is zarrita (load.ts reads stores through it), each pinned to the version
+zomgen's tests run with: the app installs it once, and no second copy ends up in a bundle.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from zomgen import ir
 from zomgen.render import render
 from zomgen.targets.typescript.files import checks_view
-from zomgen.targets.typescript.toolchain import AJV_VERSION
+from zomgen.targets.typescript.toolchain import AJV_VERSION, ZARRITA_VERSION
 
 # npm's rules for a package name: lower case, URL-safe, an optional scope, at most 214 characters.
 _NAME = re.compile(r"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$")
@@ -98,6 +98,7 @@ def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage) -> dict[str, str]:
             ".": {"types": "./dist/index.d.ts", "default": "./dist/index.js"},
             "./types": {"types": "./dist/types.d.ts", "default": "./dist/types.js"},
             "./validate": {"types": "./dist/validate.d.ts", "default": "./dist/validate.js"},
+            "./load": {"types": "./dist/load.d.ts", "default": "./dist/load.js"},
             "./schema.json": "./schema.json",
             "./package.json": "./package.json",
         },
@@ -105,7 +106,7 @@ def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage) -> dict[str, str]:
         "types": "./dist/index.d.ts",
         "files": ["dist", "*.ts", "_runtime_ts", "schema.json", "tsconfig.json"],
         "sideEffects": False,
-        "peerDependencies": {"ajv": AJV_VERSION},
+        "peerDependencies": {"ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION},
     }
     return {
         "package.json": _json(manifest),

@@ -1,8 +1,8 @@
 """The TypeScript compiler that builds an npm package's `dist/`: found, version-checked and run.
 
 zomgen does not carry a TypeScript compiler. `zomgen build --npm` runs the one a project already
-has: a `node_modules` folder holding TypeScript and Ajv at the versions below (Ajv's types are
-read by tsc, as `_runtime_ts` imports them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
+has: a `node_modules` folder holding TypeScript, Ajv and zarrita at the versions below (tsc reads
+Ajv's and zarrita's types, as `_runtime_ts` imports them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
 in the current folder and its parents, and beside zomgen itself (a source checkout's own
 `node_modules`, which `scripts/setup.sh` installs). The versions are pinned, not ranges: the
 same schema must give the same bytes on every machine, and tsc's output is only as stable as
@@ -21,10 +21,13 @@ from zomgen.errors import CompileError
 
 TYPESCRIPT_VERSION = "7.0.2"
 AJV_VERSION = "8.20.0"
+ZARRITA_VERSION = "0.7.5"
 NODE_MODULES_VARIABLE = "ZOMGEN_NODE_MODULES"
+_PINNED = {"typescript": TYPESCRIPT_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
 _INSTALL = (
-    f"run `npm install --save-dev typescript@{TYPESCRIPT_VERSION} ajv@{AJV_VERSION}` in this "
-    f"folder, or set {NODE_MODULES_VARIABLE} to a node_modules folder that has them"
+    "run `npm install --save-dev "
+    + " ".join(f"{name}@{version}" for name, version in _PINNED.items())
+    + f"` in this folder, or set {NODE_MODULES_VARIABLE} to a node_modules folder that has them"
 )
 # Time allowed for one tsc run over a package (it takes well under a second).
 _TSC_TIMEOUT_SECONDS = 300
@@ -50,25 +53,22 @@ def _version(package_json: Path) -> str | None:
 
 
 def find_node_modules() -> Path:
-    """The first `node_modules` with the pinned TypeScript and Ajv; CompileError saying what was
-    found instead (and how to install them) when there is none. Checked before anything is
-    written."""
+    """The first `node_modules` with the pinned TypeScript, Ajv and zarrita; CompileError saying
+    what was found instead (and how to install them) when there is none. Checked before
+    anything is written."""
     seen: list[str] = []
     for folder in _candidates():
-        typescript = _version(folder / "typescript" / "package.json")
-        ajv = _version(folder / "ajv" / "package.json")
-        if typescript is None and ajv is None:
+        found = {name: _version(folder / name / "package.json") for name in _PINNED}
+        if not any(found.values()):
             continue
-        built = (typescript, ajv) == (TYPESCRIPT_VERSION, AJV_VERSION)
-        if built and (folder / ".bin" / "tsc").exists():
+        if found == _PINNED and (folder / ".bin" / "tsc").exists():
             return folder
-        seen.append(f"{folder} has typescript {typescript or 'missing'}, ajv {ajv or 'missing'}")
+        versions = ", ".join(f"{name} {version or 'missing'}" for name, version in found.items())
+        seen.append(f"{folder} has {versions}")
     where = f" ({'; '.join(seen)})" if seen else ""
+    wanted = ", ".join(f"{name} {version}" for name, version in _PINNED.items())
     raise CompileError.one(
-        "--npm",
-        "",
-        f"building the npm package's dist/ needs TypeScript {TYPESCRIPT_VERSION} and Ajv "
-        f"{AJV_VERSION} from npm{where}: {_INSTALL}",
+        "--npm", "", f"building the npm package's dist/ needs {wanted} from npm{where}: {_INSTALL}"
     )
 
 

@@ -1,0 +1,128 @@
+/**
+ * Where metadata bytes come from: the small interface the walk reads through (`Source`), any
+ * store of zarrita's (`readableSource`: FetchStore, ZipFileStore, FileSystemStore, or an app's
+ * own), and a local folder under Node (`folderSource`). The HTTP source is http.ts.
+ *
+ * Keys are store keys relative to the store's root, `a/b/zarr.json`; prefixes end with `/`,
+ * except the root's, which is "". The Python loader's sources.py is the twin.
+ */
+
+/** A key that exists but could not be read (or a folder that could not be listed). */
+export class Failure {
+  constructor(readonly message: string) {}
+}
+
+/** The key's bytes; undefined: no such key; Failure: it is there but unreadable. */
+export type Fetched = Uint8Array | Failure | undefined;
+/** Names of the folders below a prefix (and any metadata file names there); undefined: this
+ * source cannot list, so the walk probes the members the convention names. */
+export type Listing = readonly string[] | Failure | undefined;
+
+export interface Source {
+  /** Read `key`, up to `limit` bytes (more is a Failure). */
+  get(key: string, limit: number): Promise<Fetched>;
+  /** The entries below `prefix`, or undefined where the source cannot list. */
+  list(prefix: string): Promise<Listing>;
+  /** Requests kept in flight at most. */
+  readonly concurrency: number;
+  /** Whether the walk also reads the other Zarr version's files of every node (cheap on a
+   * local disk, where a node holding both is found that way; a remote walk reads only its
+   * own version's and finds mixed groups in their listings). */
+  readonly probesOtherVersion: boolean;
+}
+
+/** What zarrita's stores implement (`AsyncReadable` and `SyncReadable` of @zarrita/storage):
+ * a store an app already has open is read through its `get`. */
+export interface Readable {
+  get(key: `/${string}`): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+}
+
+export function tooLarge(what: string, size: number, limit: number): string {
+  return `${what} is ${size} bytes, over the limit of ${limit} bytes for one metadata document`;
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError") return "timed out";
+    const cause = (error as { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? `: ${cause.message}` : "";
+    return `${error.message}${detail}`;
+  }
+  return String(error);
+}
+
+function lastName(key: string): string {
+  return key.slice(key.lastIndexOf("/") + 1);
+}
+
+/** A zarrita store: read through `get`, never listed. */
+export function readableSource(store: Readable, concurrency: number): Source {
+  return {
+    concurrency,
+    probesOtherVersion: false,
+    async get(key: string, limit: number): Promise<Fetched> {
+      try {
+        const bytes = await store.get(`/${key}`);
+        if (bytes !== undefined && bytes.length > limit) {
+          return new Failure(tooLarge(lastName(key), bytes.length, limit));
+        }
+        return bytes;
+      } catch (error) {
+        return new Failure(describe(error));
+      }
+    },
+    list: async () => undefined,
+  };
+}
+
+/** The parts of Node's `fs/promises` a local folder needs (typed here, so that the package
+ * compiles without Node's type definitions and bundles for a browser without `node:fs`). */
+interface FileSystem {
+  stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean }>;
+  readFile(path: string): Promise<Uint8Array>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<{ name: string; isDirectory(): boolean }[]>;
+}
+
+const NODE_FS = "node:fs/promises";
+const METADATA = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
+
+function missing(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** A local folder, under Node: `root` is the store's folder. A message instead where `root`
+ * is no folder (the words of opening.py). */
+export async function folderSource(root: string, concurrency: number): Promise<Source | string> {
+  const fs = (await import(/* @vite-ignore */ NODE_FS)) as FileSystem;
+  try {
+    const info = await fs.stat(root);
+    if (!info.isDirectory()) return `${root}: not a folder (read a zip store with zarrita's ZipFileStore)`;
+  } catch (error) {
+    return missing(error) ? `${root}: no such file or folder` : `${root}: ${describe(error)}`;
+  }
+  const base = root.endsWith("/") ? root : `${root}/`;
+  return {
+    concurrency,
+    probesOtherVersion: true,
+    async get(key: string, limit: number): Promise<Fetched> {
+      const path = base + key;
+      try {
+        const info = await fs.stat(path);
+        if (!info.isFile()) return info.isDirectory() ? new Failure("is a folder, not a file") : undefined;
+        if (info.size > limit) return new Failure(tooLarge(lastName(key), info.size, limit));
+        return await fs.readFile(path);
+      } catch (error) {
+        return missing(error) ? undefined : new Failure(describe(error));
+      }
+    },
+    async list(prefix: string): Promise<Listing> {
+      try {
+        const entries = await fs.readdir(base + prefix, { withFileTypes: true });
+        return entries.filter((e) => e.isDirectory() || METADATA.has(e.name)).map((e) => e.name);
+      } catch (error) {
+        return missing(error) ? [] : new Failure(describe(error));
+      }
+    },
+  };
+}
