@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything zomgen's tests and demo need, from nothing: a virtualenv in .venv with
 # zomgen (editable) and its test dependencies, and the pinned TypeScript toolchain from
-# package-lock.json. Safe to run again: it only installs what is missing or outdated.
+# package-lock.json, and Chromium for the browser tests. Safe to run again: it only installs what
+# is missing or outdated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -12,4 +13,14 @@ fi
 .venv/bin/python -m pip install --quiet -e ".[test]"
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
+fi
+# Chromium, for the validator page's browser tests (tests/browser): Debian's package, installed
+# where it is missing and this user may (root with apt-get). Elsewhere the tests say what to
+# install.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q chromium >/dev/null 2>&1 || {
+    apt-get update -q >/dev/null 2>&1
+    apt-get install -y -q chromium >/dev/null
+  }
 fi

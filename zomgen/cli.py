@@ -1,4 +1,4 @@
-"""Command line: `zomgen build`, `zomgen cases`, `zomgen ir`, `zomgen validate`.
+"""Command line: `zomgen build`, `zomgen site`, `zomgen cases`, `zomgen ir`, `zomgen validate`.
 
 Only argument handling and exit codes live here. Exit codes: 0 success (valid), 1 stale
 package (`--check`) or invalid store (`validate`), 2 unusable input. Bad input is reported as
@@ -17,6 +17,7 @@ from zomgen import __version__
 from zomgen.build_cli import add_build, run_build
 from zomgen.errors import CompileError, InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
+from zomgen.site_cli import add_site, run_site
 from zomgen.validate_cli import add_validate, run_validate
 
 
@@ -32,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zomgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     add_build(sub, _add_include)
+    add_site(sub, _add_include)
     _add_cases(sub)
     _add_ir(sub)
     add_validate(sub, _add_include)
@@ -109,7 +111,13 @@ def _printable_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_streams()
     args = _parser().parse_args(argv)
-    handlers = {"build": run_build, "cases": _cases, "ir": _ir, "validate": run_validate}
+    handlers = {
+        "build": run_build,
+        "site": run_site,
+        "cases": _cases,
+        "ir": _ir,
+        "validate": run_validate,
+    }
     try:
         return handlers[args.command](args)
     except CompileError as exc:

@@ -7,6 +7,7 @@ schema + store -> problems. Each step lives in its own folder; this module only 
     schema/bundle    the package's schema.json, and where each union option's subschema is in it
     targets/python, targets/typescript, targets/shipped   the files
     targets/typescript/npm, toolchain   `--npm`: package.json, index.ts, and dist/ built by tsc
+    site/bundle                         `zomgen site`: the validator page, bundled by esbuild
 
 Nothing here writes files or knows about the command line (see `write.py` and `cli.py`).
 """
@@ -32,7 +33,7 @@ from zomgen.targets.python.files import python_files
 from zomgen.targets.shipped import runtime_files
 from zomgen.targets.typescript.files import typescript_files
 from zomgen.targets.typescript.npm import NpmPackage, npm_files
-from zomgen.targets.typescript.toolchain import compile_dist, find_node_modules
+from zomgen.targets.typescript.toolchain import NPM_PINS, compile_dist, find_node_modules
 
 # The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default
 # limit (1000) would stop at about 50 levels. Deeper than this is reported as too deep.
@@ -83,15 +84,30 @@ def generate(options: Options) -> dict[str, str]:
     return generate_package(options).files
 
 
-def generate_package(options: Options) -> Generated:
-    # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
-    node_modules = find_node_modules() if options.npm is not None else None
+def _compile(options: Options) -> tuple[ir.Hierarchy, str, tuple[InputProblem, ...]]:
+    """The IR, the bundled schema.json's text, and the warnings of both."""
     schema_set = load(options)
     expander = Expander(schema_set)  # one for both: the parser and the bundler resolve alike
     hierarchy, type_warnings = parse(schema_set, expander)
     bundled = bundle_with_places(schema_set, expander)
     hierarchy = locate_options(flatten(hierarchy), bundled.places)
-    schema_text = _json_text(bundled.schema)
+    warnings = tuple(dict.fromkeys(type_warnings + bundled.warnings))
+    return hierarchy, _json_text(bundled.schema), warnings
+
+
+def generate_site(options: Options) -> Generated:
+    """`zomgen site`: the convention's validator page (index.html, app.js)."""
+    from zomgen.site.bundle import site_files
+
+    hierarchy, schema_text, warnings = _compile(options)
+    files = site_files(hierarchy, typescript_files(hierarchy, schema_text))
+    return Generated(files, warnings, hierarchy)
+
+
+def generate_package(options: Options) -> Generated:
+    # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
+    node_modules = find_node_modules(NPM_PINS, "--npm") if options.npm is not None else None
+    hierarchy, schema_text, warnings = _compile(options)
     typescript = typescript_files(hierarchy, schema_text)
     if options.npm is not None and node_modules is not None:
         typescript |= npm_files(hierarchy, options.npm)
@@ -99,7 +115,6 @@ def generate_package(options: Options) -> Generated:
     python = {**python_files(hierarchy, options.package), **runtime_files()}
     files = {**(python if options.python else {}), "schema.json": schema_text, **typescript}
     files = dict(sorted(files.items()))
-    warnings = tuple(dict.fromkeys(type_warnings + bundled.warnings))
     return Generated(files, warnings, hierarchy)
 
 

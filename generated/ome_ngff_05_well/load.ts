@@ -7,13 +7,19 @@
  */
 
 import type { Problem } from "./_runtime_ts/problems.js";
-import { type StoreInput, type StoreOptions, StoreError, storeProblems } from "./_runtime_ts/stores.js";
+import {
+  type ListedStore,
+  type StoreInput,
+  type StoreOptions,
+  StoreError,
+  storeProblems,
+} from "./_runtime_ts/stores.js";
 import { frozenCopy } from "./_runtime_ts/validator.js";
 import { schemaText } from "./schema.js";
 import type * as types from "./types.js";
 import { ZomError, validate } from "./validate.js";
 
-export type { StoreInput, StoreOptions };
+export type { ListedStore, StoreInput, StoreOptions };
 export { StoreError };
 
 let schema: unknown;

@@ -75,6 +75,31 @@ export function readableSource(store: Readable, concurrency: number): Source {
   };
 }
 
+/** A zarrita store with the list of its keys (a zip's entries, read as zarrita's
+ * ZipFileStore opens it): listed from the keys, read through `get`, each node probed for
+ * both versions' files, as the Python loader reads a zip. */
+export function listedSource(store: Readable, keys: readonly string[], concurrency: number): Source {
+  const readable = readableSource(store, concurrency);
+  const below = new Map<string, Set<string>>();
+  for (const key of keys) {
+    const parts = key.replace(/^\/+/, "").split("/");
+    for (let depth = 0; depth < parts.length; depth++) {
+      const prefix = parts.slice(0, depth).map((part) => `${part}/`).join("");
+      const name = parts[depth] ?? "";
+      const isFolder = depth < parts.length - 1;
+      if (isFolder || METADATA.has(name)) {
+        if (!below.has(prefix)) below.set(prefix, new Set());
+        below.get(prefix)?.add(name);
+      }
+    }
+  }
+  return {
+    ...readable,
+    probesOtherVersion: true,
+    list: async (prefix: string) => [...(below.get(prefix) ?? [])],
+  };
+}
+
 /** The parts of Node's `fs/promises` a local folder needs (typed here, so that the package
  * compiles without Node's type definitions and bundles for a browser without `node:fs`). */
 interface FileSystem {

@@ -8,12 +8,18 @@ import { httpSource } from "./http.js";
 import { namedMemberTree } from "./members.js";
 import type { JsonObject } from "./node_files.js";
 import { type Problem, ZomError, formatProblems } from "./problems.js";
-import { type Readable, type Source, folderSource, readableSource } from "./sources.js";
+import { type Readable, type Source, folderSource, listedSource, readableSource } from "./sources.js";
 import { type ReadResult, readDocument } from "./walk.js";
 
-/** A store: an `http://` or `https://` URL, a `file:` URL or a folder's path (under Node),
- * or a store of zarrita's (FetchStore, ZipFileStore, FileSystemStore...). */
-export type StoreInput = string | URL | Readable;
+/** A zarrita store and every key it holds (a zip's entries), so that it can be listed. */
+export interface ListedStore {
+  readonly store: Readable;
+  readonly keys: readonly string[];
+}
+
+/** A store: an `http://` or `https://` URL, a `file:` URL or a folder's path (under Node), a
+ * store of zarrita's (FetchStore, ZipFileStore, FileSystemStore...), or one with its keys. */
+export type StoreInput = string | URL | Readable | ListedStore;
 
 export interface StoreOptions {
   /** The node to read, below the store's root: `""` (the root) or `"a/b"`. */
@@ -58,7 +64,10 @@ function storeProblem(message: string): Problem {
 
 async function openSource(input: StoreInput, options: StoreOptions): Promise<Source> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (typeof input !== "string" && !(input instanceof URL)) return readableSource(input, concurrency);
+  if (typeof input !== "string" && !(input instanceof URL)) {
+    if ("keys" in input && "store" in input) return listedSource(input.store, input.keys, concurrency);
+    return readableSource(input, concurrency);
+  }
   const text = input instanceof URL ? input.href : input;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
   if (scheme === "http" || scheme === "https") {

@@ -1,6 +1,7 @@
 // The TypeScript loader on many stores: stdin is [{package, store, kind, options}], where
 // `package` is a built npm package's folder, `kind` says how the store is given ("url" or
-// "path" as text, "fetchstore" as zarrita's FetchStore, "zip" as its ZipFileStore of a file). stdout is, per job, the document
+// "path" as text, "fetchstore" as zarrita's FetchStore, "zip" as its ZipFileStore of a file, "listed zip" as
+// that store with its keys). stdout is, per job, the document
 // read (readStore), the problems of validateStore, and what load did.
 import { readFileSync } from "node:fs";
 import ZipFileStore from "@zarrita/storage/zip";
@@ -13,6 +14,20 @@ const canonical = (value) =>
     v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
   );
 
+// A zip file as zarrita's ZipFileStore, and (listed) the keys its entries name, as an app
+// passes it to make the zip listable.
+async function zip(path, listed) {
+  let keys = [];
+  const transformEntries = (entries) => {
+    keys = Object.keys(entries);
+    return entries;
+  };
+  const store = ZipFileStore.fromBlob(new Blob([readFileSync(path)]), { transformEntries });
+  if (!listed) return store;
+  await store.get("/zarr.json");
+  return { store, keys };
+}
+
 const jobs = JSON.parse(readFileSync(0, "utf-8"));
 const results = [];
 for (const job of jobs) {
@@ -22,8 +37,8 @@ for (const job of jobs) {
   const store =
     job.kind === "fetchstore"
       ? new FetchStore(job.store)
-      : job.kind === "zip"
-        ? ZipFileStore.fromBlob(new Blob([readFileSync(job.store)]))
+      : job.kind === "zip" || job.kind === "listed zip"
+        ? await zip(job.store, job.kind === "listed zip")
         : job.store;
   const read = await stores.readStore(store, schema, job.options);
   const result = { document: read.document, read: read.problems };

@@ -1,8 +1,9 @@
-"""The TypeScript compiler that builds an npm package's `dist/`: found, version-checked and run.
+"""The npm tools zomgen runs, found and version-checked: tsc, which builds an npm package's
+`dist/` (run here), and esbuild, which bundles a validator page (run by site.py).
 
-zomgen does not carry a TypeScript compiler. `zomgen build --npm` runs the one a project already
-has: a `node_modules` folder holding TypeScript, Ajv and zarrita at the versions below (tsc reads
-Ajv's and zarrita's types, as `_runtime_ts` imports them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
+zomgen carries neither. `zomgen build --npm` and `zomgen site` run the ones a project already
+has: a `node_modules` folder holding them, and Ajv and zarrita, at the versions below (tsc reads
+Ajv's and zarrita's types, as `_runtime_ts` imports them; esbuild bundles them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
 in the current folder and its parents, and beside zomgen itself (a source checkout's own
 `node_modules`, which `scripts/setup.sh` installs). The versions are pinned, not ranges: the
 same schema must give the same bytes on every machine, and tsc's output is only as stable as
@@ -22,13 +23,22 @@ from zomgen.errors import CompileError
 TYPESCRIPT_VERSION = "7.0.2"
 AJV_VERSION = "8.20.0"
 ZARRITA_VERSION = "0.7.5"
+ESBUILD_VERSION = "0.28.2"
 NODE_MODULES_VARIABLE = "ZOMGEN_NODE_MODULES"
-_PINNED = {"typescript": TYPESCRIPT_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
-_INSTALL = (
-    "run `npm install --save-dev "
-    + " ".join(f"{name}@{version}" for name, version in _PINNED.items())
-    + f"` in this folder, or set {NODE_MODULES_VARIABLE} to a node_modules folder that has them"
-)
+# What `--npm` needs (tsc, and the types it reads), and what `zomgen site` needs (esbuild, and
+# what it bundles).
+NPM_PINS = {"typescript": TYPESCRIPT_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
+SITE_PINS = {"esbuild": ESBUILD_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
+
+
+def _install(pins: dict[str, str]) -> str:
+    packages = " ".join(f"{name}@{version}" for name, version in pins.items())
+    return (
+        f"run `npm install --save-dev {packages}` in this folder, or set "
+        f"{NODE_MODULES_VARIABLE} to a node_modules folder that has them"
+    )
+
+
 # Time allowed for one tsc run over a package (it takes well under a second).
 _TSC_TIMEOUT_SECONDS = 300
 
@@ -52,24 +62,25 @@ def _version(package_json: Path) -> str | None:
     return version if isinstance(version, str) else None
 
 
-def find_node_modules() -> Path:
-    """The first `node_modules` with the pinned TypeScript, Ajv and zarrita; CompileError saying
-    what was found instead (and how to install them) when there is none. Checked before
-    anything is written."""
+def find_node_modules(pins: dict[str, str], what: str) -> Path:
+    """The first `node_modules` with the `pins` (name -> version) and their commands; a
+    CompileError saying what was found instead, and how to install them, when there is none.
+    `what` names the option that needs them. Checked before anything is written."""
     seen: list[str] = []
+    commands = (["tsc"] if "typescript" in pins else []) + (
+        ["esbuild"] if "esbuild" in pins else []
+    )
     for folder in _candidates():
-        found = {name: _version(folder / name / "package.json") for name in _PINNED}
+        found = {name: _version(folder / name / "package.json") for name in pins}
         if not any(found.values()):
             continue
-        if found == _PINNED and (folder / ".bin" / "tsc").exists():
+        if found == pins and all((folder / ".bin" / c).exists() for c in commands):
             return folder
         versions = ", ".join(f"{name} {version or 'missing'}" for name, version in found.items())
         seen.append(f"{folder} has {versions}")
     where = f" ({'; '.join(seen)})" if seen else ""
-    wanted = ", ".join(f"{name} {version}" for name, version in _PINNED.items())
-    raise CompileError.one(
-        "--npm", "", f"building the npm package's dist/ needs {wanted} from npm{where}: {_INSTALL}"
-    )
+    wanted = ", ".join(f"{name} {version}" for name, version in pins.items())
+    raise CompileError.one(what, "", f"needs {wanted} from npm{where}: {_install(pins)}")
 
 
 def compile_dist(sources: dict[str, str], node_modules: Path) -> dict[str, str]:

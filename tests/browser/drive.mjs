@@ -1,0 +1,56 @@
+// Drives the validator page in Chromium (Playwright): stdin is {chromium, page, cases:
+// [{name, url, zip?}], shots}; for each case the page is loaded, the URL entered (or the zip
+// chosen) and Check pressed; stdout is, per case, what a user sees: the summary, the problem
+// rows, the tree's first level, an error box, the console's uncaught errors.
+import { readFileSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+const job = JSON.parse(readFileSync(0, "utf-8"));
+const browser = await chromium.launch({
+  executablePath: job.chromium,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+const results = [];
+try {
+  for (const one of job.cases) {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    const started = Date.now();
+    await page.goto(job.page);
+    if (one.zip) {
+      await page.setInputFiles("#zip", one.zip);
+    } else {
+      await page.fill("#url", one.url);
+      await page.click("button[type=submit]");
+    }
+    await page.waitForSelector("#summary, .error", { timeout: one.timeoutMs ?? 60000 });
+    const seconds = (Date.now() - started) / 1000;
+    const seen = await page.evaluate(() => ({
+      summary: document.querySelector("#summary")?.textContent ?? null,
+      error: document.querySelector(".error")?.textContent ?? null,
+      problems: [...document.querySelectorAll("#problems tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
+      tree: [...document.querySelectorAll("#tree > details > .members > [data-path]")].map((node) => node.querySelector(".name")?.textContent + " " + node.querySelector(".type")?.textContent),
+      markedNodes: [...document.querySelectorAll("#tree [data-path]")].filter((node) => node.querySelector(":scope > summary .count, :scope > div .count")).map((node) => node.dataset.path),
+      rootType: document.querySelector("#tree > details > summary .type")?.textContent ?? null,
+    }));
+    if (one.shot) await page.screenshot({ path: one.shot, fullPage: false });
+    results.push({ name: one.name, seconds, errors, ...seen });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+process.stdout.write(JSON.stringify(results));

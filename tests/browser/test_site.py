@@ -1,0 +1,208 @@
+"""`zomgen site`: the validator page, in a real browser (Debian's Chromium, driven by
+Playwright from npm), reading real stores from a local HTTP server, as a user would: the page
+is opened, a URL entered (or a zipped store chosen) and Check pressed; what the page then
+shows is asserted. Screenshots go to the test's folder (and to docs/images with
+ZOMGEN_SCREENSHOTS=1, which is how the docs' pictures are made).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import warnings
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.cli import run_zomgen
+from tests.support.http_stores import Served, serve
+from tests.support.node import require_toolchain
+from tests.support.paths import ROOT
+from tests.support.runtime import xarray_dataset
+from zomgen.runtime import validate_store
+
+pytestmark = pytest.mark.node
+
+warnings.filterwarnings("ignore", category=UserWarning)
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+DRIVER = Path(__file__).with_name("drive.mjs")
+DOCS_IMAGES = ROOT / "docs" / "images"
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail(
+            "Chromium is not installed: `bash scripts/setup.sh` installs Debian's chromium where "
+            "it may (root, apt-get); elsewhere install it (`apt-get install chromium`) and rerun"
+        )
+    return found
+
+
+def _ome_image(store: Path) -> None:
+    import numpy as np
+    import zarr
+    from ome_zarr import format as formats
+    from ome_zarr import writer
+
+    root = zarr.open_group(store, mode="w", zarr_format=3)
+    image = np.zeros((2, 32, 32), "uint16")
+    writer.write_image(image, root, axes="cyx", fmt=formats.FormatV05(), scale_factors=(2,))
+    labels = np.zeros((2, 32, 32), "uint8")
+    writer.write_labels(
+        labels,
+        root,
+        name="cells",
+        axes="cyx",
+        fmt=formats.FormatV05(),
+        scaler=None,
+        scale_factors=(2,),
+    )
+
+
+def _rename_dataset(store: Path) -> None:
+    path = store / "zarr.json"
+    document = json.loads(path.read_text("utf-8"))
+    document["attributes"]["ome"]["multiscales"][0]["datasets"][1]["path"] = "missing"
+    path.write_text(json.dumps(document), "utf-8")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Served]]:
+    """Pages for xarray-v3 and OME-Zarr 0.5 images, and stores, on one local server."""
+    require_toolchain()
+    root = tmp_path_factory.mktemp("site")
+    for page, schema in (("xarray", "xarray-v3"), ("ome", "ome-ngff-05-image")):
+        result = run_zomgen("site", ROOT / "schemas" / schema / "schema.json", "-o", root / page)
+        assert result.returncode == 0, result.stderr
+    xarray_dataset().to_zarr(root / "dataset.zarr", zarr_format=3, consolidated=False)
+    _ome_image(root / "image.zarr")
+    shutil.copytree(root / "image.zarr", root / "broken.zarr")
+    _rename_dataset(root / "broken.zarr")
+    (root / "notjson.zarr").mkdir()
+    (root / "notjson.zarr" / "zarr.json").write_text("{this is not json", "utf-8")
+    with zipfile.ZipFile(root / "image.zip", "w") as archive:
+        for path in sorted((root / "image.zarr").rglob("*")):
+            if path.is_file():
+                archive.write(path, path.relative_to(root / "image.zarr").as_posix())
+    with serve(root, listing=True) as served:
+        yield root, served
+
+
+def _drive(cases: list[dict[str, Any]], page: str) -> dict[str, dict[str, Any]]:
+    job = {"chromium": chromium(), "page": page, "cases": cases}
+    result = subprocess.run(
+        ["node", str(DRIVER)],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    return {seen["name"]: seen for seen in json.loads(result.stdout)}
+
+
+def _shots(root: Path, name: str) -> str:
+    if os.environ.get("ZOMGEN_SCREENSHOTS"):
+        DOCS_IMAGES.mkdir(exist_ok=True)
+        return str(DOCS_IMAGES / f"site-{name}.png")
+    return str(root / f"{name}.png")
+
+
+def _uncaught(seen: dict[str, Any]) -> list[str]:
+    """The console's errors but the browser's own line for a request that failed (which a
+    URL that does not answer is expected to cause)."""
+    return [e for e in seen["errors"] if "Failed to load resource" not in e]
+
+
+def test_a_valid_store_shows_no_problem_and_its_tree(site: tuple[Path, Served]) -> None:
+    root, served = site
+    cases = [
+        {"name": "dataset", "url": f"{served.url}/dataset.zarr", "shot": _shots(root, "valid")},
+    ]
+    seen = _drive(cases, f"{served.url}/xarray/index.html")["dataset"]
+    assert seen["error"] is None and _uncaught(seen) == []
+    assert seen["summary"].startswith("Valid XarrayDataset: 6 nodes, 0 problems"), seen
+    assert seen["rootType"] == "XarrayDataset"
+    names = sorted(entry.split()[0] for entry in seen["tree"])
+    assert names == ["mask", "temperature", "time", "x", "y"]
+    assert seen["problems"] == [] and seen["markedNodes"] == []
+
+
+def test_ome_pages_show_problems_at_their_node_as_the_python_loader_finds_them(
+    site: tuple[Path, Served],
+) -> None:
+    root, served = site
+    cases = [
+        {"name": "image", "url": f"{served.url}/image.zarr"},
+        {"name": "broken", "url": f"{served.url}/broken.zarr", "shot": _shots(root, "broken")},
+        {"name": "zip", "zip": str(root / "image.zip")},
+    ]
+    seen = _drive(cases, f"{served.url}/ome/index.html")
+    schema = json.loads((ROOT / "generated" / "ome_ngff_05_image" / "schema.json").read_text())
+    assert seen["image"]["summary"].startswith("Valid OmeZarr05Image:"), seen["image"]
+    # the same store dropped as a zip: the same verdict and counts (the seconds differ)
+    assert seen["zip"]["summary"].startswith(seen["image"]["summary"].split(" (")[0])
+    broken = seen["broken"]
+    python = validate_store(f"{served.url}/broken.zarr", schema)
+    assert python, "the broken store is valid to Python"
+    assert sorted((row[0], row[1]) for row in broken["problems"]) == sorted(
+        (p.node_path, p.pointer) for p in python
+    )
+    assert broken["summary"].startswith(f"Not valid OmeZarr05Image: 7 nodes, {len(python)} problem")
+    assert "/" in broken["markedNodes"]
+    for one in seen.values():
+        assert _uncaught(one) == [], one["errors"]
+
+
+def test_bad_urls_show_a_message_not_a_blank_page(site: tuple[Path, Served]) -> None:
+    root, served = site
+    cases = [
+        {
+            "name": "no answer",
+            "url": "http://127.0.0.1:9/store.zarr",
+            "shot": _shots(root, "no-answer"),
+        },
+        {"name": "not a store", "url": f"{served.url}/xarray/"},
+        {"name": "not json", "url": f"{served.url}/notjson.zarr"},
+    ]
+    seen = _drive(cases, f"{served.url}/xarray/index.html")
+    assert "did not answer this page" in seen["no answer"]["error"]
+    assert "not a Zarr store" in seen["not a store"]["error"]
+    assert "zarr.json is not JSON" in seen["not json"]["error"]
+    for one in seen.values():
+        assert one["summary"] is None and _uncaught(one) == [], one
+
+
+def test_the_page_is_the_same_bytes_in_any_folder_and_checks_as_stale(tmp_path: Path) -> None:
+    require_toolchain()
+    schema = ROOT / "schemas" / "ome-ngff-05-image" / "schema.json"
+    first, second = tmp_path / "a" / "page", tmp_path / "b" / "c" / "other"
+    for out in (first, second):
+        assert run_zomgen("site", schema, "-o", out).returncode == 0
+    for name in ("index.html", "app.js"):
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    assert str(tmp_path) not in (first / "app.js").read_text("utf-8")
+    assert run_zomgen("site", schema, "-o", first, "--check").returncode == 0
+    (first / "app.js").write_text("changed", "utf-8")
+    assert run_zomgen("site", schema, "-o", first, "--check").returncode == 1
+
+
+def test_without_esbuild_the_site_says_what_to_install(tmp_path: Path) -> None:
+    empty = tmp_path / "node_modules"
+    (empty / "ajv").mkdir(parents=True)
+    (empty / "ajv" / "package.json").write_text('{"version": "8.20.0"}', encoding="utf-8")
+    out = tmp_path / "page"
+    schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
+    result = run_zomgen("site", schema, "-o", out, env={"ZOMGEN_NODE_MODULES": str(empty)})
+    assert result.returncode == 2, result.stderr
+    assert "esbuild missing, ajv 8.20.0, zarrita missing" in result.stderr
+    assert "npm install --save-dev esbuild@" in result.stderr
+    assert "Traceback" not in result.stderr and not out.exists()

@@ -1,0 +1,339 @@
+/**
+ * The validator page of one convention (`zomgen site`): a store's URL in, or a zipped store
+ * dropped on the page; its hierarchy read by the package's loader (load.ts's machinery) and
+ * checked by its validate.ts, shown as a tree (each node with its type in the convention, its
+ * description and its problems), a table of every problem, and counts. Nothing but the store's
+ * URL is ever fetched: the schema is in the bundle.
+ *
+ * Bad input ends in a visible message, never a blank page: a URL that does not answer or
+ * refuses this page (CORS), metadata that is not JSON, a store too large, a broken zip.
+ */
+
+import ZipFileStore from "@zarrita/storage/zip";
+import type { Problem } from "./_runtime_ts/problems.js";
+import type { Readable, StoreInput, StoreOptions } from "./_runtime_ts/stores.js";
+import { StoreError, readStore, notExplained } from "./_runtime_ts/stores.js";
+import type { ReadResult } from "./_runtime_ts/walk.js";
+
+export interface Convention {
+  readonly root: string;
+  readonly schemaText: string;
+  readonly validate: (document: unknown) => Problem[];
+}
+
+type Schema = { readonly [key: string]: unknown };
+type Node = { readonly [key: string]: unknown };
+
+const isObject = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** What the convention says about one node: its type's name and description, and how to find
+ * what it says about each member (named members, then patterns, then the others). */
+class Described {
+  constructor(
+    private readonly root: Schema,
+    readonly schemas: readonly Schema[],
+    readonly typeName: string,
+  ) {}
+
+  private applying(): Schema[] {
+    const found: Schema[] = [];
+    const seen = new Set<Schema>();
+    const stack = [...this.schemas];
+    while (stack.length > 0) {
+      const schema = stack.shift();
+      if (schema === undefined || seen.has(schema)) continue;
+      seen.add(schema);
+      found.push(schema);
+      const ref = schema["$ref"];
+      if (typeof ref === "string" && ref.startsWith("#/")) {
+        const target = ref
+          .slice(2)
+          .split("/")
+          .reduce<unknown>((node, token) => (isObject(node) ? node[token.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined), this.root);
+        if (isObject(target)) stack.push(target);
+      }
+      for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+        const branches = schema[keyword];
+        if (Array.isArray(branches)) stack.push(...branches.filter(isObject));
+      }
+    }
+    return found;
+  }
+
+  description(): string {
+    for (const schema of this.applying()) {
+      if (typeof schema["description"] === "string") return schema["description"];
+    }
+    return "";
+  }
+
+  child(name: string): Described {
+    const found: Schema[] = [];
+    for (const schema of this.applying()) {
+      const members = isObject(schema["properties"]) ? schema["properties"]["members"] : undefined;
+      if (!isObject(members)) continue;
+      for (const sub of new Described(this.root, [members], "").applying()) {
+        const named = sub["properties"];
+        if (isObject(named) && isObject(named[name])) {
+          found.push(named[name]);
+          continue;
+        }
+        const patterns = sub["patternProperties"];
+        let matched = false;
+        if (isObject(patterns)) {
+          for (const [pattern, child] of Object.entries(patterns)) {
+            if (isObject(child) && safeTest(pattern, name)) {
+              found.push(child);
+              matched = true;
+            }
+          }
+        }
+        if (!matched && isObject(sub["additionalProperties"])) found.push(sub["additionalProperties"]);
+      }
+    }
+    return new Described(this.root, found, nameOf(found));
+  }
+}
+
+function safeTest(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** The convention's name for a node's type: the `$defs` entry its schema refers to, or a title. */
+function nameOf(schemas: readonly Schema[]): string {
+  for (const schema of schemas) {
+    const ref = schema["$ref"];
+    // `#/$defs/Image`, or a bundled document's own `$defs`: `#/$defs/zomgen:v3.schema.json/$defs/Node`
+    if (typeof ref === "string" && ref.startsWith("#/$defs/")) return ref.slice(ref.lastIndexOf("/") + 1);
+    if (typeof schema["title"] === "string") return schema["title"];
+  }
+  return schemas.length > 0 ? "(unnamed)" : "(not in the convention)";
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, text = "", className = ""): HTMLElementTagNameMap[K] {
+  const made = document.createElement(tag);
+  if (text) made.textContent = text;
+  if (className) made.className = className;
+  return made;
+}
+
+function byId(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`the page has no #${id}`);
+  return found;
+}
+
+function kindOf(node: Node): string {
+  if (isObject(node["members"])) return "group";
+  return "shape" in node ? "array" : "node";
+}
+
+/** Problems by node path. */
+function grouped(problems: readonly Problem[]): Map<string, Problem[]> {
+  const found = new Map<string, Problem[]>();
+  for (const problem of problems) {
+    const list = found.get(problem.node_path) ?? [];
+    list.push(problem);
+    found.set(problem.node_path, list);
+  }
+  return found;
+}
+
+function problemList(problems: readonly Problem[]): HTMLUListElement {
+  const list = element("ul", "", "problems");
+  for (const problem of problems) {
+    const item = element("li");
+    item.append(element("code", problem.pointer || "(the node)"), ` ${problem.message}`);
+    list.append(item);
+  }
+  return list;
+}
+
+/** Nodes below a problem's node path that hold problems, so their branches are shown open. */
+function withProblemsBelow(byNode: Map<string, Problem[]>): Set<string> {
+  const paths = new Set<string>();
+  for (const path of byNode.keys()) {
+    const parts = path.split("/").filter(Boolean);
+    for (let i = 0; i <= parts.length; i++) paths.add(`/${parts.slice(0, i).join("/")}`);
+  }
+  return paths;
+}
+
+/** One node of the tree; its members are built when it is opened (a store of 100,000 nodes
+ * shows at once), and opened at once where problems lie below. */
+function treeNode(name: string, path: string, node: Node, described: Described, byNode: Map<string, Problem[]>, open: Set<string>): HTMLElement {
+  const own = byNode.get(path) ?? [];
+  const members = isObject(node["members"]) ? node["members"] : null;
+  const box = members !== null ? element("details") : element("div", "", "leaf");
+  box.dataset["path"] = path;
+  const head = members !== null ? element("summary") : element("div");
+  head.append(element("span", name, "name"), element("span", kindOf(node), "kind"), element("span", described.typeName, "type"));
+  if (own.length > 0) head.append(element("span", `${own.length} problem${own.length === 1 ? "" : "s"}`, "count bad"));
+  const description = described.description();
+  if (description) head.title = description;
+  box.append(head);
+  if (description) box.append(element("div", description.split("\n")[0] ?? "", "description"));
+  if (own.length > 0) box.append(problemList(own));
+  if (members !== null && box instanceof HTMLDetailsElement) {
+    const fill = (): void => {
+      if (box.dataset["filled"]) return;
+      box.dataset["filled"] = "yes";
+      const list = element("div", "", "members");
+      for (const child of Object.keys(members).sort()) {
+        const childPath = path === "/" ? `/${child}` : `${path}/${child}`;
+        const value = members[child];
+        if (isObject(value)) list.append(treeNode(child, childPath, value, described.child(child), byNode, open));
+      }
+      box.append(list);
+    };
+    box.addEventListener("toggle", fill);
+    if (path === "/" || open.has(path)) {
+      box.open = true;
+      fill();
+    }
+  }
+  return box;
+}
+
+function countNodes(node: Node): number {
+  let count = 1;
+  const members = node["members"];
+  if (isObject(members)) for (const child of Object.values(members)) if (isObject(child)) count += countNodes(child);
+  return count;
+}
+
+function show(result: HTMLElement, ...parts: HTMLElement[]): void {
+  result.replaceChildren(...parts);
+}
+
+function failure(message: string, problems: readonly Problem[] = []): HTMLElement {
+  const box = element("div", "", "error");
+  box.setAttribute("role", "alert");
+  box.append(element("strong", message));
+  if (problems.length > 0) box.append(problemList(problems));
+  return box;
+}
+
+/** Why a read failed, in words a user acts on: a refused cross-origin read looks, to a page,
+ * like a network error. */
+function explained(problems: readonly Problem[]): string {
+  const text = problems.map((p) => p.message).join(" ");
+  if (/Failed to fetch|NetworkError|fetch failed|Load failed/i.test(text)) {
+    return "The store did not answer this page: the server is down, the URL is wrong, or it does not allow pages from other origins to read it (CORS).";
+  }
+  if (/no Zarr group or array/.test(text)) return "This URL is not a Zarr store: no zarr.json, .zgroup or .zarray at its root.";
+  return "The store cannot be read.";
+}
+
+async function zipStore(file: Blob): Promise<StoreInput> {
+  // ZipFileStore cannot list; its entries, seen as it opens, make the listing.
+  let names: string[] = [];
+  const store = ZipFileStore.fromBlob(file, {
+    transformEntries: (entries) => {
+      names = Object.keys(entries);
+      return entries;
+    },
+  });
+  await store.get("/zarr.json"); // opens the zip: its central directory is read once
+  return { store: store as Readable, keys: names };
+}
+
+export function startPage(convention: Convention): void {
+  const schema = JSON.parse(convention.schemaText) as Schema;
+  const form = byId("source") as HTMLFormElement;
+  const input = byId("url") as HTMLInputElement;
+  const file = byId("zip") as HTMLInputElement;
+  const status = byId("status");
+  const result = byId("result");
+  let running = 0;
+
+  async function check(store: () => Promise<StoreInput>, label: string): Promise<void> {
+    const run = ++running;
+    const started = performance.now();
+    status.textContent = `Reading ${label}...`;
+    show(result);
+    const options: StoreOptions = {
+      progress: (nodes) => {
+        if (run === running) status.textContent = `Reading ${label}: ${nodes} nodes read...`;
+      },
+    };
+    let read: ReadResult;
+    try {
+      read = await readStore(await store(), schema, options);
+    } catch (error) {
+      if (run !== running) return;
+      status.textContent = "";
+      const problems = error instanceof StoreError ? error.problems : [];
+      show(result, failure(error instanceof Error ? `${explained(problems)} (${error.message.split("\n")[0]})` : String(error), problems));
+      return;
+    }
+    if (run !== running) return;
+    if (read.document === null) {
+      status.textContent = "";
+      show(result, failure(explained(read.problems), read.problems));
+      return;
+    }
+    status.textContent = `Checking ${countNodes(read.document)} nodes...`;
+    await new Promise((resolve) => setTimeout(resolve, 0)); // let the status paint
+    const problems = [...read.problems, ...notExplained(convention.validate(read.document), read.problems)];
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    status.textContent = "";
+    const byNode = grouped(problems);
+    const summary = element("p", "", problems.length === 0 ? "summary good" : "summary bad");
+    summary.id = "summary";
+    const nodes = countNodes(read.document);
+    summary.textContent = `${problems.length === 0 ? "Valid" : "Not valid"} ${convention.root}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"} (${seconds} s)`;
+    const table = element("table", "", "all-problems");
+    table.id = "problems";
+    if (problems.length > 0) {
+      const head = element("tr");
+      head.append(element("th", "node"), element("th", "pointer"), element("th", "message"));
+      table.append(head);
+      for (const problem of problems) {
+        const row = element("tr");
+        row.append(element("td", problem.node_path), element("td", problem.pointer), element("td", problem.message));
+        table.append(row);
+      }
+    }
+    const tree = element("div", "", "tree");
+    tree.id = "tree";
+    tree.append(treeNode("/", "/", read.document, new Described(schema, [schema], convention.root), byNode, withProblemsBelow(byNode)));
+    show(result, summary, table, tree);
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const url = input.value.trim();
+    if (!/^https?:\/\//i.test(url)) {
+      show(result, failure("Enter the store's http:// or https:// URL."));
+      return;
+    }
+    void check(async () => url, url).catch((error: unknown) => show(result, failure(`Unexpected failure: ${String(error)}`)));
+  });
+  file.addEventListener("change", () => {
+    const chosen = file.files?.[0];
+    if (chosen === undefined) return;
+    void check(() => zipStore(chosen), chosen.name).catch((error: unknown) =>
+      show(result, failure(`${chosen.name} cannot be read as a zipped Zarr store: ${String(error)}`)),
+    );
+  });
+  document.body.addEventListener("dragover", (event) => event.preventDefault());
+  document.body.addEventListener("drop", (event) => {
+    event.preventDefault();
+    const dropped = event.dataTransfer?.files[0];
+    if (dropped === undefined) return;
+    void check(() => zipStore(dropped), dropped.name).catch((error: unknown) =>
+      show(result, failure(`${dropped.name} cannot be read as a zipped Zarr store: ${String(error)}`)),
+    );
+  });
+  const asked = new URLSearchParams(location.search).get("url");
+  if (asked) {
+    input.value = asked;
+    form.requestSubmit();
+  }
+}
