@@ -14,6 +14,13 @@ from pathlib import Path
 from typing import Any
 
 
+class _Server(ThreadingHTTPServer):
+    # Python's default backlog is 5: a client with 64 requests in flight over new connections
+    # (HTTP/1.0 closes each) overflows it, and each dropped connection waits a second for
+    # TCP to retry, which would be measured as the client's slowness.
+    request_queue_size = 256
+
+
 class _Quiet(SimpleHTTPRequestHandler):
     requests: list[tuple[str, str]]
     listing: bool
@@ -46,7 +53,7 @@ def serve(root: Path, *, listing: bool) -> Iterator[Served]:
     requests: list[tuple[str, str]] = []
     attributes = {"requests": requests, "listing": listing, "timeout": 10}
     handler = type("Handler", (_Quiet,), attributes)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
+    server = _Server(("127.0.0.1", 0), partial(handler, directory=str(root)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True

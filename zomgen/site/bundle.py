@@ -8,19 +8,14 @@ so the page also opens from a file. Nothing is fetched at run time but the store
 
 from __future__ import annotations
 
-import subprocess
-import tempfile
 from pathlib import Path
 
 from zomgen import ir
-from zomgen.errors import CompileError
 from zomgen.render import render
 from zomgen.targets.typescript.files import checks_view
-from zomgen.targets.typescript.toolchain import SITE_PINS, find_node_modules
+from zomgen.targets.typescript.toolchain import SITE_PINS, find_node_modules, run_tool
 
 _HERE = Path(__file__).resolve().parent
-# Time allowed for one esbuild run (it takes well under a second).
-_ESBUILD_TIMEOUT_SECONDS = 300
 
 
 def site_files(hierarchy: ir.Hierarchy, typescript: dict[str, str]) -> dict[str, str]:
@@ -39,46 +34,22 @@ def site_files(hierarchy: ir.Hierarchy, typescript: dict[str, str]) -> dict[str,
 
 
 def _bundle(sources: dict[str, str], node_modules: Path) -> str:
-    with tempfile.TemporaryDirectory(prefix="zomgen-site-") as scratch:
-        work = Path(scratch)
-        for name, text in sources.items():
-            path = work / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8", newline="")
-        (work / "node_modules").symlink_to(node_modules, target_is_directory=True)
-        esbuild = node_modules / ".bin" / "esbuild"
-        command = [
-            str(esbuild),
-            "site.ts",
-            "--bundle",
-            "--minify",
-            "--format=iife",
-            "--platform=browser",
-            "--target=es2022",
-            "--legal-comments=eof",
-            "--preserve-symlinks",
-            "--charset=utf8",
-            "--log-level=error",
-            # Node's own modules, which the browser never reaches: unzipit's worker threads,
-            # a local folder's node:fs.
-            "--external:worker_threads",
-            "--external:node:*",
-            "--outfile=app.js",
-        ]
-        try:
-            result = subprocess.run(
-                command,
-                cwd=work,
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=_ESBUILD_TIMEOUT_SECONDS,
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise CompileError.one(str(esbuild), "", f"could not run esbuild: {error}") from None
-        if result.returncode != 0:
-            output = (result.stdout + result.stderr).strip()
-            raise CompileError.one(
-                "app.js", "", f"esbuild could not bundle the page (a zomgen bug):\n{output}"
-            )
-        return (work / "app.js").read_text("utf-8")
+    command = [
+        "esbuild",
+        "site.ts",
+        "--bundle",
+        "--minify",
+        "--format=iife",
+        "--platform=browser",
+        "--target=es2022",
+        "--legal-comments=eof",
+        "--preserve-symlinks",
+        "--charset=utf8",
+        "--log-level=error",
+        # Node's own modules, which the browser never reaches: unzipit's worker threads, a
+        # local folder's node:fs.
+        "--external:worker_threads",
+        "--external:node:*",
+        "--outfile=app.js",
+    ]
+    return run_tool(sources, node_modules, command, "app.js")["app.js"]

@@ -39,8 +39,8 @@ def _install(pins: dict[str, str]) -> str:
     )
 
 
-# Time allowed for one tsc run over a package (it takes well under a second).
-_TSC_TIMEOUT_SECONDS = 300
+# Time allowed for one tsc or esbuild run (each takes well under a second).
+_TOOL_TIMEOUT_SECONDS = 300
 
 
 def _candidates() -> list[Path]:
@@ -83,37 +83,49 @@ def find_node_modules(pins: dict[str, str], what: str) -> Path:
     raise CompileError.one(what, "", f"needs {wanted} from npm{where}: {_install(pins)}")
 
 
-def compile_dist(sources: dict[str, str], node_modules: Path) -> dict[str, str]:
-    """tsc over the package's sources (`tsconfig.json` among them) in a scratch folder, never in
-    the output folder: {"dist/...": text} for every JavaScript and declaration file it emits.
-    Raises CompileError with tsc's messages if the generated TypeScript does not compile (a
-    zomgen bug, reported rather than written)."""
-    with tempfile.TemporaryDirectory(prefix="zomgen-tsc-") as scratch:
+def run_tool(
+    sources: dict[str, str], node_modules: Path, command: list[str], product: str
+) -> dict[str, str]:
+    """Write `sources` into a scratch folder (never the output folder) beside `node_modules`,
+    run `command` (a tool of node_modules/.bin and its arguments) there, and return every file
+    under `product` (a folder or a file it writes), by its name. Raises CompileError with the
+    tool's messages if it fails: the sources are zomgen's, so that is a zomgen bug, reported
+    rather than written."""
+    tool = node_modules / ".bin" / command[0]
+    with tempfile.TemporaryDirectory(prefix=f"zomgen-{command[0]}-") as scratch:
         work = Path(scratch)
         for name, text in sources.items():
             path = work / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8", newline="")
         (work / "node_modules").symlink_to(node_modules, target_is_directory=True)
-        tsc = node_modules / ".bin" / "tsc"
         try:
             result = subprocess.run(
-                [str(tsc), "-p", "tsconfig.json", "--pretty", "false"],
+                [str(tool), *command[1:]],
                 cwd=work,
                 capture_output=True,
                 text=True,
                 check=False,
-                timeout=_TSC_TIMEOUT_SECONDS,
+                timeout=_TOOL_TIMEOUT_SECONDS,
             )
         except (OSError, subprocess.TimeoutExpired) as error:
-            raise CompileError.one(str(tsc), "", f"could not run tsc: {error}") from None
+            raise CompileError.one(str(tool), "", f"could not run {command[0]}: {error}") from None
         if result.returncode != 0:
             output = (result.stdout + result.stderr).strip()
-            raise CompileError.one(
-                "tsconfig.json", "", f"tsc could not build dist/ (a zomgen bug):\n{output}"
-            )
+            message = f"{command[0]} could not build {product} (a zomgen bug):\n{output}"
+            raise CompileError.one(product, "", message)
+        made = work / product
+        paths = sorted(made.rglob("*")) if made.is_dir() else [made]
         return {
             path.relative_to(work).as_posix(): path.read_text("utf-8")
-            for path in sorted((work / "dist").rglob("*"))
+            for path in paths
             if path.is_file()
         }
+
+
+def compile_dist(sources: dict[str, str], node_modules: Path) -> dict[str, str]:
+    """tsc over the package's sources (`tsconfig.json` among them): {"dist/...": text} for
+    every JavaScript and declaration file it emits."""
+    return run_tool(
+        sources, node_modules, ["tsc", "-p", "tsconfig.json", "--pretty", "false"], "dist"
+    )

@@ -1,0 +1,189 @@
+"""The validator page (`zomgen site`) next to the same loader under Node, and its bundle's size.
+
+A store of N nodes (a root group and N - 1 arrays, as zarr-python writes them; v3, not
+consolidated, then consolidated) is served on localhost without delay, and checked by:
+
+- page:  the xarray-v3 validator page in Debian's Chromium (Playwright), URL entered, Check
+         pressed; the seconds its summary gives (reading and checking, before the tree is
+         drawn), and of the check alone;
+- Node:  the xarray-v3 npm package's loader on the same URL (validateStore's two parts: the
+         read, then the check), the same code without a browser.
+
+The server keeps connections alive (HTTP/1.1, as static hosts do); a browser opens at most 6
+per host, where Node keeps 64 requests in flight, so a store read file by file is slower in the
+page whatever its code does (its own fetch costs about 2.6 ms per request here, Node's 0.55 ms:
+measured with bare fetches).
+
+Medians of --repeat, side by side in one run (shared machines: read the ratios). Then the size
+of each page's app.js, raw and gzipped, for every bundled convention given with --sizes.
+
+Run: .venv/bin/python benchmarks/bench_site.py [-n 10000] [--repeat 3] [--out docs/benchmarks-site.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from suite import write_store
+
+from zomgen.pipeline import Options, generate_package, generate_site
+from zomgen.targets.typescript.npm import NpmPackage
+from zomgen.write import write_package
+
+SIZES = ("xarray-v3", "ome-ngff-05-image", "ome-ngff-06-image", "geozarr-dataset")
+
+
+class _Server(ThreadingHTTPServer):
+    # Python's default backlog is 5: a client with 64 requests in flight over new connections
+    # (HTTP/1.0 closes each) overflows it, and each dropped connection waits a second for
+    # TCP to retry, which would be measured as the client's slowness.
+    request_queue_size = 256
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    # HTTP/1.1: connections kept alive, as a real static host keeps them (a browser opens at
+    # most 6 per host, so closing each would be measured as the page's slowness).
+    protocol_version = "HTTP/1.1"
+    # http.server writes headers and body apart: without this, each response on a kept-alive
+    # connection waits for the client's delayed acknowledgement (Nagle's algorithm), 40 ms.
+    disable_nagle_algorithm = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """`folder` on localhost, folders listed as HTML indexes, no delay."""
+    server = _Server(("127.0.0.1", 0), partial(_Quiet, directory=str(folder)))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        raise SystemExit("bench_site: Chromium is not installed (bash scripts/setup.sh)")
+    return found
+
+
+def build(work: Path) -> tuple[Path, Path]:
+    """The xarray-v3 page and npm package, under `work` (node_modules beside them)."""
+    schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
+    page = work / "served" / "page"
+    write_package(generate_site(Options(schema)).files, page)
+    package = work / "package"
+    npm = Options(schema, npm=NpmPackage("xarray-v3"), python=False)
+    write_package(generate_package(npm).files, package)
+    (work / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    return page, package
+
+
+def time_both(work: Path, url: str, page_url: str, package: Path, repeat: int) -> dict[str, float]:
+    script = work / "bench_site_page.mjs"
+    shutil.copy(ROOT / "benchmarks" / "bench_site_page.mjs", script)
+    job = {
+        "chromium": chromium(),
+        "page": page_url,
+        "package": str(package),
+        "url": url,
+        "repeat": repeat,
+    }
+    result = subprocess.run(
+        ["node", str(script)], input=json.dumps(job), capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"bench_site: {result.stderr}")
+    times = json.loads(result.stdout)
+    return {tool: statistics.median(seconds) for tool, seconds in times.items()}
+
+
+def sizes(names: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    found = []
+    for name in names:
+        app = generate_site(Options(ROOT / "schemas" / name / "schema.json")).files["app.js"]
+        data = app.encode("utf-8")
+        found.append((name, len(data), len(gzip.compress(data, mtime=0))))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("-n", type=int, default=10_000, help="nodes in the store")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sizes", nargs="*", default=list(SIZES), help="conventions to size")
+    parser.add_argument("--out", type=Path, help="write the table here (else print it)")
+    args = parser.parse_args()
+    rows: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch:
+        work = Path(scratch)
+        _page, package = build(work)
+        for consolidated in (False, True):
+            name = f"store-{'consolidated' if consolidated else 'listed'}.zarr"
+            write_store(work / "served" / name, 3, args.n, consolidated)
+            with served(work / "served") as url:
+                times = time_both(
+                    work, f"{url}/{name}", f"{url}/page/index.html", package, args.repeat
+                )
+            how = "consolidated" if consolidated else "listed (HTML index)"
+            whole = (
+                f"{times['node']:.2f} | {times['page']:.2f} | {times['page'] / times['node']:.2f}x"
+            )
+            check = f"{times['nodeCheck']:.3f} | {times['pageCheck']:.3f}"
+            ratio = times["pageCheck"] / max(times["nodeCheck"], 1e-6)
+            rows.append(f"| {args.n:,} | {how} | {whole} | {check} | {ratio:.2f}x |")
+            print(rows[-1], flush=True)
+    table = [
+        "# The validator page (benchmarks/bench_site.py)\n",
+        (
+            f"xarray-v3 page and npm package, one store of {args.n:,} nodes (v3) on localhost without "
+            f"delay, medians of {args.repeat}, in one run.\n"
+        ),
+        (
+            "| nodes | store | Node: read and check (s) | page (s) | page / Node | Node: check (s) "
+            "| page: check (s) | page / Node |"
+        ),
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        "| page | app.js | gzipped |",
+        "|---|---:|---:|",
+        *(
+            f"| {name} | {raw / 1024:.0f} KB | {packed / 1024:.0f} KB |"
+            for name, raw, packed in sizes(tuple(args.sizes))
+        ),
+        "",
+    ]
+    text = "\n".join(table)
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
