@@ -17,10 +17,14 @@ fi
 # Chromium, for the validator page's browser tests (tests/browser): Debian's package, installed
 # where it is missing and this user may (root with apt-get). Elsewhere the tests say what to
 # install.
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q chromium >/dev/null 2>&1 || {
-    apt-get update -q >/dev/null 2>&1
-    apt-get install -y -q chromium >/dev/null
-  }
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q chromium >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } ||
+      echo "setup: apt-get could not install chromium; tests/browser will fail until it is installed" >&2
+  else
+    echo "setup: Chromium is missing: install Debian's chromium (apt-get install chromium) or your" \
+      "system's, as /usr/bin/chromium on PATH; tests/browser fails until then" >&2
+  fi
 fi
