@@ -38,16 +38,22 @@ try {
     }
     await page.waitForSelector("#summary, .error", { timeout: one.timeoutMs ?? 60000 });
     const seconds = (Date.now() - started) / 1000;
+    const drawn = async () => page.evaluate(() => document.querySelectorAll("#tree > details > .members > [data-path]").length);
+    const paged = { before: await drawn(), more: await page.evaluate(() => document.querySelector("button.more")?.textContent ?? null) };
+    if (one.more) {
+      await page.click("button.more");
+      paged.after = await drawn();
+    }
     const seen = await page.evaluate(() => ({
       summary: document.querySelector("#summary")?.textContent ?? null,
       error: document.querySelector(".error")?.textContent ?? null,
       problems: [...document.querySelectorAll("#problems tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
       tree: [...document.querySelectorAll("#tree > details > .members > [data-path]")].map((node) => node.querySelector(".name")?.textContent + " " + node.querySelector(".type")?.textContent),
-      markedNodes: [...document.querySelectorAll("#tree [data-path]")].filter((node) => node.querySelector(":scope > summary .count, :scope > div .count")).map((node) => node.dataset.path),
+      markedNodes: [...document.querySelectorAll("#tree [data-path]")].filter((node) => node.querySelector(":scope > summary > .count, :scope > div:first-child > .count")).map((node) => node.dataset.path),
       rootType: document.querySelector("#tree > details > summary .type")?.textContent ?? null,
     }));
     if (one.shot) await page.screenshot({ path: one.shot, fullPage: false });
-    results.push({ name: one.name, seconds, errors, ...seen });
+    results.push({ name: one.name, seconds, errors, paged, ...seen });
     await context.close();
   }
 } finally {

@@ -206,3 +206,31 @@ def test_without_esbuild_the_site_says_what_to_install(tmp_path: Path) -> None:
     assert "esbuild missing, ajv 8.20.0, zarrita missing" in result.stderr
     assert "npm install --save-dev esbuild@" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_a_group_of_thousands_draws_its_problems_first_and_the_rest_a_page_at_a_time(
+    site: tuple[Path, Served],
+) -> None:
+    """2,500 variables under the root: 1,000 drawn, the rest behind "more"; the one broken
+    variable (no dimension names) is drawn first, whatever its place."""
+    root, served = site
+    store = root / "wide.zarr"
+    if not store.exists():
+        xarray_dataset().to_zarr(store, zarr_format=3, consolidated=False)
+        for i in range(2500):
+            shutil.copytree(store / "mask", store / f"v{i:04d}")
+        broken = store / "v2222" / "zarr.json"
+        metadata = json.loads(broken.read_text("utf-8"))
+        del metadata["dimension_names"]
+        broken.write_text(json.dumps(metadata), "utf-8")
+    cases = [{"name": "wide", "url": f"{served.url}/wide.zarr", "more": True}]
+    seen = _drive(cases, f"{served.url}/xarray/index.html")["wide"]
+    assert seen["summary"].startswith("Not valid XarrayDataset: 2506 nodes, 1 problem"), seen
+    assert [row[0] for row in seen["problems"]] == ["/v2222"]
+    assert seen["markedNodes"] == ["/v2222"]
+    assert seen["tree"][0].split()[0] == "v2222"  # drawn first
+    # the broken one, then a page of the 2,504 others; a click draws the next page
+    assert seen["paged"]["before"] == 1 + 1000
+    assert seen["paged"]["more"] == "1504 more members"
+    assert seen["paged"]["after"] == 1 + 2000
+    assert _uncaught(seen) == []

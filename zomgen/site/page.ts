@@ -164,6 +164,9 @@ function withProblemsBelow(byNode: Map<string, Problem[]>): Set<string> {
   return paths;
 }
 
+/** Members drawn at a time: more are drawn on request. */
+const PAGE = 1000;
+
 /** One node of the tree; its members are built when it is opened (a store of 100,000 nodes
  * shows at once), and opened at once where problems lie below. */
 function treeNode(name: string, path: string, node: Node, described: Described, byNode: Map<string, Problem[]>, open: Set<string>): HTMLElement {
@@ -184,11 +187,31 @@ function treeNode(name: string, path: string, node: Node, described: Described, 
       if (box.dataset["filled"]) return;
       box.dataset["filled"] = "yes";
       const list = element("div", "", "members");
-      for (const child of Object.keys(members).sort()) {
-        const childPath = path === "/" ? `/${child}` : `${path}/${child}`;
-        const value = members[child];
-        if (isObject(value)) list.append(treeNode(child, childPath, value, described.child(child), byNode, open));
-      }
+      // Members with problems first drawn, then the others a page at a time: a group of
+      // 100,000 members shows at once, and its problems are never behind a "more" button.
+      const names = Object.keys(members).sort();
+      const first = names.filter((name) => open.has(path === "/" ? `/${name}` : `${path}/${name}`));
+      const rest = names.filter((name) => !first.includes(name));
+      const draw = (some: readonly string[]): void => {
+        for (const child of some) {
+          const childPath = path === "/" ? `/${child}` : `${path}/${child}`;
+          const value = members[child];
+          if (isObject(value)) list.append(treeNode(child, childPath, value, described.child(child), byNode, open));
+        }
+      };
+      draw(first);
+      let shown = 0;
+      const more = element("button", "", "more");
+      more.type = "button";
+      const page = (): void => {
+        draw(rest.slice(shown, shown + PAGE));
+        shown = Math.min(rest.length, shown + PAGE);
+        more.textContent = `${rest.length - shown} more members`;
+        if (shown >= rest.length) more.remove();
+        else list.append(more);
+      };
+      more.addEventListener("click", page);
+      page();
       box.append(list);
     };
     box.addEventListener("toggle", fill);
