@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zomgen.build_cli import AddInclude
 from zomgen.exits import EXIT_FAILED, EXIT_OK
-
-AddInclude = Callable[[argparse.ArgumentParser, str | None], None]
 
 
 def add_site(sub: argparse._SubParsersAction[Any], include: AddInclude) -> None:
@@ -39,12 +37,12 @@ def run_site(args: argparse.Namespace) -> int:
         diffs = stale(generated.files, args.out)
         if diffs:
             sys.stdout.write("".join(diffs))
-            print(f"zomgen: {args.out} is stale: run `zomgen site {args.schema} -o {args.out}`")
+            stale_note = (
+                f"zomgen: {args.out} is stale: run `zomgen site {args.schema} -o {args.out}`"
+            )
+            print(stale_note, file=sys.stderr)
             return EXIT_FAILED
         return EXIT_OK
     write_package(generated.files, args.out)
-    page = args.out / "index.html"
-    print(
-        f"zomgen: {page}: the {generated.hierarchy.root if generated.hierarchy else ''} validator page"
-    )
+    print(f"zomgen: {args.out / 'index.html'}: the convention's validator page")
     return EXIT_OK
