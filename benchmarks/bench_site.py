@@ -15,7 +15,8 @@ page whatever its code does (its own fetch costs about 2.6 ms per request here, 
 measured with bare fetches).
 
 Medians of --repeat, side by side in one run (shared machines: read the ratios). Then the size
-of each page's app.js, raw and gzipped, for every bundled convention given with --sizes.
+of each page's app.js, raw and gzipped, for every bundled convention given with --sizes
+(`catalog`: the catalog page).
 
 Run: .venv/bin/python benchmarks/bench_site.py [-n 10000] [--repeat 3] [--out docs/benchmarks-site.md]
 """
@@ -44,11 +45,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from suite import write_store
 
-from zomgen.pipeline import Options, generate_package, generate_site
+from zomgen.pipeline import Options, generate_catalog_site, generate_package, generate_site
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.write import write_package
 
-SIZES = ("xarray-v3", "ome-ngff-05-image", "ome-ngff-06-image", "geozarr-dataset")
+# "catalog": the catalog page (`zomgen site` without a schema), every bundled convention
+SIZES = ("xarray-v3", "ome-ngff-05-image", "ome-ngff-06-image", "geozarr-dataset", "catalog")
 
 
 class _Server(ThreadingHTTPServer):
@@ -125,7 +127,10 @@ def time_both(work: Path, url: str, page_url: str, package: Path, repeat: int) -
 def sizes(names: tuple[str, ...]) -> list[tuple[str, int, int]]:
     found = []
     for name in names:
-        app = generate_site(Options(ROOT / "schemas" / name / "schema.json")).files["app.js"]
+        if name == "catalog":
+            app = generate_catalog_site([], []).files["app.js"]
+        else:
+            app = generate_site(Options(ROOT / "schemas" / name / "schema.json")).files["app.js"]
         data = app.encode("utf-8")
         found.append((name, len(data), len(gzip.compress(data, mtime=0))))
     return found

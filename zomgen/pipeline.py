@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,6 +102,14 @@ def generate_site(options: Options) -> Generated:
     hierarchy, schema_text, warnings = _compile(options)
     files = site_files(hierarchy, typescript_files(hierarchy, schema_text))
     return Generated(files, warnings, hierarchy)
+
+
+def generate_catalog_site(catalogs: Sequence[Path], shown: Sequence[str]) -> Generated:
+    """`zomgen site` without a schema: the catalog page (each node checked against what it
+    declares), with the user's catalogs besides zomgen's."""
+    from zomgen.site.bundle import catalog_site_files
+
+    return Generated(catalog_site_files(catalogs, shown), ())
 
 
 def generate_package(options: Options) -> Generated:

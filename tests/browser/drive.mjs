@@ -1,7 +1,9 @@
 // Drives the validator page in Chromium (Playwright): stdin is {chromium, page, cases:
-// [{name, url, zip?}], shots}; for each case the page is loaded, the URL entered (or the zip
-// chosen) and Check pressed; stdout is, per case, what a user sees: the summary, the problem
-// rows, the tree's first level, an error box, the console's uncaught errors.
+// [{name, url | zip, strict?, more?, shot?, timeoutMs?}]}; for each case the page is loaded,
+// the strict box ticked where asked, the URL entered (or the zip chosen) and Check pressed;
+// stdout is, per case, what a user sees: the summary, the problem and warning rows, the tree's
+// first level and every drawn node's type, an error box, the progress lines shown while it
+// read, the console's uncaught errors.
 import { readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
@@ -30,6 +32,13 @@ try {
     });
     const started = Date.now();
     await page.goto(job.page);
+    // Every text the status line shows while the store is read and checked.
+    await page.evaluate(() => {
+      window.statuses = [];
+      const status = document.querySelector("#status");
+      new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    if (one.strict) await page.check("#strict");
     if (one.zip) {
       await page.setInputFiles("#zip", one.zip);
     } else {
@@ -48,6 +57,9 @@ try {
       summary: document.querySelector("#summary")?.textContent ?? null,
       error: document.querySelector(".error")?.textContent ?? null,
       problems: [...document.querySelectorAll("#problems tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
+      warnings: [...document.querySelectorAll("#warnings tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
+      types: Object.fromEntries([...document.querySelectorAll("#tree [data-path]")].map((node) => [node.dataset.path, node.querySelector(".type")?.textContent ?? null])),
+      statuses: window.statuses.filter((text) => text !== ""),
       tree: [...document.querySelectorAll("#tree > details > .members > [data-path]")].map((node) => node.querySelector(".name")?.textContent + " " + node.querySelector(".type")?.textContent),
       markedNodes: [...document.querySelectorAll("#tree [data-path]")].filter((node) => node.querySelector(":scope > summary > .count, :scope > div:first-child > .count")).map((node) => node.dataset.path),
       rootType: document.querySelector("#tree > details > summary .type")?.textContent ?? null,

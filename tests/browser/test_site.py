@@ -8,17 +8,15 @@ ZOMGEN_SCREENSHOTS=1, which is how the docs' pictures are made).
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import warnings
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.browser.pages import drive, shot, uncaught
 from tests.support.cli import run_zomgen
 from tests.support.http_stores import Served, serve
 from tests.support.node import require_toolchain
@@ -30,19 +28,6 @@ pytestmark = pytest.mark.node
 
 warnings.filterwarnings("ignore", category=UserWarning)
 warnings.filterwarnings("ignore", category=DeprecationWarning)
-
-DRIVER = Path(__file__).with_name("drive.mjs")
-DOCS_IMAGES = ROOT / "docs" / "images"
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.fail(
-            "Chromium is not installed: `bash scripts/setup.sh` installs Debian's chromium where "
-            "it may (root, apt-get); elsewhere install it (`apt-get install chromium`) and rerun"
-        )
-    return found
 
 
 def _ome_image(store: Path) -> None:
@@ -95,40 +80,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Serve
         yield root, served
 
 
-def _drive(cases: list[dict[str, Any]], page: str) -> dict[str, dict[str, Any]]:
-    job = {"chromium": chromium(), "page": page, "cases": cases}
-    result = subprocess.run(
-        ["node", str(DRIVER)],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr
-    return {seen["name"]: seen for seen in json.loads(result.stdout)}
-
-
-def _shots(root: Path, name: str) -> str:
-    if os.environ.get("ZOMGEN_SCREENSHOTS"):
-        DOCS_IMAGES.mkdir(exist_ok=True)
-        return str(DOCS_IMAGES / f"site-{name}.png")
-    return str(root / f"{name}.png")
-
-
-def _uncaught(seen: dict[str, Any]) -> list[str]:
-    """The console's errors but the browser's own line for a request that failed (which a
-    URL that does not answer is expected to cause)."""
-    return [e for e in seen["errors"] if "Failed to load resource" not in e]
-
-
 def test_a_valid_store_shows_no_problem_and_its_tree(site: tuple[Path, Served]) -> None:
     root, served = site
     cases = [
-        {"name": "dataset", "url": f"{served.url}/dataset.zarr", "shot": _shots(root, "valid")},
+        {"name": "dataset", "url": f"{served.url}/dataset.zarr", "shot": shot(root, "valid")},
     ]
-    seen = _drive(cases, f"{served.url}/xarray/index.html")["dataset"]
-    assert seen["error"] is None and _uncaught(seen) == []
+    seen = drive(cases, f"{served.url}/xarray/index.html")["dataset"]
+    assert seen["error"] is None and uncaught(seen) == []
     assert seen["summary"].startswith("Valid XarrayDataset: 6 nodes, 0 problems"), seen
     assert seen["rootType"] == "XarrayDataset"
     names = sorted(entry.split()[0] for entry in seen["tree"])
@@ -142,10 +100,10 @@ def test_ome_pages_show_problems_at_their_node_as_the_python_loader_finds_them(
     root, served = site
     cases = [
         {"name": "image", "url": f"{served.url}/image.zarr"},
-        {"name": "broken", "url": f"{served.url}/broken.zarr", "shot": _shots(root, "broken")},
+        {"name": "broken", "url": f"{served.url}/broken.zarr", "shot": shot(root, "broken")},
         {"name": "zip", "zip": str(root / "image.zip")},
     ]
-    seen = _drive(cases, f"{served.url}/ome/index.html")
+    seen = drive(cases, f"{served.url}/ome/index.html")
     schema = json.loads((ROOT / "generated" / "ome_ngff_05_image" / "schema.json").read_text())
     assert seen["image"]["summary"].startswith("Valid OmeZarr05Image:"), seen["image"]
     # the same store dropped as a zip: the same verdict and counts (the seconds differ)
@@ -159,7 +117,7 @@ def test_ome_pages_show_problems_at_their_node_as_the_python_loader_finds_them(
     assert broken["summary"].startswith(f"Not valid OmeZarr05Image: 7 nodes, {len(python)} problem")
     assert "/" in broken["markedNodes"]
     for one in seen.values():
-        assert _uncaught(one) == [], one["errors"]
+        assert uncaught(one) == [], one["errors"]
 
 
 def test_bad_urls_show_a_message_not_a_blank_page(site: tuple[Path, Served]) -> None:
@@ -168,17 +126,17 @@ def test_bad_urls_show_a_message_not_a_blank_page(site: tuple[Path, Served]) -> 
         {
             "name": "no answer",
             "url": "http://127.0.0.1:9/store.zarr",
-            "shot": _shots(root, "no-answer"),
+            "shot": shot(root, "no-answer"),
         },
         {"name": "not a store", "url": f"{served.url}/xarray/"},
         {"name": "not json", "url": f"{served.url}/notjson.zarr"},
     ]
-    seen = _drive(cases, f"{served.url}/xarray/index.html")
+    seen = drive(cases, f"{served.url}/xarray/index.html")
     assert "did not answer this page" in seen["no answer"]["error"]
     assert "not a Zarr store" in seen["not a store"]["error"]
     assert "zarr.json is not JSON" in seen["not json"]["error"]
     for one in seen.values():
-        assert one["summary"] is None and _uncaught(one) == [], one
+        assert one["summary"] is None and uncaught(one) == [], one
 
 
 def test_the_page_is_the_same_bytes_in_any_folder_and_checks_as_stale(tmp_path: Path) -> None:
@@ -224,7 +182,7 @@ def test_a_group_of_thousands_draws_its_problems_first_and_the_rest_a_page_at_a_
         del metadata["dimension_names"]
         broken.write_text(json.dumps(metadata), "utf-8")
     cases = [{"name": "wide", "url": f"{served.url}/wide.zarr", "more": True}]
-    seen = _drive(cases, f"{served.url}/xarray/index.html")["wide"]
+    seen = drive(cases, f"{served.url}/xarray/index.html")["wide"]
     assert seen["summary"].startswith("Not valid XarrayDataset: 2506 nodes, 1 problem"), seen
     assert [row[0] for row in seen["problems"]] == ["/v2222"]
     assert seen["markedNodes"] == ["/v2222"]
@@ -233,4 +191,4 @@ def test_a_group_of_thousands_draws_its_problems_first_and_the_rest_a_page_at_a_
     assert seen["paged"]["before"] == 1 + 1000
     assert seen["paged"]["more"] == "1504 more members"
     assert seen["paged"]["after"] == 1 + 2000
-    assert _uncaught(seen) == []
+    assert uncaught(seen) == []

@@ -81,10 +81,10 @@ def test_bench_plate_runs(tmp_path: Path) -> None:
 def test_bench_site_times_the_page_and_node_and_sizes_the_bundle(tmp_path: Path) -> None:
     out = tmp_path / "site.md"
     result = _run(
-        str(BENCHMARKS / "bench_site.py"), "-n", "20", "--repeat", "1", "--sizes", "xarray-v3",
+        str(BENCHMARKS / "bench_site.py"), "-n", "20", "--repeat", "1", "--sizes", "xarray-v3", "catalog",
         "--out", str(out),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     table = out.read_text("utf-8")
     assert "| 20 | listed (HTML index) |" in table and "| 20 | consolidated |" in table
-    assert "| xarray-v3 |" in table
+    assert "| xarray-v3 |" in table and "| catalog |" in table

@@ -216,7 +216,7 @@ def _check_strict(
     problems: list[Problem] = []
     for a in applied:
         if a.entry.strict_schema is not None:
-            found = check_document(node, _bundled(a.entry.strict_schema, a.entry.include))
+            found = check_document(node, bundled_schema(a.entry.strict_schema, a.entry.include))
             problems += [_rooted(node_path, p) for p in found]
     return problems
 
@@ -235,7 +235,7 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
     schema = entry.schema
     if entry.node_schema is not None and _no_members(node):
         schema = entry.node_schema
-    problems = check_document(node, _bundled(schema, entry.include))
+    problems = check_document(node, bundled_schema(schema, entry.include))
     return [_rooted(node_path, p) for p in problems]
 
 
@@ -248,7 +248,7 @@ def _no_members(node: dict[str, Any]) -> bool:
 
 
 @cache
-def _bundled(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
+def bundled_schema(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
     """A convention's schema with its references bundled in, once per process (resolved
     offline in its own folder and the entry's `include` folders, as `-I` would)."""
     from zomgen.pipeline import Options, load

@@ -1,9 +1,10 @@
 /**
- * The validator page of one convention (`zomgen site`): a store's URL in, or a zipped store
- * dropped on the page; its hierarchy read by the package's loader (load.ts's machinery) and
- * checked by its validate.ts, shown as a tree (each node with its type in the convention, its
- * description and its problems), a table of every problem, and counts. Nothing but the store's
- * URL is ever fetched: the schema is in the bundle.
+ * The validator page (`zomgen site`): a store's URL in, or a zipped store dropped on the page;
+ * its hierarchy read by the package's loader (load.ts's machinery) and checked by a
+ * `PageChecker` (one convention's validate.ts, or the catalog's dispatch on what each node
+ * declares: declared.ts), shown as a tree (each node with its type or conventions, its
+ * description and its problems), a table of every problem and warning, and counts. Nothing but
+ * the store's URL is ever fetched: the schemas are in the bundle.
  *
  * Bad input ends in a visible message, never a blank page: a URL that does not answer or
  * refuses this page (CORS), metadata that is not JSON, a store too large, a broken zip.
@@ -11,109 +12,40 @@
 
 import ZipFileStore from "@zarrita/storage/zip";
 import type { Problem } from "./_runtime_ts/problems.js";
-import type { Readable, StoreInput, StoreOptions } from "./_runtime_ts/stores.js";
-import { StoreError, readStore, notExplained } from "./_runtime_ts/stores.js";
+import type { Readable } from "./_runtime_ts/sources.js";
+import type { StoreInput, StoreOptions } from "./_runtime_ts/stores.js";
+import { StoreError, readStore } from "./_runtime_ts/stores.js";
 import type { ReadResult } from "./_runtime_ts/walk.js";
 
-export interface Convention {
-  readonly root: string;
-  readonly schemaText: string;
-  readonly validate: (document: unknown) => Problem[];
+/** What the tree shows of a node besides its name and kind, and the same for its members. */
+export interface NodeLabel {
+  readonly typeName: string;
+  description(): string;
+  child(name: string): NodeLabel;
 }
 
-type Schema = { readonly [key: string]: unknown };
+/** A hierarchy checked: its problems (the reading's come first), warnings, and the root's label. */
+export interface Checked {
+  readonly problems: readonly Problem[];
+  readonly warnings: readonly Problem[];
+  readonly label: NodeLabel;
+  /** Said after the counts in the summary (", 6 convention checks on 4 nodes"). */
+  readonly note: string;
+}
+
+export interface PageChecker {
+  /** What the summary says the store is valid as: a convention's root type, or "by the
+   * conventions it declares". */
+  readonly title: string;
+  /** The schema whose named members are probed where the server cannot list (or null). */
+  readonly probe: unknown;
+  check(document: Node, read: readonly Problem[]): Checked;
+}
+
 type Node = { readonly [key: string]: unknown };
 
-const isObject = (value: unknown): value is Schema =>
+const isObject = (value: unknown): value is Node =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** What the convention says about one node: its type's name and description, and how to find
- * what it says about each member (named members, then patterns, then the others). */
-class Described {
-  constructor(
-    private readonly root: Schema,
-    readonly schemas: readonly Schema[],
-    readonly typeName: string,
-  ) {}
-
-  private applying(): Schema[] {
-    const found: Schema[] = [];
-    const seen = new Set<Schema>();
-    const stack = [...this.schemas];
-    while (stack.length > 0) {
-      const schema = stack.shift();
-      if (schema === undefined || seen.has(schema)) continue;
-      seen.add(schema);
-      found.push(schema);
-      const ref = schema["$ref"];
-      if (typeof ref === "string" && ref.startsWith("#/")) {
-        const target = ref
-          .slice(2)
-          .split("/")
-          .reduce<unknown>((node, token) => (isObject(node) ? node[token.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined), this.root);
-        if (isObject(target)) stack.push(target);
-      }
-      for (const keyword of ["allOf", "anyOf", "oneOf"]) {
-        const branches = schema[keyword];
-        if (Array.isArray(branches)) stack.push(...branches.filter(isObject));
-      }
-    }
-    return found;
-  }
-
-  description(): string {
-    for (const schema of this.applying()) {
-      if (typeof schema["description"] === "string") return schema["description"];
-    }
-    return "";
-  }
-
-  child(name: string): Described {
-    const found: Schema[] = [];
-    for (const schema of this.applying()) {
-      const members = isObject(schema["properties"]) ? schema["properties"]["members"] : undefined;
-      if (!isObject(members)) continue;
-      for (const sub of new Described(this.root, [members], "").applying()) {
-        const named = sub["properties"];
-        if (isObject(named) && isObject(named[name])) {
-          found.push(named[name]);
-          continue;
-        }
-        const patterns = sub["patternProperties"];
-        let matched = false;
-        if (isObject(patterns)) {
-          for (const [pattern, child] of Object.entries(patterns)) {
-            if (isObject(child) && safeTest(pattern, name)) {
-              found.push(child);
-              matched = true;
-            }
-          }
-        }
-        if (!matched && isObject(sub["additionalProperties"])) found.push(sub["additionalProperties"]);
-      }
-    }
-    return new Described(this.root, found, nameOf(found));
-  }
-}
-
-function safeTest(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern, "u").test(text);
-  } catch {
-    return false;
-  }
-}
-
-/** The convention's name for a node's type: the `$defs` entry its schema refers to, or a title. */
-function nameOf(schemas: readonly Schema[]): string {
-  for (const schema of schemas) {
-    const ref = schema["$ref"];
-    // `#/$defs/Image`, or a bundled document's own `$defs`: `#/$defs/zomgen:v3.schema.json/$defs/Node`
-    if (typeof ref === "string" && ref.startsWith("#/$defs/")) return ref.slice(ref.lastIndexOf("/") + 1);
-    if (typeof schema["title"] === "string") return schema["title"];
-  }
-  return schemas.length > 0 ? "(unnamed)" : "(not in the convention)";
-}
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text = "", className = ""): HTMLElementTagNameMap[K] {
   const made = document.createElement(tag);
@@ -169,7 +101,7 @@ const PAGE = 1000;
 
 /** One node of the tree; its members are built when it is opened (a store of 100,000 nodes
  * shows at once), and opened at once where problems lie below. */
-function treeNode(name: string, path: string, node: Node, described: Described, byNode: Map<string, Problem[]>, open: Set<string>): HTMLElement {
+function treeNode(name: string, path: string, node: Node, described: NodeLabel, byNode: Map<string, Problem[]>, open: Set<string>): HTMLElement {
   const own = byNode.get(path) ?? [];
   const members = isObject(node["members"]) ? node["members"] : null;
   const box = members !== null ? element("details") : element("div", "", "leaf");
@@ -223,6 +155,23 @@ function treeNode(name: string, path: string, node: Node, described: Described, 
   return box;
 }
 
+/** Every problem (or warning) in a table: node path, pointer, message; empty when none. */
+function problemTable(id: string, problems: readonly Problem[]): HTMLTableElement {
+  const table = element("table", "", "all-problems");
+  table.id = id;
+  if (problems.length > 0) {
+    const head = element("tr");
+    head.append(element("th", "node"), element("th", "pointer"), element("th", "message"));
+    table.append(head);
+    for (const problem of problems) {
+      const row = element("tr");
+      row.append(element("td", problem.node_path), element("td", problem.pointer), element("td", problem.message));
+      table.append(row);
+    }
+  }
+  return table;
+}
+
 function countNodes(node: Node): number {
   let count = 1;
   const members = node["members"];
@@ -266,8 +215,7 @@ async function zipStore(file: Blob): Promise<StoreInput> {
   return { store: store as Readable, keys: names };
 }
 
-export function startPage(convention: Convention): void {
-  const schema = JSON.parse(convention.schemaText) as Schema;
+export function startPage(checker: PageChecker): void {
   const form = byId("source") as HTMLFormElement;
   const input = byId("url") as HTMLInputElement;
   const file = byId("zip") as HTMLInputElement;
@@ -287,7 +235,7 @@ export function startPage(convention: Convention): void {
     };
     let read: ReadResult;
     try {
-      read = await readStore(await store(), schema, options);
+      read = await readStore(await store(), checker.probe, options);
     } catch (error) {
       if (run !== running) return;
       status.textContent = "";
@@ -305,7 +253,8 @@ export function startPage(convention: Convention): void {
     status.textContent = `Checking ${countNodes(read.document)} nodes...`;
     await new Promise((resolve) => setTimeout(resolve, 0)); // let the status paint
     const checking = performance.now();
-    const problems = [...read.problems, ...notExplained(convention.validate(read.document), read.problems)];
+    const checked = checker.check(read.document, read.problems);
+    const problems = checked.problems;
     const checkSeconds = (performance.now() - checking) / 1000;
     const seconds = `${(readSeconds + checkSeconds).toFixed(2)} s: read ${readSeconds.toFixed(2)} s, checked ${checkSeconds.toFixed(2)} s`;
     status.textContent = "";
@@ -313,23 +262,14 @@ export function startPage(convention: Convention): void {
     const summary = element("p", "", problems.length === 0 ? "summary good" : "summary bad");
     summary.id = "summary";
     const nodes = countNodes(read.document);
-    summary.textContent = `${problems.length === 0 ? "Valid" : "Not valid"} ${convention.root}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"} (${seconds})`;
-    const table = element("table", "", "all-problems");
-    table.id = "problems";
-    if (problems.length > 0) {
-      const head = element("tr");
-      head.append(element("th", "node"), element("th", "pointer"), element("th", "message"));
-      table.append(head);
-      for (const problem of problems) {
-        const row = element("tr");
-        row.append(element("td", problem.node_path), element("td", problem.pointer), element("td", problem.message));
-        table.append(row);
-      }
-    }
+    summary.textContent = `${problems.length === 0 ? "Valid" : "Not valid"} ${checker.title}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"}${checked.note} (${seconds})`;
+    const table = problemTable("problems", problems);
+    const warnings = problemTable("warnings", checked.warnings);
+    if (checked.warnings.length > 0) warnings.createCaption().textContent = `${checked.warnings.length} warning${checked.warnings.length === 1 ? "" : "s"}: what could not be checked`;
     const tree = element("div", "", "tree");
     tree.id = "tree";
-    tree.append(treeNode("/", "/", read.document, new Described(schema, [schema], convention.root), byNode, withProblemsBelow(byNode)));
-    show(result, summary, table, tree);
+    tree.append(treeNode("/", "/", read.document, checked.label, byNode, withProblemsBelow(byNode)));
+    show(result, summary, table, warnings, tree);
   }
 
   form.addEventListener("submit", (event) => {

@@ -1,0 +1,45 @@
+/**
+ * The catalog page's entry point (`zomgen site` without a schema): each node of the store
+ * checked against the conventions it declares or evidently uses (declared.ts), as
+ * `zomgen validate STORE` does; the tree shows the conventions applied at each node.
+ */
+
+import { catalogText } from "./catalog.js";
+import { type Applied, type Catalog, DeclaredChecker } from "./declared.js";
+import { type NodeLabel, startPage } from "./page.js";
+
+/** The conventions applied at a node, "name (declared)" or "name (used)". */
+class AppliedLabel implements NodeLabel {
+  readonly typeName: string;
+
+  constructor(
+    private readonly nodes: ReadonlyMap<string, readonly Applied[]>,
+    private readonly path: string,
+  ) {
+    this.typeName = (nodes.get(path) ?? []).map((a) => `${a.entry.name} (${a.how})`).join(", ");
+  }
+
+  description(): string {
+    return "";
+  }
+
+  child(name: string): NodeLabel {
+    return new AppliedLabel(this.nodes, this.path === "/" ? `/${name}` : `${this.path}/${name}`);
+  }
+}
+
+const checker = new DeclaredChecker(JSON.parse(catalogText) as Catalog);
+const strictBox = document.getElementById("strict");
+
+startPage({
+  title: "by the conventions it declares",
+  probe: {},
+  check: (hierarchy, read) => {
+    const strict = strictBox instanceof HTMLInputElement && strictBox.checked;
+    const report = checker.check(hierarchy, strict);
+    const count = [...report.nodes.values()].reduce((sum, applied) => sum + applied.length, 0);
+    const nodes = report.nodes.size;
+    const note = `, ${count} convention check${count === 1 ? "" : "s"} on ${nodes} node${nodes === 1 ? "" : "s"}${strict ? ", strict" : ""}`;
+    return { problems: [...read, ...report.problems], warnings: report.warnings, label: new AppliedLabel(report.nodes, "/"), note };
+  },
+});
