@@ -18,12 +18,11 @@ from typing import Any
 import pytest
 
 from tests.browser.pages import drive, shot, uncaught
-from tests.catalog.test_dispatch import _ome_image
 from tests.support.cli import run_zomgen
 from tests.support.http_stores import Served, serve
 from tests.support.node import require_toolchain
 from tests.support.paths import CORPUS, ROOT
-from tests.support.runtime import xarray_dataset
+from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.catalog.dispatch import Report, validate_declared
 
 pytestmark = pytest.mark.node
@@ -82,7 +81,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Serve
     assert result.returncode == 0, result.stderr
     for name, source in STORES.items():
         shutil.copytree(source, root / name)
-    _ome_image(root / "image.zarr", "0.5")
+    ome_image_with_labels(root / "image.zarr", "0.5")
     dataset = xarray_dataset()
     dataset.attrs["Conventions"] = "CF-1.11"
     dataset.to_zarr(root / "cf.zarr", zarr_format=3, consolidated=False)

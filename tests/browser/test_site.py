@@ -21,34 +21,13 @@ from tests.support.cli import run_zomgen
 from tests.support.http_stores import Served, serve
 from tests.support.node import require_toolchain
 from tests.support.paths import ROOT
-from tests.support.runtime import xarray_dataset
+from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.runtime import validate_store
 
 pytestmark = pytest.mark.node
 
 warnings.filterwarnings("ignore", category=UserWarning)
 warnings.filterwarnings("ignore", category=DeprecationWarning)
-
-
-def _ome_image(store: Path) -> None:
-    import numpy as np
-    import zarr
-    from ome_zarr import format as formats
-    from ome_zarr import writer
-
-    root = zarr.open_group(store, mode="w", zarr_format=3)
-    image = np.zeros((2, 32, 32), "uint16")
-    writer.write_image(image, root, axes="cyx", fmt=formats.FormatV05(), scale_factors=(2,))
-    labels = np.zeros((2, 32, 32), "uint8")
-    writer.write_labels(
-        labels,
-        root,
-        name="cells",
-        axes="cyx",
-        fmt=formats.FormatV05(),
-        scaler=None,
-        scale_factors=(2,),
-    )
 
 
 def _rename_dataset(store: Path) -> None:
@@ -67,7 +46,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Serve
         result = run_zomgen("site", ROOT / "schemas" / schema / "schema.json", "-o", root / page)
         assert result.returncode == 0, result.stderr
     xarray_dataset().to_zarr(root / "dataset.zarr", zarr_format=3, consolidated=False)
-    _ome_image(root / "image.zarr")
+    ome_image_with_labels(root / "image.zarr", "0.5")
     shutil.copytree(root / "image.zarr", root / "broken.zarr")
     _rename_dataset(root / "broken.zarr")
     (root / "notjson.zarr").mkdir()

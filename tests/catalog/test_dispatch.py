@@ -14,6 +14,7 @@ import pytest
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import CORPUS, ROOT
+from tests.support.runtime import ome_image_with_labels
 from zomgen.catalog.declarations import MAX_DECLARATIONS, Matcher
 from zomgen.catalog.dispatch import Report, check_declared, validate_declared
 from zomgen.catalog.entries import load_catalogs
@@ -266,27 +267,12 @@ def test_a_thousand_declarations(matcher: Matcher) -> None:
 # --- OME-Zarr and xarray, written by their own tools ------------------------------------------
 
 
-def _ome_image(store: Path, version: str) -> None:
-    np = pytest.importorskip("numpy")
-    zarr = pytest.importorskip("zarr")
-    writer = pytest.importorskip("ome_zarr.writer")
-    formats = pytest.importorskip("ome_zarr.format")
-    fmt = formats.FormatV04() if version == "0.4" else formats.FormatV05()
-    root = zarr.open_group(store, mode="w", zarr_format=2 if version == "0.4" else 3)
-    image = np.zeros((2, 32, 32), "uint16")
-    writer.write_image(image, root, axes="cyx", fmt=fmt, scale_factors=(2,))
-    labels = np.zeros((2, 32, 32), "uint8")
-    writer.write_labels(
-        labels, root, name="cells", axes="cyx", fmt=fmt, scaler=None, scale_factors=(2,)
-    )
-
-
 @pytest.mark.parametrize("version", ["0.4", "0.5"])
 def test_an_ome_zarr_image_with_labels(tmp_path: Path, version: str) -> None:
     """The image is checked once as an OME-Zarr image, its labels as part of it (the family's
     schema describes them): not again as images of their own."""
     store = tmp_path / "image.zarr"
-    _ome_image(store, version)
+    ome_image_with_labels(store, version)
     report = validate_declared(store)
     assert _names(report) == {"/": [f"ome-ngff-0{version[-1]}-image"]}
     assert report.valid, report.problems
@@ -296,7 +282,7 @@ def test_an_ome_zarr_image_with_labels(tmp_path: Path, version: str) -> None:
 @pytest.mark.parametrize("version", ["0.4", "0.5"])
 def test_a_broken_ome_zarr_image_is_reported_at_its_node(tmp_path: Path, version: str) -> None:
     store = tmp_path / "image.zarr"
-    _ome_image(store, version)
+    ome_image_with_labels(store, version)
     label = store / "labels" / "cells" / (".zattrs" if version == "0.4" else "zarr.json")
     document = json.loads(label.read_text("utf-8"))
     attributes = document if version == "0.4" else document["attributes"]["ome"]

@@ -169,6 +169,24 @@ def ome_image_store(tmp_path: Path) -> Path:
     return store
 
 
+def ome_image_with_labels(store: Path, version: str) -> None:
+    """An OME-Zarr image (0.4: v2, 0.5: v3) with one label image, written by ome-zarr-py: two
+    channels of 32x32, two levels; the label `cells`."""
+    import numpy as np
+    import zarr
+    from ome_zarr import format as formats
+    from ome_zarr import writer
+
+    fmt = formats.FormatV04() if version == "0.4" else formats.FormatV05()
+    root = zarr.open_group(store, mode="w", zarr_format=2 if version == "0.4" else 3)
+    image = np.zeros((2, 32, 32), "uint16")
+    writer.write_image(image, root, axes="cyx", fmt=fmt, scale_factors=(2,))
+    labels = np.zeros((2, 32, 32), "uint8")
+    writer.write_labels(
+        labels, root, name="cells", axes="cyx", fmt=fmt, scaler=None, scale_factors=(2,)
+    )
+
+
 # ---------------------------------------------------------------- options told apart by a tag
 
 

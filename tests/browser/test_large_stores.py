@@ -1,0 +1,123 @@
+"""The validator pages on large stores, in Chromium: a store of 100,000 nodes whose consolidated
+metadata is a 60 MB zarr.json. The page says how far it is while it reads and checks, then
+shows the result (never a frozen or blank page, no uncaught error): the valid store's counts,
+and for the same store with one broken variable, that variable's problem at its node, drawn
+first in a tree that draws 1,000 members at a time. The catalog page reads the same store.
+
+The store is xarray's own (xarray writes the dataset and consolidates it); the consolidated
+metadata then lists 100,000 copies of one variable's metadata, as zarr-python would write them
+for 100,000 arrays (their chunks are never read). File by file, 100,000 nodes over HTTP/1.1
+would take the page about six minutes (docs/benchmarks-site.md): reading by listing is tested
+at 2,500 nodes in test_site.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.pages import drive, uncaught
+from tests.support.cli import run_zomgen
+from tests.support.http_stores import Served, serve
+from tests.support.node import require_toolchain
+from tests.support.paths import ROOT
+from tests.support.runtime import xarray_dataset
+from zomgen.catalog.dispatch import validate_declared
+from zomgen.runtime import validate_store
+
+pytestmark = [pytest.mark.node, pytest.mark.slow]
+
+NODES = 100_000
+BROKEN = f"/v{NODES // 2:06d}"
+
+
+def _consolidated_store(store: Path, copies: int, broken: str | None) -> None:
+    """xarray's dataset, consolidated, with `copies` more variables in the consolidated
+    metadata (`broken`, if given, without its dimension names)."""
+    xarray_dataset().to_zarr(store, zarr_format=3, consolidated=True)
+    path = store / "zarr.json"
+    root = json.loads(path.read_text("utf-8"))
+    metadata = root["consolidated_metadata"]["metadata"]
+    template = metadata["mask"]
+    for i in range(copies):
+        name = f"v{i:06d}"
+        metadata[name] = template if f"/{name}" != broken else _without_dimensions(template)
+    path.write_text(json.dumps(root, indent=2), "utf-8")
+
+
+def _without_dimensions(array: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in array.items() if key != "dimension_names"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Served]]:
+    require_toolchain()
+    root = tmp_path_factory.mktemp("large")
+    schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
+    assert run_zomgen("site", schema, "-o", root / "xarray").returncode == 0
+    assert run_zomgen("site", "-o", root / "catalog").returncode == 0
+    _consolidated_store(root / "large.zarr", NODES, None)
+    _consolidated_store(root / "large-broken.zarr", NODES, BROKEN)
+    with serve(root, listing=True) as served:
+        yield root, served
+
+
+def test_a_store_of_100000_nodes_shows_progress_then_its_result(site: tuple[Path, Served]) -> None:
+    root, served = site
+    size = (root / "large.zarr" / "zarr.json").stat().st_size
+    assert size > 50 * 1024 * 1024, size
+    cases = [
+        {"name": "valid", "url": f"{served.url}/large.zarr", "timeoutMs": 300_000},
+        {"name": "broken", "url": f"{served.url}/large-broken.zarr", "timeoutMs": 300_000},
+    ]
+    seen = drive(cases, f"{served.url}/xarray/index.html")
+    nodes = NODES + 6  # the root, xarray's five variables and the copies
+    valid, broken = seen["valid"], seen["broken"]
+    assert valid["summary"].startswith(f"Valid XarrayDataset: {nodes} nodes, 0 problems"), valid
+    python = validate_store(f"{served.url}/large-broken.zarr", _schema())
+    assert python and {p.node_path for p in python} == {BROKEN}, python
+    assert broken["summary"].startswith(
+        f"Not valid XarrayDataset: {nodes} nodes, {len(python)} problem"
+    ), broken
+    assert sorted((row[0], row[1]) for row in broken["problems"]) == sorted(
+        (p.node_path, p.pointer) for p in python
+    )
+    assert broken["tree"][0].split()[0] == BROKEN[1:]  # drawn first, out of 100,005 members
+    assert broken["paged"]["before"] == 1 + 1000 and broken["paged"]["more"] is not None
+    for one in (valid, broken):
+        # what the status line said while it worked: reading, then checking every node
+        assert one["statuses"][0].startswith("Reading "), one["statuses"]
+        assert f"Checking {nodes} nodes..." in one["statuses"], one["statuses"]
+        assert one["error"] is None and uncaught(one) == [], one["errors"]
+
+
+def test_the_catalog_page_reads_the_same_store(site: tuple[Path, Served]) -> None:
+    """The valid store is an xarray dataset by evident use. (The broken one is not: one
+    variable without dimension names makes the root no longer evidently xarray's, for the
+    page as for `zomgen validate`.)"""
+    _root, served = site
+    cases = [
+        {"name": name, "url": f"{served.url}/{name}", "timeoutMs": 300_000}
+        for name in ("large.zarr", "large-broken.zarr")
+    ]
+    seen = drive(cases, f"{served.url}/catalog/index.html")
+    valid, broken = seen["large.zarr"], seen["large-broken.zarr"]
+    for name, one in seen.items():
+        report = validate_declared(f"{served.url}/{name}")
+        assert report.valid and not one["problems"], report.problems
+        assert one["warnings"] == [[w.node_path, w.pointer, w.message] for w in report.warnings]
+        assert f"Checking {NODES + 6} nodes..." in one["statuses"], one["statuses"]
+        assert uncaught(one) == [], one["errors"]
+    summary = f"Valid by the conventions it declares: {NODES + 6} nodes, 0 problems, "
+    assert valid["summary"].startswith(summary + "1 convention check on 1 node ("), valid
+    assert valid["types"]["/"] == "xarray-v3 (used)"
+    assert broken["summary"].startswith(summary + "0 convention checks on 0 nodes ("), broken
+
+
+def _schema() -> dict[str, object]:
+    text = (ROOT / "generated" / "xarray_v3" / "schema.json").read_text("utf-8")
+    schema: dict[str, object] = json.loads(text)
+    return schema
