@@ -13,6 +13,7 @@ problems (node path, pointer, keyword, schema path: messages are each engine's o
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import warnings
 from collections.abc import Callable, Iterator
@@ -290,3 +291,75 @@ def test_zip_stores_through_zarritas_zip_file_store(
         assert ts["document"] == python["document"], label
         assert [_read_row(p) for p in ts["read"]] == python["read"], label
         assert sorted(_row(p) for p in ts["problems"]) == python["problems"], label
+
+
+def _linked_stores(root: Path, outside: Path) -> dict[str, str]:
+    """Stores holding symbolic links (store name -> the package that checks it), made from
+    the clean ones in `root`; `outside` is a folder beside them that no store holds."""
+    shutil.copytree(root / "xr3" / "mask", outside / "mask")
+    (outside / "attrs.json").write_text('{"secret": "of the home folder"}', "utf-8")
+    made = {}
+
+    def copy(base: str, name: str, package: str) -> Path:
+        shutil.copytree(root / base, root / name, symlinks=True)
+        made[name] = package
+        return root / name
+
+    # a member folder, and a node's metadata file, that lead out of the store
+    os.symlink(outside / "mask", copy("xr3", "link-out-folder", "xarray-v3") / "elsewhere")
+    linked_file = copy("xr2", "link-out-file", "xarray-v2") / "mask" / ".zattrs"
+    linked_file.unlink()
+    os.symlink(outside / "attrs.json", linked_file)
+    # a link below a folder that leads out: nothing below it is read either
+    os.symlink(outside, copy("xr3", "link-out-deep", "xarray-v3") / "home")
+    # links that stay inside: a relative link to a file, followed
+    inside = copy("xr3", "link-inside-file", "xarray-v3")
+    (inside / "mask" / "zarr.json").rename(inside / "mask.json")
+    os.symlink("../mask.json", inside / "mask" / "zarr.json")
+    # a loop to the store's root, a link to itself, a link whose target is gone
+    looped = copy("xr3", "link-to-root", "xarray-v3")
+    (looped / "g").mkdir()
+    (looped / "g" / "zarr.json").write_text('{"zarr_format": 3, "node_type": "group"}', "utf-8")
+    os.symlink("..", looped / "g" / "up")
+    os.symlink(".", looped / "here")
+    os.symlink("self", copy("xr3", "link-to-itself", "xarray-v3") / "self")
+    os.symlink(outside / "gone", copy("xr3", "link-dangling", "xarray-v3") / "ghost")
+    return made
+
+
+def test_a_local_folder_reads_nothing_outside_the_store(
+    stores: tuple[Path, dict[str, str]], packages: Path, tmp_path: Path
+) -> None:
+    """Symbolic links in a local folder, under Node as in Python (confinement.py): a link that
+    leads out of the store is a problem at its node and nothing outside is read; a link inside
+    is followed; a loop is reported, not walked."""
+    root, _checked = stores
+    made = _linked_stores(root, tmp_path / "outside")
+    jobs = [
+        {
+            "package": str(packages / "packages" / p),
+            "store": str(root / n),
+            "kind": "path",
+            "options": {},
+        }
+        for n, p in made.items()
+    ]
+    results = run_node(packages / "loader_twins.mjs", jobs)
+    read: dict[str, list[tuple[str, str, str, str]]] = {}
+    for (name, package), ts in zip(made.items(), results, strict=True):
+        schema = json.loads((packages / "packages" / package / "schema.json").read_text())
+        python = _python(root / name, schema)
+        assert ts["document"] == python["document"], name
+        assert [_read_row(p) for p in ts["read"]] == python["read"], name
+        assert sorted(_row(p) for p in ts["problems"]) == python["problems"], name
+        assert "of the home folder" not in json.dumps(ts), name
+        read[name] = python["read"]
+    leaves = "a symlink that leads out of the store: zomgen reads nothing outside it"
+    assert read["link-out-folder"] == [("/elsewhere", "", "read", f"zarr.json: {leaves}")]
+    assert read["link-out-file"] == [("/mask", "", "read", f".zattrs: {leaves}")]
+    assert read["link-out-deep"] == [("/home", "", "read", f"zarr.json: {leaves}")]
+    assert read["link-inside-file"] == []
+    loop = "symlink loop: this folder is the folder of / again"
+    assert read["link-to-root"] == [("/here", "", "read", loop), ("/g/up", "", "read", loop)]
+    assert read["link-to-itself"] == [("/self", "", "read", "zarr.json: symlink loop")]
+    assert read["link-dangling"] == []

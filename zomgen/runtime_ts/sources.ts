@@ -1,7 +1,8 @@
 /**
  * Where metadata bytes come from: the small interface the walk reads through (`Source`), any
  * store of zarrita's (`readableSource`: FetchStore, ZipFileStore, FileSystemStore, or an app's
- * own), and a local folder under Node (`folderSource`). The HTTP source is http.ts.
+ * own) and one with its keys (`listedSource`). The HTTP source is http.ts, a local folder
+ * under Node local_folder.ts.
  *
  * Keys are store keys relative to the store's root, `a/b/zarr.json`; prefixes end with `/`,
  * except the root's, which is "". The Python loader's sources.py is the twin.
@@ -51,7 +52,10 @@ export function describe(error: unknown): string {
   return String(error);
 }
 
-function lastName(key: string): string {
+/** The names of metadata files, which a listing reports besides folders. */
+export const METADATA = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
+
+export function lastName(key: string): string {
   return key.slice(key.lastIndexOf("/") + 1);
 }
 
@@ -97,57 +101,5 @@ export function listedSource(store: Readable, keys: readonly string[], concurren
     ...readable,
     probesOtherVersion: true,
     list: async (prefix: string) => [...(below.get(prefix) ?? [])],
-  };
-}
-
-/** The parts of Node's `fs/promises` a local folder needs (typed here, so that the package
- * compiles without Node's type definitions and bundles for a browser without `node:fs`). */
-interface FileSystem {
-  stat(path: string): Promise<{ size: number; isFile(): boolean; isDirectory(): boolean }>;
-  readFile(path: string): Promise<Uint8Array>;
-  readdir(path: string, options: { withFileTypes: true }): Promise<{ name: string; isDirectory(): boolean }[]>;
-}
-
-const NODE_FS = "node:fs/promises";
-const METADATA = new Set(["zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"]);
-
-function missing(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
-
-/** A local folder, under Node: `root` is the store's folder. A message instead where `root`
- * is no folder (the words of opening.py). */
-export async function folderSource(root: string, concurrency: number): Promise<Source | string> {
-  const fs = (await import(/* @vite-ignore */ NODE_FS)) as FileSystem;
-  try {
-    const info = await fs.stat(root);
-    if (!info.isDirectory()) return `${root}: not a folder (read a zip store with zarrita's ZipFileStore)`;
-  } catch (error) {
-    return missing(error) ? `${root}: no such file or folder` : `${root}: ${describe(error)}`;
-  }
-  const base = root.endsWith("/") ? root : `${root}/`;
-  return {
-    concurrency,
-    probesOtherVersion: true,
-    async get(key: string, limit: number): Promise<Fetched> {
-      const path = base + key;
-      try {
-        const info = await fs.stat(path);
-        if (!info.isFile()) return info.isDirectory() ? new Failure("is a folder, not a file") : undefined;
-        if (info.size > limit) return new Failure(tooLarge(lastName(key), info.size, limit));
-        return await fs.readFile(path);
-      } catch (error) {
-        return missing(error) ? undefined : new Failure(describe(error));
-      }
-    },
-    async list(prefix: string): Promise<Listing> {
-      try {
-        const entries = await fs.readdir(base + prefix, { withFileTypes: true });
-        return entries.filter((e) => e.isDirectory() || METADATA.has(e.name)).map((e) => e.name);
-      } catch (error) {
-        return missing(error) ? [] : new Failure(describe(error));
-      }
-    },
   };
 }

@@ -8,7 +8,8 @@ import { httpSource } from "./http.js";
 import { namedMemberTree } from "./members.js";
 import type { JsonObject } from "./node_files.js";
 import { type Problem, ZomError, formatProblems } from "./problems.js";
-import { type Readable, type Source, folderSource, listedSource, readableSource } from "./sources.js";
+import { folderSource } from "./local_folder.js";
+import { type Readable, type Source, listedSource, readableSource } from "./sources.js";
 import { type ReadResult, readDocument } from "./walk.js";
 
 /** A zarrita store and every key it holds (a zip's entries), so that it can be listed. */

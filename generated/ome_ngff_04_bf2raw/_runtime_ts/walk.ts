@@ -247,7 +247,15 @@ class Walk extends NodeReader {
     const document = group.document ?? {};
     let named: Forced = new Map();
     if (group.tree !== null && !Array.isArray(listing)) named = group.tree.names(document);
-    if (listing instanceof Failure) this.problem(group.path, `cannot list the members: ${listing.message}`);
+    if (listing instanceof Failure) {
+      if (listing.message.startsWith("symlink loop")) {
+        // A folder already walked, reached again through a link: not a node of its own.
+        this.problem(group.path, listing.message);
+        this.drop(group);
+        return [];
+      }
+      this.problem(group.path, `cannot list the members: ${listing.message}`);
+    }
     const listed = Array.isArray(listing) ? (listing as readonly string[]) : [];
     if (listed.length > 0 && group.names.length > 0 && this.mixed(group, listed)) return [];
     const names = [...new Set(listed.filter((n) => !METADATA_NAMES.has(n)))].sort(byCodePoint);
@@ -285,8 +293,13 @@ class Walk extends NodeReader {
     if (other.length === 0) return false;
     const own = this.version === 3 ? V3 : ZGROUP;
     this.problem(group.path, `Zarr v3 and v2 metadata mixed in one node (${[own, ...other].join(", ")})`);
-    if (group.members !== null) delete group.members[group.names[group.names.length - 1] ?? ""];
+    this.drop(group);
     return true;
+  }
+
+  /** Leave a group out of its parent's members. */
+  private drop(group: WalkNode): void {
+    if (group.members !== null) delete group.members[group.names[group.names.length - 1] ?? ""];
   }
 
   /** The child's document from its files, attached to its parent; true when it is a group,
@@ -327,5 +340,15 @@ export async function readDocument(
 ): Promise<ReadResult> {
   const walk = new Walk(source, limits, tree);
   const document = await walk.run(prefix);
-  return { document, problems: [...walk.problems].sort(treeOrder) };
+  return { document, problems: [...walk.problems].sort(walkOrder) };
+}
+
+/** Reading problems level by level (a node's before its members'), in tree order within a
+ * level: the order in which the Python loader walks, and reports. */
+function walkOrder(a: Problem, b: Problem): number {
+  return depthOf(a.node_path) - depthOf(b.node_path) || treeOrder(a, b);
+}
+
+function depthOf(path: string): number {
+  return path.split("/").filter((part) => part !== "").length;
 }
