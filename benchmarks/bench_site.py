@@ -10,9 +10,10 @@ consolidated, then consolidated) is served on localhost without delay, and check
          read, then the check), the same code without a browser.
 
 The server keeps connections alive (HTTP/1.1, as static hosts do); a browser opens at most 6
-per host, where Node keeps 64 requests in flight, so a store read file by file is slower in the
-page whatever its code does (its own fetch costs about 2.6 ms per request here, Node's 0.55 ms:
-measured with bare fetches).
+per host, where Node keeps 64 requests in flight. The store read file by file is also served
+over HTTPS by an HTTP/2 server (h2_server.mjs, a certificate made for the run), where one
+connection carries every request. Chromium is driven through the DevTools protocol alone
+(bench_site_page.mjs says why not Playwright).
 
 Medians of --repeat, side by side in one run (shared machines: read the ratios). Then the size
 of each page's app.js, raw and gzipped, for every bundled convention given with --sizes
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -86,6 +88,43 @@ def served(folder: Path) -> Iterator[str]:
         server.server_close()
 
 
+@contextmanager
+def served_h2(folder: Path, work: Path) -> Iterator[tuple[str, Path]]:
+    """`folder` served over HTTP/2 with TLS (h2_server.mjs, Node's http2) on localhost, with
+    a certificate made for the run: yields the base URL and the certificate, which Node is
+    told to trust (NODE_EXTRA_CA_CERTS) and Chromium to accept."""
+    key, cert = work / "h2-key.pem", work / "h2-cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    server = subprocess.Popen(
+        ["node", str(ROOT / "benchmarks" / "h2_server.mjs"), str(folder), str(key), str(cert)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        if not url.startswith("https://"):
+            raise SystemExit("bench_site: the HTTP/2 server did not start")
+        yield url, cert
+    finally:
+        if server.stdin is not None:
+            server.stdin.close()
+        server.wait(timeout=30)
+
+
+def _websocket_flag() -> list[str]:
+    """Node 22 has a WebSocket of its own; Node 20 asks for it by a flag."""
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True)
+    major = int(version.stdout.strip().lstrip("v").split(".")[0])
+    return ["--experimental-websocket"] if major < 22 else []
+
+
 def chromium() -> str:
     found = shutil.which("chromium")
     if found is None:
@@ -105,7 +144,10 @@ def build(work: Path) -> tuple[Path, Path]:
     return page, package
 
 
-def time_both(work: Path, url: str, page_url: str, package: Path, repeat: int) -> dict[str, float]:
+def time_both(
+    work: Path, url: str, page_url: str, package: Path, repeat: int, cert: Path | None = None
+) -> dict[str, float]:
+    """Seconds of the page and of Node on one URL; `cert`: the HTTPS server's own certificate."""
     script = work / "bench_site_page.mjs"
     shutil.copy(ROOT / "benchmarks" / "bench_site_page.mjs", script)
     job = {
@@ -114,9 +156,16 @@ def time_both(work: Path, url: str, page_url: str, package: Path, repeat: int) -
         "package": str(package),
         "url": url,
         "repeat": repeat,
+        "ignoreCertificateErrors": cert is not None,
     }
+    env = {**os.environ, **({"NODE_EXTRA_CA_CERTS": str(cert)} if cert is not None else {})}
     result = subprocess.run(
-        ["node", str(script)], input=json.dumps(job), capture_output=True, text=True, check=False
+        ["node", *_websocket_flag(), str(script)],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     if result.returncode != 0:
         raise SystemExit(f"bench_site: {result.stderr}")
@@ -147,14 +196,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch:
         work = Path(scratch)
         _page, package = build(work)
-        for consolidated in (False, True):
+        for consolidated, http2 in ((False, False), (True, False), (False, True)):
             name = f"store-{'consolidated' if consolidated else 'listed'}.zarr"
-            write_store(work / "served" / name, 3, args.n, consolidated)
-            with served(work / "served") as url:
-                times = time_both(
-                    work, f"{url}/{name}", f"{url}/page/index.html", package, args.repeat
-                )
+            if not (work / "served" / name).exists():
+                write_store(work / "served" / name, 3, args.n, consolidated)
+            if http2:
+                with served_h2(work / "served", work) as (url, cert):
+                    times = time_both(
+                        work, f"{url}/{name}", f"{url}/page/index.html", package, args.repeat, cert
+                    )
+            else:
+                with served(work / "served") as url:
+                    times = time_both(
+                        work, f"{url}/{name}", f"{url}/page/index.html", package, args.repeat
+                    )
             how = "consolidated" if consolidated else "listed (HTML index)"
+            how += ", HTTPS: page HTTP/2, Node HTTP/1.1" if http2 else ", HTTP/1.1"
             whole = (
                 f"{times['node']:.2f} | {times['page']:.2f} | {times['page'] / times['node']:.2f}x"
             )
