@@ -16,6 +16,7 @@ from typing import Any
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
 from zomgen.catalog.patterns import NodePattern
+from zomgen.catalog.probing import declared_member_tree
 from zomgen.runtime import Problem, StoreError, check_document, read_document
 
 
@@ -105,6 +106,8 @@ def validate_declared(
         store,
         path,
         use_consolidated=use_consolidated,
+        # where the store cannot list: the members the conventions each node declares name
+        expected=declared_member_tree(matcher),
         allow_redirects_to=allow_redirects_to,
         progress=None if progress is None else (lambda count: progress("read", count)),
     )

@@ -20,7 +20,7 @@ from typing import Any
 
 from .consolidated import Entries, v2_entries, v3_entries
 from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES
-from .members import MemberTree
+from .members import NamedMembers
 from .metadata_files import (
     ALL_FILES,
     V2_FILES,
@@ -52,7 +52,7 @@ class _Walk(WalkSteps):
         source: Source,
         *,
         use_consolidated: bool,
-        tree: MemberTree | None,
+        tree: NamedMembers | None,
         max_depth: int,
         max_bytes: int,
         max_root_bytes: int,
@@ -184,7 +184,7 @@ def read_document(
     path: str = "",
     *,
     use_consolidated: bool = True,
-    expected: MemberTree | None = None,
+    expected: NamedMembers | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_document_bytes: int = DEFAULT_MAX_BYTES,
     max_consolidated_bytes: int = DEFAULT_MAX_CONSOLIDATED_BYTES,

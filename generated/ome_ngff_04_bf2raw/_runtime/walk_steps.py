@@ -9,10 +9,11 @@ root: problems and members are put in that order, whatever order a remote store 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from .members import Forced, MemberTree
+from .members import Forced, NamedMembers
 from .metadata_files import (
     METADATA_NAMES,
     V2_FILES_SET,
@@ -32,7 +33,7 @@ class WalkNode:
     path: str  # the node path of problems: "/" or "/a/b"
     prefix: str  # store key prefix: "" or "a/b/"
     members: dict[str, Any] | None = None  # the parent's `members`, to attach to
-    tree: MemberTree | None = None  # what the convention says about this node
+    tree: NamedMembers | None = None  # what the convention says about this node
     forced: Forced = field(default_factory=lambda: _no_names())
     listed: bool = True  # found by listing (else: named by the convention, maybe absent)
     document: dict[str, Any] | None = None
@@ -44,16 +45,19 @@ def _no_names() -> Forced:
 
 
 class WalkSteps(NodeReader):
-    def __init__(self, *, tree: MemberTree | None, max_depth: int, max_bytes: int) -> None:
+    def __init__(self, *, tree: NamedMembers | None, max_depth: int, max_bytes: int) -> None:
         super().__init__()
         self.tree = tree
         self.max_depth = max_depth
         self.max_bytes = max_bytes
         self.read_nodes = 1
 
-    def members_of(self, group: WalkNode, listing: Listing) -> list[WalkNode]:
+    def members_of(
+        self, group: WalkNode, listing: Listing, tried: Collection[str] = ()
+    ) -> list[WalkNode]:
         """The candidate members of one group, from its listing (and, where it cannot be
-        listed, the names the convention gives); problems of the listing noted."""
+        listed, the names the convention gives, but those already `tried`); problems of the
+        listing noted."""
         document = group.document or {}
         named: dict[str, Forced] = {}
         if group.tree is not None and not isinstance(listing, list):
@@ -67,14 +71,15 @@ class WalkSteps(NodeReader):
         if isinstance(listing, list) and group.names and self.mixed(group, listing):
             return []
         names = sorted(set(listing) - METADATA_NAMES) if isinstance(listing, list) else []
-        candidates = [(n, True) for n in names] + [(n, False) for n in named if n not in names]
+        skipped = set(names).union(tried)
+        candidates = [(n, True) for n in names] + [(n, False) for n in named if n not in skipped]
         if candidates and len(group.names) >= self.max_depth:
             message = f"the hierarchy is deeper than {self.max_depth} levels: members not read"
             self.problem(group.path, message)
             return []
         members = document.get("members")
         found: list[WalkNode] = []
-        for place, (name, listed) in enumerate(candidates):
+        for place, (name, listed) in enumerate(candidates, start=len(tried)):
             path = join_node_path(group.path, name)
             if name in ("", ".", "..") or "/" in name:
                 self.problem(path, f"forbidden node name {name!r}")

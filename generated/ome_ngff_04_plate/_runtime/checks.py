@@ -27,6 +27,7 @@ and `if` like any other keyword.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -236,6 +237,10 @@ CHECKS: dict[str, Callable[[Any], Check]] = {
 }
 
 
+# A reaches rule whose target is a member named by a value: `/members/{/pointer}`.
+_MEMBER_TARGET = re.compile(r"^/members/\{(/[^{}]*)\}$")
+
+
 def member_patterns(schema: dict[str, Any]) -> Iterator[str]:
     """The pointers in `schema`'s own check keywords whose strings name members."""
     kinds = schema.get(MEMBER_KIND)
@@ -243,6 +248,12 @@ def member_patterns(schema: dict[str, Any]) -> Iterator[str]:
         yield from kinds
     for member, _length_of in _rules(schema.get(MEMBER_NDIM_LENGTH)) or []:
         yield member
+    reaches = schema.get(REACHES)
+    for rule in reaches if is_array(reaches) else []:
+        target = rule[1] if is_array(rule) and len(rule) == 2 and isinstance(rule[1], str) else ""
+        found = _MEMBER_TARGET.match(target)
+        if found is not None:
+            yield found.group(1)
 
 
 def uses_checks(schema: Any) -> bool:

@@ -39,6 +39,18 @@ class _Files:
 
 # problems sort by (depth, 0 for a listing / 1 for a node read, the node's order)
 _Place = tuple[int, int, tuple[int, ...]]
+# An unlisted group is asked for the names its members' metadata give at most this many times.
+_PROBE_ROUNDS = 4
+
+
+@dataclass
+class _Probe:
+    """The members of one unlisted group asked for by name, and how many are still out."""
+
+    group: WalkNode
+    order: list[str]  # every name asked for so far, in order
+    waiting: int = 0
+    rounds: int = 0
 
 
 class StreamedWalk:
@@ -59,6 +71,8 @@ class StreamedWalk:
         self.noted: list[tuple[_Place, list[Problem]]] = []
         self.orders: list[tuple[dict[str, Any], list[str]]] = []
         self.told = 0
+        # a member probed by name -> its group's probe (unlisted groups only)
+        self.probes: dict[int, _Probe] = {}
 
     def run(self, root: WalkNode) -> None:
         self.listed(root)
@@ -98,11 +112,42 @@ class StreamedWalk:
         start = len(steps.problems)
         children = steps.members_of(group, listing)
         self.note((len(group.names), 0, group.order), start)
-        if len(children) > 1 and group.document is not None:
-            self.orders.append((group.document["members"], [c.names[-1] for c in children]))
-        own: tuple[str, ...] = (V3,) if steps.version == 3 else (ZARRAY, ZATTRS)
+        order = [c.names[-1] for c in children]
+        if children and group.document is not None:
+            self.orders.append((group.document["members"], order))
+        if children and not isinstance(listing, list) and group.tree is not None:
+            self.probe(_Probe(group, order), children)
+        else:
+            self.ask_all(children)
+
+    def ask_all(self, children: list[WalkNode]) -> None:
+        own: tuple[str, ...] = (V3,) if self.steps.version == 3 else (ZARRAY, ZATTRS)
         for child in children:
             self.ask(_Files(child), own)
+
+    def probe(self, probe: _Probe, children: list[WalkNode]) -> None:
+        """Members of an unlisted group read by the names the convention gives. Once they are
+        all read, the group is asked again: a name may come from a member's own metadata
+        (bioformats2raw's `OME/.zattrs` names the series beside it)."""
+        probe.waiting = len(children)
+        probe.rounds += 1
+        for child in children:
+            self.probes[id(child)] = probe
+        self.ask_all(children)
+
+    def probed(self, node: WalkNode) -> None:
+        probe = self.probes.pop(id(node), None)
+        if probe is None:
+            return
+        probe.waiting -= 1
+        if probe.waiting or probe.rounds >= _PROBE_ROUNDS:
+            return
+        group, start = probe.group, len(self.steps.problems)
+        more = self.steps.members_of(group, None, tried=probe.order)
+        self.note((len(group.names), 0, group.order), start)
+        if more:
+            probe.order.extend(c.names[-1] for c in more)
+            self.probe(probe, more)
 
     def ask(self, files: _Files, names: tuple[str, ...]) -> None:
         prefix, limit = files.node.prefix, self.steps.max_bytes
@@ -126,6 +171,7 @@ class StreamedWalk:
         self.note((len(node.names) - 1, 1, node.order), start)
         if is_group:
             self.listed(node)
+        self.probed(node)
 
     def more_files(self, files: _Files) -> tuple[str, ...]:
         """The files to ask for next, once the last asked are in: a v2 node without .zarray

@@ -79,6 +79,9 @@ class Gate {
   }
 }
 
+// An unlisted group is asked for the names its members' metadata give at most this many times.
+const PROBE_ROUNDS = 4;
+
 // Stands for a file known to exist whose content is never used (see childFiles).
 const PRESENT = new TextEncoder().encode("{}");
 
@@ -206,13 +209,23 @@ class Walk extends NodeReader {
 
   private async walkGroup(group: WalkNode): Promise<void> {
     const listing = await this.gate.run(() => this.source.list(group.prefix));
-    const children = this.membersOf(group, listing);
-    await Promise.all(
-      children.map(async (child) => {
-        const got = await this.childFiles(child.prefix);
-        if (this.take(child, got)) await this.walkGroup(child);
-      }),
-    );
+    let children = this.membersOf(group, listing);
+    const probing = !Array.isArray(listing) && group.tree !== null;
+    const tried = children.map((child) => child.names[child.names.length - 1] ?? "");
+    const below: Promise<void>[] = [];
+    for (let round = 1; children.length > 0; round++) {
+      await Promise.all(
+        children.map(async (child) => {
+          const got = await this.childFiles(child.prefix);
+          if (this.take(child, got)) below.push(this.walkGroup(child));
+        }),
+      );
+      // Once an unlisted group's members are read, it is asked again: a name may come from a
+      // member's own metadata (bioformats2raw's OME/.zattrs names the series beside it).
+      children = probing && round < PROBE_ROUNDS ? this.membersOf(group, undefined, tried) : [];
+      tried.push(...children.map((child) => child.names[child.names.length - 1] ?? ""));
+    }
+    await Promise.all(below);
   }
 
   /** A member's metadata files. On a local disk: its version's files, and whether the other
@@ -243,7 +256,7 @@ class Walk extends NodeReader {
 
   /** The candidate members of one group, from its listing (and, where it cannot be listed,
    * the names the convention gives); problems of the listing noted. */
-  private membersOf(group: WalkNode, listing: Listing): WalkNode[] {
+  private membersOf(group: WalkNode, listing: Listing, tried: readonly string[] = []): WalkNode[] {
     const document = group.document ?? {};
     let named: Forced = new Map();
     if (group.tree !== null && !Array.isArray(listing)) named = group.tree.names(document);
@@ -259,7 +272,8 @@ class Walk extends NodeReader {
     const listed = Array.isArray(listing) ? (listing as readonly string[]) : [];
     if (listed.length > 0 && group.names.length > 0 && this.mixed(group, listed)) return [];
     const names = [...new Set(listed.filter((n) => !METADATA_NAMES.has(n)))].sort(byCodePoint);
-    const candidates = [...names, ...[...named.keys()].filter((n) => !names.includes(n))];
+    const skipped = new Set([...names, ...tried]);
+    const candidates = [...names, ...[...named.keys()].filter((n) => !skipped.has(n))];
     if (candidates.length > 0 && group.names.length >= this.limits.maxDepth) {
       this.problem(group.path, `the hierarchy is deeper than ${this.limits.maxDepth} levels: members not read`);
       return [];

@@ -11,7 +11,7 @@ are fine.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from .checks import member_patterns
 from .pointers import match, parse_pointer, resolve_local_ref
@@ -19,6 +19,16 @@ from .values import is_array, is_object
 
 # name -> the names below it that the walk must also probe (from paths such as "a/b")
 Forced = dict[str, "Forced"]
+
+
+class NamedMembers(Protocol):
+    """What the walk asks of a node where its store cannot list: the members to probe, and
+    the same for each member. MemberTree answers for one convention; zomgen validate without
+    `--schema` answers for whatever each node declares (catalog/probing.py)."""
+
+    def names(self, document: Mapping[str, Any]) -> dict[str, Forced]: ...
+
+    def child(self, name: str, forced: Forced | None = None) -> NamedMembers: ...
 
 
 class MemberTree:
@@ -60,7 +70,7 @@ class MemberTree:
         name -> the names below it that must be probed too (`a/b` in a dataset path)."""
         named, _others, patterns = self._collect()
         found: Forced = {name: {} for name in named}
-        _merge(found, self._forced)
+        merge_forced(found, self._forced)
         for pattern in patterns:
             for _path, value in match(document, pattern):
                 if isinstance(value, str):
@@ -101,7 +111,7 @@ def _force(forced: Forced, parts: list[str]) -> None:
         level = level.setdefault(part, {})
 
 
-def _merge(into: Forced, other: Forced) -> None:
+def merge_forced(into: Forced, other: Forced) -> None:
     stack = [(into, other)]
     while stack:
         target, source = stack.pop()
