@@ -86,5 +86,10 @@ def test_bench_site_times_the_page_and_node_and_sizes_the_bundle(tmp_path: Path)
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     table = out.read_text("utf-8")
-    assert "| 20 | listed (HTML index) |" in table and "| 20 | consolidated |" in table
+    for row in (
+        "| 20 | listed (HTML index), HTTP/1.1 |",
+        "| 20 | consolidated, HTTP/1.1 |",
+        "| 20 | listed (HTML index), HTTPS: page HTTP/2, Node HTTP/1.1 |",
+    ):
+        assert row in table, table
     assert "| xarray-v3 |" in table and "| catalog |" in table

@@ -25,7 +25,7 @@ import pytest
 from tests.support.http_stores import Served, serve
 from tests.support.node import HARNESS, require_toolchain, run_node
 from tests.support.paths import CORPUS, ROOT
-from tests.support.runtime import xarray_dataset
+from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.pipeline import Options, generate_package
 from zomgen.runtime import StoreError, read_document, validate_store
 from zomgen.runtime.members import named_member_tree
@@ -56,22 +56,6 @@ def _plain(store: Path, zarr_format: Any) -> None:
     root.create_array("a", shape=(4,), dtype="int32")
     sub = root.create_group("sub", attributes={"note": "nested"})
     sub.create_array("b", shape=(2, 2), dtype="float64")
-
-
-def _ome(store: Path, version: str) -> None:
-    import numpy as np
-    import zarr
-    from ome_zarr import format as formats
-    from ome_zarr import writer
-
-    fmt = formats.FormatV04() if version == "0.4" else formats.FormatV05()
-    root = zarr.open_group(store, mode="w", zarr_format=2 if version == "0.4" else 3)
-    image = np.zeros((2, 32, 32), "uint16")
-    writer.write_image(image, root, axes="cyx", fmt=fmt, scale_factors=(2,))
-    labels = np.zeros((2, 32, 32), "uint8")
-    writer.write_labels(
-        labels, root, name="cells", axes="cyx", fmt=fmt, scaler=None, scale_factors=(2,)
-    )
 
 
 def _edit_json(path: Path, change: Callable[[Any], Any]) -> None:
@@ -128,8 +112,8 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
             checked[name] = f"xarray-v{version}"
         _plain(root / f"plain{version}", version)
         checked[f"plain{version}"] = f"xarray-v{version}"
-    _ome(root / "ome04", "0.4")
-    _ome(root / "ome05", "0.5")
+    ome_image_with_labels(root / "ome04", "0.4")
+    ome_image_with_labels(root / "ome05", "0.5")
     checked |= {"ome04": "ome-ngff-04-image", "ome05": "ome-ngff-05-image"}
     # a bioformats2raw collection: without a listing, its series are named by OME/.zattrs,
     # a member's metadata, so the root is probed again once OME is read
