@@ -12,6 +12,7 @@
 
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
+import { repr } from "./_runtime_ts/pointers.js";
 import type { Problem } from "./_runtime_ts/problems.js";
 import { Validator } from "./_runtime_ts/validator.js";
 
@@ -66,22 +67,6 @@ const own = (value: Json, key: string): unknown => (Object.hasOwn(value, key) ? 
 
 function problem(node_path: string, pointer: string, message: string, keyword: string): Problem {
   return { node_path, pointer, message, keyword, schema_path: "" };
-}
-
-/** Python's `repr` of a string, as the Python twin's messages quote a key. */
-function pythonRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = "";
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (char === "\\" || char === quote) out += `\\${char}`;
-    else if (char === "\n") out += "\\n";
-    else if (char === "\r") out += "\\r";
-    else if (char === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += char;
-  }
-  return `${quote}${out}${quote}`;
 }
 
 /** The conventions one node declares or uses, its malformed declarations, and the warnings. */
@@ -226,7 +211,7 @@ function declarable(entry: CatalogEntry): boolean {
 function malformed(item: Json): [string, string][] {
   const wrong: [string, string][] = [];
   for (const key of Object.keys(item)) {
-    if (!CMO_KEYS.has(key)) wrong.push([key, `${pythonRepr(key)} is not a field of a convention metadata object`]);
+    if (!CMO_KEYS.has(key)) wrong.push([key, `${repr(key)} is not a field of a convention metadata object`]);
     else if (typeof item[key] !== "string") wrong.push([key, `${key} must be a string`]);
   }
   return wrong;

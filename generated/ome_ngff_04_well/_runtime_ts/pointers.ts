@@ -100,11 +100,23 @@ export function match(document: unknown, pattern: readonly string[]): Match[] {
   return partial;
 }
 
+const ESCAPES: { readonly [char: string]: string } = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** One character of a string as Python's `repr` writes it (ASCII control characters escaped). */
+function reprChar(char: string, quote: string): string {
+  if (char === quote) return `\\${char}`;
+  const escaped = ESCAPES[char];
+  if (escaped !== undefined) return escaped;
+  const code = char.codePointAt(0) ?? 0;
+  return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : char;
+}
+
 /** A Python-style repr of a JSON value, so messages read the same in both languages. */
 export function repr(value: unknown): string {
   if (typeof value === "string") {
     const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value.replaceAll("\\", "\\\\").replaceAll("\n", "\\n").replaceAll(quote, "\\" + quote);
+    let body = "";
+    for (const char of value) body += reprChar(char, quote);
     return quote + body + quote;
   }
   if (value === null) return "None";
