@@ -15,6 +15,7 @@ import pytest
 from tests.support.node import compiled_runtime, run_node
 from tests.support.runtime import CHECK_COMBINATOR_CASES, V3_GROUP, v3_array
 from zomgen.runtime import Problem, check_document, is_valid
+from zomgen.runtime.paths import canonical, same
 from zomgen.runtime.pointers import escape
 
 EQUAL = "x-zomgen-equal"
@@ -162,6 +163,31 @@ def _plate(wells: list[tuple[str, int, int]]) -> dict[str, Any]:
     return _group({"plate": plate}, members)
 
 
+# OME-Zarr 0.6: a level has as many dimensions as the coordinate system its transformation
+# outputs to has axes, that system looked up by its name.
+LOOKUP_RULE: dict[str, Any] = {
+    LENGTH: [
+        [
+            f"{LEVEL}/shape",
+            f"{MS}/coordinateSystems/[name={{{MS}/datasets/*/coordinateTransformations/0/output/name}}]/axes",
+        ]
+    ]
+}
+
+
+def _systems(*outputs: str, systems: tuple[tuple[str, int], ...]) -> dict[str, Any]:
+    """A 0.6-style image: one level per output name (2-d arrays), and coordinate systems
+    (name, number of axes)."""
+    datasets = [
+        {"path": f"s{i}", "coordinateTransformations": [{"output": {"name": name}}]}
+        for i, name in enumerate(outputs)
+    ]
+    cs = [{"name": n, "axes": [{"name": f"a{k}"} for k in range(k_)]} for n, k_ in systems]
+    members = {f"s{i}": v3_array([8, 8]) for i in range(len(outputs))}
+    ome = {"multiscales": [{"coordinateSystems": cs, "datasets": datasets}]}
+    return _group({"ome": ome}, members)
+
+
 # (name, schema, document, expected problems: node, pointer, keyword, schema path)
 CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
     ("an image with a label", SCHEMA, _labelled(), []),
@@ -294,6 +320,44 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
         [],
     ),
     (
+        "a coordinate system looked up by name: as many axes as the level's dimensions",
+        LOOKUP_RULE,
+        _systems("intrinsic", "intrinsic", systems=(("world", 3), ("intrinsic", 2))),
+        [],
+    ),
+    (
+        "a coordinate system looked up by name: fewer axes than dimensions",
+        LOOKUP_RULE,
+        _systems("intrinsic", "world", systems=(("world", 3), ("intrinsic", 2))),
+        [
+            (
+                "/",
+                "/attributes/ome/multiscales/0/coordinateSystems/0/axes",
+                LENGTH,
+                _at(LENGTH, 0),
+            )
+        ],
+    ),
+    (
+        "a name no coordinate system has: nothing to compare",
+        LOOKUP_RULE,
+        _systems("nowhere", systems=(("world", 3),)),
+        [],
+    ),
+    (
+        "two coordinate systems of one name: each is compared",
+        LOOKUP_RULE,
+        _systems("same", systems=(("same", 2), ("same", 1))),
+        [
+            (
+                "/",
+                "/attributes/ome/multiscales/0/coordinateSystems/1/axes",
+                LENGTH,
+                _at(LENGTH, 0),
+            )
+        ],
+    ),
+    (
         "absent targets are not the relation's business",
         SCHEMA,
         _group({"ome": {"multiscales": [{"datasets": [{"path": 3}]}]}}, {}),
@@ -338,6 +402,8 @@ MALFORMED: list[tuple[str, Any]] = [
     (EQUAL, [["/a", {"join": ["/b"], "sep": "/"}]]),
     (LENGTH, [["/a", {"join": ["/b"]}]]),
     (LENGTH, [["/a/{/b", "/c"]]),
+    (LENGTH, [["/a/[name={/b]", "/c"]]),
+    (LENGTH, [["/a/[name={/b}]x", "/c"]]),
     (COUNT, {"/a": "/b"}),
     (REACHES, [["/a"]]),
     (REACHES, [["/a", {"join": ["/b"], "with": "/"}]]),
@@ -394,6 +460,19 @@ def test_problems_name_the_faulty_node_and_key() -> None:
         "3 dimensions" in problem.message
         and "/attributes/ome/multiscales/0/axes" in problem.message
     )
+
+
+def test_values_compare_as_their_canonical_texts() -> None:
+    """Relations compare values with `same`, which must agree with comparing `canonical` texts
+    (the TypeScript run time's way) on every pair: numbers of both kinds, NaN, huge integers,
+    booleans against integers, nested lists and objects in any key order."""
+    values: list[Any] = [0, 1, 1.0, -0.0, 0.5, True, False, None, "1", "a", float("nan")]
+    values += [float("inf"), 2**60, float(2**60), 1e300, 10**300, 10**400]
+    values += [[], {}, [1, 2], [1.0, 2], [True, 2], [[1]], [[1.0]], ["1"]]
+    values += [{"a": 1}, {"a": 1.0}, {"b": 1}, {"a": 1, "b": 2}, {"b": 2, "a": 1}]
+    for a in values:
+        for b in values:
+            assert same(a, b) is (canonical(a) == canonical(b)), (a, b)
 
 
 def test_other_validators_ignore_the_keywords() -> None:

@@ -54,10 +54,13 @@ class Matcher:
             for key in (entry.uuid, entry.schema_url, entry.spec_url):
                 if key is not None:
                     self._by_identity.setdefault(key, entry)
-        self._declared_when = {
-            id(e): _holds(e.declared_when) for e in entries if e.declared_when is not None
-        }
-        self._used_when = {id(e): _holds(e.used_when) for e in entries if e.used_when is not None}
+        # each entry with its tests compiled once (every node of a store is tested against each)
+        self._declared_when = [
+            (e, _holds(e.declared_when)) for e in entries if e.declared_when is not None
+        ]
+        self._used_when = [
+            (e, None if e.used_when is None else _holds(e.used_when)) for e in entries
+        ]
 
     def node(self, path: str, document: dict[str, Any]) -> NodeConventions:
         attributes = document.get("attributes")
@@ -67,17 +70,17 @@ class Matcher:
         warnings: list[Problem] = []
         for entry in self._declared(path, attributes, problems, warnings):
             applied.setdefault(id(entry), Applied(entry, "declared"))
-        for entry in self.entries:
-            if id(entry) in self._declared_when and self._declared_when[id(entry)](document):
+        for entry, declares in self._declared_when:
+            if declares(document):
                 applied.setdefault(id(entry), Applied(entry, "declared"))
-        for entry in self.entries:
+        for entry, uses in self._used_when:
             if id(entry) in applied:
                 continue
             # Its `used_when` where it has one (a key of its namespace may be another
             # convention's: OME-Zarr 0.4's `multiscales` list), else its namespace's keys.
             keys: list[str] = []
-            if id(entry) in self._used_when:
-                evident = self._used_when[id(entry)](document)
+            if uses is not None:
+                evident = uses(document)
             else:
                 keys = entry.namespace.used_by(attributes) if entry.namespace else []
                 evident = bool(keys)

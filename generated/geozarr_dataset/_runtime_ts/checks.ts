@@ -223,12 +223,43 @@ const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coor
 
 type Location = readonly Segment[];
 
+/** A `{path}` segment: the value `path` reaches, used as a segment. */
 interface Indirect {
   readonly text: string;
   readonly path: Path;
 }
 
-type Token = string | Indirect;
+/** A `[key={path}]` segment: the items whose `key` equals the one value `path` reaches. */
+interface Select {
+  readonly text: string;
+  readonly key: string;
+  readonly path: Path;
+}
+
+type Token = string | Indirect | Select;
+// `[key={` opening a selection: the key is one name, without `/`, `=`, `]` or braces
+const SELECT = /\[([^/=\]{}]*)=\{/y;
+
+const isSelect = (token: Token | undefined): token is Select =>
+  typeof token === "object" && "key" in token;
+
+function selectionAt(body: string, at: number): RegExpExecArray | null {
+  SELECT.lastIndex = at;
+  return SELECT.exec(body);
+}
+
+/** The index of the `}` that closes the `{` at `start`, or -1. */
+function closingBrace(body: string, start: number): number {
+  let depth = 0;
+  for (let j = start; j < body.length; j++) {
+    if (body[j] === "{") depth += 1;
+    else if (body[j] === "}") {
+      depth -= 1;
+      if (depth === 0) return j;
+    }
+  }
+  return -1;
+}
 
 /** A parsed path; `links`: own `*` index -> the anchor's `*` index it is bound to. */
 export interface Path {
@@ -243,13 +274,21 @@ interface Reached {
   readonly choices: ReadonlyMap<number, Segment>;
 }
 
-/** Split at `/`, keeping a `{...}` segment whole (braces nest); null if unbalanced. */
+/** Split at `/`, keeping a `{...}` or `[key={...}]` segment whole (braces nest); null if
+ * unbalanced. */
 function segments(body: string): string[] | null {
   const out: string[] = [];
   let i = 0;
   const n = body.length;
   for (;;) {
-    if (i < n && body[i] === "{") {
+    const selection = i < n && body[i] === "[" ? selectionAt(body, i) : null;
+    if (selection !== null) {
+      const close = closingBrace(body, i + selection[0].length - 1);
+      if (close < 0 || body[close + 1] !== "]") return null;
+      out.push(body.slice(i, close + 2));
+      i = close + 2;
+      if (i < n && body[i] !== "/") return null;
+    } else if (i < n && body[i] === "{") {
       let depth = 0;
       let j = i;
       while (j < n) {
@@ -282,7 +321,12 @@ export function parsePath(text: string): Path | null {
   if (parts === null) return null;
   const tokens: Token[] = [];
   for (const segment of parts) {
-    if (segment.startsWith("{") && segment.endsWith("}")) {
+    const selection = selectionAt(segment, 0);
+    if (selection !== null) {
+      const inner = parsePath(segment.slice(selection[0].length, -2));
+      if (inner === null) return null;
+      tokens.push({ text: segment, key: unescapeToken(selection[1] ?? ""), path: inner });
+    } else if (segment.startsWith("{") && segment.endsWith("}")) {
       const inner = parsePath(segment.slice(1, -1));
       if (inner === null) return null;
       tokens.push({ text: segment, path: inner });
@@ -298,7 +342,8 @@ const sameToken = (a: Token | undefined, b: Token | undefined): boolean =>
     ? a === b
     : a !== undefined && b !== undefined && a.text === b.text;
 
-/** `path` with its `*`s in the prefix it shares with the anchor bound to the anchor's. */
+/** `path` with its `*`s in the prefix it shares with the anchor bound to the anchor's (and so
+ * the paths inside its `{path}` and `[key={path}]` segments). */
 function boundTo(anchor: Path, path: Path): Path {
   const links = new Map<number, number>();
   const shared = Math.min(path.tokens.length, anchor.tokens.length);
@@ -307,8 +352,12 @@ function boundTo(anchor: Path, path: Path): Path {
     if (!sameToken(mine, anchor.tokens[i]) || mine === COLLECT) break;
     if (mine === WILDCARD) links.set(i, i);
   }
-  const tokens = path.tokens.map((t) =>
-    typeof t === "string" ? t : { text: t.text, path: boundTo(anchor, t.path) },
+  const tokens = path.tokens.map((t): Token =>
+    typeof t === "string"
+      ? t
+      : isSelect(t)
+        ? { text: t.text, key: t.key, path: boundTo(anchor, t.path) }
+        : { text: t.text, path: boundTo(anchor, t.path) },
   );
   return { text: path.text, tokens, links };
 }
@@ -411,6 +460,23 @@ export function evaluate(
         target.push("members", name);
       }
       step(i + 1, target, node, taken);
+      return;
+    }
+    if (isSelect(token)) {
+      const reached = evaluate(root, token.path, choices);
+      if (reached.length !== 1) return;
+      const wanted = canonical(reached[0]?.value);
+      const keys: Segment[] = isObject(value)
+        ? Object.keys(value)
+        : isArray(value)
+          ? value.map((_, index) => index)
+          : [];
+      for (const key of keys) {
+        const item = isArray(value) ? value[Number(key)] : isObject(value) ? value[String(key)] : undefined;
+        if (isObject(item) && hasOwn(item, token.key) && canonical(item[token.key]) === wanted) {
+          step(i + 1, [...location, key], item, taken);
+        }
+      }
       return;
     }
     let literal: string;

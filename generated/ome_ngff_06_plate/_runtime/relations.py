@@ -34,6 +34,7 @@ from .paths import (
     evaluate,
     node_prefix,
     parse_path,
+    same,
     segment_value,
     short,
 )
@@ -164,7 +165,7 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
 
 
 def _equal(a: Reached, o: Reached, placed: bool) -> str | None:
-    if canonical(a.value) == canonical(o.value):
+    if same(a.value, o.value):
         return None
     if placed:
         return (
@@ -226,7 +227,7 @@ def _in(a: Reached, o: Reached, placed: bool) -> str | None:
     if not isinstance(o.value, _Whole) or not o.value.values:
         return None
     values = [v.value for v in o.value.values]
-    if any(canonical(a.value) == canonical(v) for v in values):
+    if any(same(a.value, v) for v in values):
         return None
     first = o.value.values[0].location
     pointer = to_pointer(first[len(node_prefix(first)) :]) or "the document"
