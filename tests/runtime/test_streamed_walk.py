@@ -24,10 +24,17 @@ from typing import Any
 import pytest
 import xarray as xr
 
-from tests.support.runtime import V3_GROUP, v3_array, write_json
+from tests.support.runtime import (
+    V3_GROUP,
+    convention,
+    ome_image_with_labels,
+    v3_array,
+    write_json,
+)
 from zomgen.runtime import read_document
 from zomgen.runtime.httpget import UrllibClient, client_for
 from zomgen.runtime.inflight import LoopRequests
+from zomgen.runtime.members import named_member_tree
 from zomgen.runtime.origins import RedirectPolicy
 from zomgen.runtime.sources import Fetched, Job, Listing
 
@@ -48,6 +55,7 @@ class _Delayed(SimpleHTTPRequestHandler):
             stats["in_flight"] += 1
             stats["max_in_flight"] = max(stats["max_in_flight"], stats["in_flight"])
             stats["asked"][self.path] = time.monotonic()
+            stats["counts"][self.path] = stats["counts"].get(self.path, 0) + 1
         try:
             time.sleep(type(self).delay(self.path))
         finally:
@@ -72,6 +80,7 @@ def _serving(root: Path, delay: Any) -> Iterator[tuple[str, dict[str, Any]]]:
         "in_flight": 0,
         "max_in_flight": 0,
         "asked": {},
+        "counts": {},
     }
     attributes = {"delay": staticmethod(delay), "stats": stats, "timeout": 10}
     handler = type("Handler", (_Delayed,), attributes)
@@ -200,6 +209,38 @@ def test_a_group_is_listed_before_a_slow_member_of_its_level_answers(tmp_path: P
     assert set(document["members"]) == {"slow", "fast"}
     asked = stats["asked"]
     assert asked["/s.zarr/fast/deep/zarr.json"] < asked["/s.zarr/slow/zarr.json"] + 0.4
+
+
+def test_the_members_a_convention_names_are_read_while_their_group_is_listed(
+    tmp_path: Path,
+) -> None:
+    """Listings answer slowly here. The levels an OME-Zarr image's `datasets` name, and the
+    label its `labels` group lists, are asked for together with their group's listing, and each
+    file once. A level the image names but the store lacks is asked for too; the listing does
+    not show it, so its answer is dropped: the document and problems are the folder's."""
+    store = tmp_path / "img.zarr"
+    ome_image_with_labels(store, "0.5")
+    metadata = json.loads((store / "zarr.json").read_text("utf-8"))
+    datasets = metadata["attributes"]["ome"]["multiscales"][0]["datasets"]
+    datasets.append({**datasets[-1], "path": "missing"})
+    (store / "zarr.json").write_text(json.dumps(metadata), "utf-8")
+    tree = named_member_tree(convention("ome-ngff-05-image"))
+
+    def delay(path: str) -> float:
+        return 0.4 if path.endswith("/") else 0.0
+
+    with _serving(tmp_path, delay) as (url, stats):
+        remote = read_document(f"{url}/img.zarr", expected=tree)
+    local = read_document(store, expected=tree)
+    assert remote[0] is not None and json.dumps(remote[0]) == json.dumps(local[0])
+    assert _summary(remote[1]) == _summary(local[1]) == []
+    assert "missing" not in remote[0]["members"] and "labels" in remote[0]["members"]
+    asked, counts = stats["asked"], stats["counts"]
+    for level in ("s0", "s1", "missing"):  # while the image's listing (0.4 s) is on its way
+        assert asked[f"/img.zarr/{level}/zarr.json"] < asked["/img.zarr/"] + 0.3
+    labels_listed = asked["/img.zarr/labels/"]
+    assert asked["/img.zarr/labels/cells/zarr.json"] < labels_listed + 0.3
+    assert set(counts.values()) == {1}, {k: n for k, n in counts.items() if n > 1}
 
 
 def test_through_a_proxy_the_walk_is_the_same(

@@ -37,12 +37,12 @@ class DeclaredMemberTree:
         self._forced: Forced = forced or {}
         self._started: tuple[MemberTree, ...] = ()
 
-    def names(self, document: Mapping[str, Any]) -> dict[str, Forced]:
+    def names(self, document: Mapping[str, Any], referenced: bool = False) -> dict[str, Forced]:
         applied = self._matcher.node("/", dict(document)).applied
         self._started = tuple(self._tree(a.entry) for a in applied if a.entry.schema is not None)
         found: Forced = {}
         for tree in (*self._inherited, *self._started):
-            merge_forced(found, tree.names(document))
+            merge_forced(found, tree.names(document, referenced))
         merge_forced(found, self._forced)
         return found
 

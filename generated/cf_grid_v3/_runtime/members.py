@@ -26,7 +26,11 @@ class NamedMembers(Protocol):
     the same for each member. MemberTree answers for one convention; zomgen validate without
     `--schema` answers for whatever each node declares (catalog/probing.py)."""
 
-    def names(self, document: Mapping[str, Any]) -> dict[str, Forced]: ...
+    def names(self, document: Mapping[str, Any], referenced: bool = False) -> dict[str, Forced]:
+        """The member names given for a node with this `document` (name -> names below it);
+        with `referenced`, only those the document itself gives (a plate's wells), not the
+        schema's fixed names, which may be optional (an image's `labels`)."""
+        ...
 
     def child(self, name: str, forced: Forced | None = None) -> NamedMembers: ...
 
@@ -65,11 +69,12 @@ class MemberTree:
         self._collected = (named, others, patterns)
         return self._collected
 
-    def names(self, document: Mapping[str, Any]) -> dict[str, Forced]:
+    def names(self, document: Mapping[str, Any], referenced: bool = False) -> dict[str, Forced]:
         """Every member name the convention gives this node, given the node's own document:
-        name -> the names below it that must be probed too (`a/b` in a dataset path)."""
+        name -> the names below it that must be probed too (`a/b` in a dataset path). With
+        `referenced`, the schema's own member names are left out."""
         named, _others, patterns = self._collect()
-        found: Forced = {name: {} for name in named}
+        found: Forced = {} if referenced else {name: {} for name in named}
         merge_forced(found, self._forced)
         for pattern in patterns:
             for _path, value in match(document, pattern):

@@ -10,6 +10,11 @@ group's `members` are put back in the order of its listing.
 
 Each answer is parsed as it comes (`Requests.run` hands it over), so no more answers are held
 than there are requests in flight.
+
+Where the store lists, a group's listing is asked for together with the metadata of the members
+its convention names (an OME plate's wells, a well's fields, an image's levels): those answers
+wait until the listing shows the member, and one round trip per level is saved. A named member
+the listing does not show costs one request, and its answer is dropped.
 """
 
 from __future__ import annotations
@@ -36,6 +41,18 @@ class _Files:
     waiting: int = 0
     stage: int = 0  # 0: the version's own files, 1: v2's .zgroup, 2: the other version's
 
+
+@dataclass(slots=True)
+class _Early:
+    """A named member's metadata file asked for before its group's listing came."""
+
+    answer: Fetched = None
+    arrived: bool = False
+    waiting: list[tuple[_Files, str]] = field(default_factory=list[tuple[_Files, str]])
+
+
+# The most members of one group whose metadata is asked for before its listing comes.
+_EARLY_PER_GROUP = 1024
 
 # problems sort by (depth, 0 for a listing / 1 for a node read, the node's order)
 _Place = tuple[int, int, tuple[int, ...]]
@@ -65,7 +82,7 @@ class StreamedWalk:
         self.requests = requests
         self.listable = listable
         self.progress = progress
-        self.asked: dict[int, tuple[_Files, str] | WalkNode] = {}  # tag -> what it answers
+        self.asked: dict[int, tuple[_Files, str] | WalkNode | _Early] = {}  # tag -> its asker
         self.tags = 0
         self.jobs: list[Job] = []  # the jobs the last step led to
         self.noted: list[tuple[_Place, list[Problem]]] = []
@@ -73,6 +90,9 @@ class StreamedWalk:
         self.told = 0
         # a member probed by name -> its group's probe (unlisted groups only)
         self.probes: dict[int, _Probe] = {}
+        # store key -> a named member's file asked for before its group's listing came
+        self.early: dict[str, _Early] = {}
+        self.asked_early: set[str] = set()  # every such key (a row names the plate's wells too)
 
     def run(self, root: WalkNode) -> None:
         self.listed(root)
@@ -83,7 +103,14 @@ class StreamedWalk:
         whose = self.asked.pop(tag)
         if isinstance(whose, WalkNode):
             self.on_listing(whose, answer if not isinstance(answer, bytes) else None)
-        elif not isinstance(answer, list):
+        elif isinstance(answer, list):
+            pass
+        elif isinstance(whose, _Early):
+            whose.answer, whose.arrived = answer, True
+            for files, name in whose.waiting:
+                self.on_file(files, name, answer)
+            whose.waiting.clear()
+        else:
             self.on_file(*whose, answer)
         self.tell()
         return self.next_jobs()
@@ -93,7 +120,7 @@ class StreamedWalk:
         self.jobs = []
         return jobs
 
-    def tag(self, whose: tuple[_Files, str] | WalkNode) -> int:
+    def tag(self, whose: tuple[_Files, str] | WalkNode | _Early) -> int:
         self.tags += 1
         self.asked[self.tags] = whose
         return self.tags
@@ -104,6 +131,7 @@ class StreamedWalk:
         """A group whose document is read: its listing asked for."""
         if self.listable:
             self.jobs.append(Job(self.tag(group), group.prefix, 0, listing=True))
+            self.ask_early(group)
         else:
             self.on_listing(group, None)
 
@@ -151,10 +179,42 @@ class StreamedWalk:
 
     def ask(self, files: _Files, names: tuple[str, ...]) -> None:
         prefix, limit = files.node.prefix, self.steps.max_bytes
+        files.waiting += len(names)
         for name in names:
             files.got[name] = None  # holds the file's place until its answer comes
-            self.jobs.append(Job(self.tag((files, name)), prefix + name, limit))
-        files.waiting += len(names)
+        for name in names:
+            early = self.early.pop(prefix + name, None)
+            if early is None:
+                self.jobs.append(Job(self.tag((files, name)), prefix + name, limit))
+            elif early.arrived:
+                self.on_file(files, name, early.answer)
+            else:
+                early.waiting.append((files, name))
+
+    def ask_early(self, group: WalkNode) -> None:
+        """The metadata of the members the convention names below `group`, asked for while
+        its listing is on its way (a member the listing does not show is then not read)."""
+        if group.tree is None or group.document is None:
+            return
+        own: tuple[str, ...] = (V3,) if self.steps.version == 3 else (ZARRAY, ZATTRS)
+        limit, count = self.steps.max_bytes, 0
+        named = group.tree.names(group.document, referenced=True)
+        stack = [(group.prefix, named, len(group.names))]
+        while stack and count < _EARLY_PER_GROUP:
+            prefix, named, depth = stack.pop()
+            if depth >= self.steps.max_depth:
+                continue
+            for name, below in named.items():
+                if name in ("", ".", "..") or "/" in name or count >= _EARLY_PER_GROUP:
+                    continue
+                for file in own:
+                    key = f"{prefix}{name}/{file}"
+                    if key not in self.asked_early:
+                        self.asked_early.add(key)
+                        self.early[key] = early = _Early()
+                        self.jobs.append(Job(self.tag(early), key, limit))
+                        count += 1
+                stack.append((f"{prefix}{name}/", below, depth + 1))
 
     def on_file(self, files: _Files, name: str, answer: Fetched) -> None:
         files.got[name] = answer
