@@ -11,7 +11,7 @@ consolidated, then consolidated) is served on localhost without delay, and check
 
 The server keeps connections alive (HTTP/1.1, as static hosts do); a browser opens at most 6
 per host, where Node keeps 64 requests in flight. The store read file by file is also served
-over HTTPS by an HTTP/2 server (h2_server.mjs, a certificate made for the run), where one
+over HTTPS by an HTTP/2 server (static_server.mjs --tls, a certificate made for the run), where one
 connection carries every request. Chromium is driven through the DevTools protocol alone
 (bench_site_page.mjs says why not Playwright).
 
@@ -90,7 +90,7 @@ def served(folder: Path) -> Iterator[str]:
 
 @contextmanager
 def served_h2(folder: Path, work: Path) -> Iterator[tuple[str, Path]]:
-    """`folder` served over HTTP/2 with TLS (h2_server.mjs, Node's http2) on localhost, with
+    """`folder` served over HTTP/2 with TLS (static_server.mjs --tls, Node's http2) on localhost, with
     a certificate made for the run: yields the base URL and the certificate, which Node is
     told to trust (NODE_EXTRA_CA_CERTS) and Chromium to accept."""
     key, cert = work / "h2-key.pem", work / "h2-cert.pem"
@@ -101,7 +101,14 @@ def served_h2(folder: Path, work: Path) -> Iterator[tuple[str, Path]]:
         check=True, capture_output=True,
     )  # fmt: skip
     server = subprocess.Popen(
-        ["node", str(ROOT / "benchmarks" / "h2_server.mjs"), str(folder), str(key), str(cert)],
+        [
+            "node",
+            str(ROOT / "benchmarks" / "static_server.mjs"),
+            str(folder),
+            "--tls",
+            str(key),
+            str(cert),
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

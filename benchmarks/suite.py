@@ -172,21 +172,30 @@ def latency_store(memory: Any) -> Any:
 
 
 @contextlib.contextmanager
-def http_server(folder: Path) -> Iterator[tuple[str, int]]:
-    """The folder served on localhost by benchmarks/slow_http.py in its own process (20 ms per
-    request, folders listed as HTML indexes); yields its URL and process id."""
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "benchmarks" / "slow_http.py"), str(folder)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+def http_server(folder: Path, server: str = "python") -> Iterator[tuple[str, int]]:
+    """The folder served on localhost in its own process, 20 ms per request, folders listed as
+    HTML indexes; yields its URL and process id. `server`: "python" is benchmarks/slow_http.py
+    (Python's http.server, one GIL for its 64 threads), "node" is benchmarks/static_server.mjs,
+    which spends a fraction of that CPU on the same requests (on 2 cores, the server's CPU is
+    taken from the measured run)."""
+    command = {
+        "python": [sys.executable, str(ROOT / "benchmarks" / "slow_http.py"), str(folder)],
+        "node": [
+            "node",
+            str(ROOT / "benchmarks" / "static_server.mjs"),
+            str(folder),
+            "--latency",
+            str(LATENCY),
+        ],
+    }[server]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        assert server.stdout is not None
-        port = int(server.stdout.readline())
-        yield f"http://127.0.0.1:{port}", server.pid
+        assert process.stdout is not None
+        first = process.stdout.readline().strip()
+        yield (first if "://" in first else f"http://127.0.0.1:{first}"), process.pid
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def process_cpu(pid: int) -> float:
