@@ -175,6 +175,30 @@ LOOKUP_RULE: dict[str, Any] = {
 }
 
 
+# The same looked up from the anchor: the selection's path shares the anchor's multiscale `*`,
+# so each multiscale's levels are compared with its own coordinate system.
+OWN_LOOKUP_RULE: dict[str, Any] = {
+    LENGTH: [
+        [
+            f"{MS}/coordinateSystems/[name={{{MS}/datasets/0/coordinateTransformations/0/output/name}}]/axes",
+            f"{LEVEL}/shape",
+        ]
+    ]
+}
+
+
+def _two_multiscales(second_axes: int) -> dict[str, Any]:
+    """Two multiscales, each with its levels (2-d, then 3-d arrays) and one coordinate system
+    `intrinsic` (2 axes, then `second_axes`)."""
+    first = _systems("intrinsic", systems=(("intrinsic", 2),))
+    second = _systems("intrinsic", systems=(("intrinsic", second_axes),))
+    second_ms = _ms(second)
+    second_ms["datasets"][0]["path"] = "t0"
+    first["attributes"]["ome"]["multiscales"].append(second_ms)
+    first["members"]["t0"] = v3_array([4, 8, 8])
+    return first
+
+
 def _systems(*outputs: str, systems: tuple[tuple[str, int], ...]) -> dict[str, Any]:
     """A 0.6-style image: one level per output name (2-d arrays), and coordinate systems
     (name, number of axes)."""
@@ -356,6 +380,18 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
                 _at(LENGTH, 0),
             )
         ],
+    ),
+    (
+        "a lookup from the anchor: each multiscale against its own coordinate system",
+        OWN_LOOKUP_RULE,
+        _two_multiscales(3),
+        [],
+    ),
+    (
+        "a lookup from the anchor: the second multiscale's levels disagree with its system",
+        OWN_LOOKUP_RULE,
+        _two_multiscales(2),
+        [("/t0", "/shape", LENGTH, _at(LENGTH, 0))],
     ),
     (
         "absent targets are not the relation's business",

@@ -115,6 +115,28 @@ CONVENTIONS = {
             "required": ["axes"],
         }
     ),
+    # the relations: `b` must equal `a`, `c` be one of `ids` (repair.py takes the value the
+    # refusal names)
+    "relations": {
+        **group(
+            {
+                "type": "object",
+                "properties": {
+                    "a": {"enum": ["left", "right"]},
+                    "b": {"type": "string"},
+                    "c": {"type": "string"},
+                    "ids": {
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 2},
+                        "minItems": 1,
+                    },
+                },
+                "required": ["a", "b", "c", "ids"],
+            }
+        ),
+        "x-zomgen-equal": [["/attributes/a", "/attributes/b"]],
+        "x-zomgen-in": [["/attributes/c", "/attributes/ids/*"]],
+    },
 }
 
 
@@ -132,6 +154,8 @@ def test_a_valid_hierarchy_is_found(name: str, tmp_path: Path) -> None:
         assert {"name": "lab", "version": "1"} in valid["conventions"]
     elif name == "if-then":
         assert valid["kind"] != "plain" or valid["scale"] >= 2
+    elif name == "relations":
+        assert valid["b"] == valid["a"] and valid["c"] in valid["ids"]
     else:
         assert sum(1 for axis in valid["axes"] if axis.get("type") == "space") >= 2
     assert derived.cases > 0

@@ -6,6 +6,7 @@ cannot be repaired is reported with the schema pointer of the constraint that bl
 
 from __future__ import annotations
 
+import ast
 import copy
 import math
 import re
@@ -132,6 +133,8 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     existing member of the kind, else a new member of that kind is added under that name."""
     if refusal.keyword in LENGTHS:
         return _resized(refusal, doc)
+    if refusal.keyword in ("x-zomgen-equal", "x-zomgen-in"):
+        return [_put(copy.deepcopy(doc), refusal.pointer, v) for v in _named_values(refusal)]
     if refusal.keyword != "x-zomgen-member-kind":
         return []
     try:
@@ -185,6 +188,34 @@ def _resized(refusal: Refusal, doc: Any) -> list[Any]:
             value = current[:length] + [variant(last, n) for n in more]
             found.append(_put(copy.deepcopy(doc), refusal.pointer, value))
     return found
+
+
+def _named_values(refusal: Refusal) -> list[Any]:
+    """The values a refused `x-zomgen-equal` or `x-zomgen-in` names (relations.py writes them
+    as Python literals): the value the refused place must equal ("'' does not equal /path of
+    ... ('0')", or "... does not equal 'A/1'" for a join), or each value it may be one of
+    ("3 is not one of [0, 1], the values of ...")."""
+    message = refusal.message
+    if refusal.keyword == "x-zomgen-equal":
+        _, found, text = message.partition(" does not equal ")
+        if found and text.endswith(")") and " (" in text:
+            text = text[text.rindex(" (") + 2 : -1]
+        value = _literal_text(text) if found else None
+        return [] if value is None else [value[0]]
+    _, found, text = message.partition(" is not one of ")
+    listed = _literal_text(text.split(", the values of ")[0]) if found else None
+    return list(listed[0]) if listed is not None and isinstance(listed[0], list) else []
+
+
+def _literal_text(text: str) -> tuple[Any] | None:
+    """The value a Python literal writes, in a 1-tuple; None where the text is cut short
+    (`...`) or no literal."""
+    if text.endswith("..."):
+        return None
+    try:
+        return (ast.literal_eval(text),)
+    except (ValueError, SyntaxError, RecursionError):
+        return None
 
 
 def _kind(member: Any) -> str:

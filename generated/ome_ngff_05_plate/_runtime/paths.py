@@ -93,8 +93,16 @@ class Path:
     tokens: tuple[Token, ...]
     links: Mapping[int, int] = field(default_factory=dict[int, int])
     kinds: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    # token index of a `{path}` or `[key={path}]` -> its path's `*`s in the prefix it shares
+    # with this path (inner index -> own index): they take the item this path took there
+    inner_links: Mapping[int, Mapping[int, int]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        inner: dict[int, Mapping[int, int]] = {}
+        for k, token in enumerate(self.tokens):
+            if isinstance(token, Indirect | Select):
+                inner[k] = _shared_wildcards(self.tokens[:k], token.path.tokens)
+        object.__setattr__(self, "inner_links", inner)
         kinds = tuple(
             _INDIRECT
             if isinstance(t, Indirect)
@@ -104,6 +112,17 @@ class Path:
             for t in self.tokens
         )
         object.__setattr__(self, "kinds", kinds)
+
+
+def _shared_wildcards(outer: tuple[Token, ...], inner: tuple[Token, ...]) -> dict[int, int]:
+    """The `*`s of `inner` in the prefix it shares with `outer` (index -> the same index)."""
+    links: dict[int, int] = {}
+    for i, (mine, theirs) in enumerate(zip(inner, outer, strict=False)):
+        if mine != theirs or mine == COLLECT:
+            break
+        if mine == WILDCARD:
+            links[i] = i
+    return links
 
 
 class Reached(NamedTuple):
@@ -197,12 +216,7 @@ def bound_to(anchor: Path, path: Path) -> Path:
     """`path` with its `*`s in the prefix it shares with the anchor bound to the anchor's: two
     paths that agree up to a `*` mean the same item there. The paths inside `{path}` and
     `[key={path}]` segments are bound too."""
-    links: dict[int, int] = {}
-    for i, (mine, theirs) in enumerate(zip(path.tokens, anchor.tokens, strict=False)):
-        if mine != theirs or mine == COLLECT:
-            break
-        if mine == WILDCARD:
-            links[i] = i
+    links = _shared_wildcards(anchor.tokens, path.tokens)
     tokens = tuple(
         Indirect(t.text, bound_to(anchor, t.path))
         if isinstance(t, Indirect)
@@ -259,10 +273,14 @@ def evaluate(
     path: Path,
     choices: Mapping[int, str | int],
     start: tuple[Location, Any] | None = None,
+    taken: Mapping[int, str | int] | None = None,
 ) -> list[Reached]:
     """Every (location, value) `path` reaches from `start` (the node's document when empty),
-    in document order; `choices` are the anchor's, for the bound `*`s."""
+    in document order; `choices` are the anchor's, for the bound `*`s; `taken`, for a path
+    inside a segment, the items its outer path's `*`s took (index -> key)."""
     evaluation = _Evaluation(root, path, choices)
+    if taken:
+        evaluation.bound.update(taken)
     location, value = start if start is not None else ((), root)
     evaluation.step(0, location, value, {})
     return evaluation.found
@@ -292,7 +310,7 @@ class _Evaluation:
         # are (the relations over a 4,000-node plate take 155,000 steps).
         while i < end and kinds[i] <= _INDIRECT:
             token = tokens[i]
-            literal = token if isinstance(token, str) else self.indirect(token)
+            literal = token if isinstance(token, str) else self.indirect(i, taken)
             if literal is None:
                 return
             if isinstance(value, dict):
@@ -325,10 +343,18 @@ class _Evaluation:
         else:
             self.follow(i, location, value, taken)
 
-    def indirect(self, token: Token) -> str | None:
+    def inner(self, i: int, taken: dict[int, str | int]) -> list[Reached]:
+        """What the path inside segment `i` (`{path}`, `[key={path}]`) reaches: its `*`s bound
+        to the anchor's, and, where it shares a prefix with this path, to the items taken."""
+        token = self.tokens[i]
+        assert isinstance(token, Indirect | Select)
+        links = self.path.inner_links.get(i, {})
+        own = {j: taken[k] for j, k in links.items() if k in taken}
+        return evaluate(self.root, token.path, self.choices, taken=own)
+
+    def indirect(self, i: int, taken: dict[int, str | int]) -> str | None:
         """The segment a `{path}` token stands for: the one string or integer its path reaches."""
-        assert isinstance(token, Indirect)
-        reached = evaluate(self.root, token.path, self.choices)
+        reached = self.inner(i, taken)
         return segment_value(reached[0].value) if len(reached) == 1 else None
 
     def wildcard(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
@@ -355,7 +381,7 @@ class _Evaluation:
         """`[key={path}]`: each item (object) whose `key` equals the one value `path` reaches."""
         token = self.tokens[i]
         assert isinstance(token, Select)
-        reached = evaluate(self.root, token.path, self.choices)
+        reached = self.inner(i, taken)
         if len(reached) != 1:
             return
         wanted = reached[0].value

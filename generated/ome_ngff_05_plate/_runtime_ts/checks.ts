@@ -342,16 +342,42 @@ const sameToken = (a: Token | undefined, b: Token | undefined): boolean =>
     ? a === b
     : a !== undefined && b !== undefined && a.text === b.text;
 
+/** The `*`s of `inner` in the prefix it shares with `outer` (index -> the same index). */
+function sharedWildcards(outer: readonly Token[], inner: readonly Token[]): Map<number, number> {
+  const links = new Map<number, number>();
+  const shared = Math.min(inner.length, outer.length);
+  for (let i = 0; i < shared; i++) {
+    const mine = inner[i];
+    if (!sameToken(mine, outer[i]) || mine === COLLECT) break;
+    if (mine === WILDCARD) links.set(i, i);
+  }
+  return links;
+}
+
+/** What the path inside segment `i` of `path` (`{path}`, `[key={path}]`) reaches: its `*`s
+ * bound to the anchor's (`choices`) and, in the prefix it shares with `path`, to the items
+ * `path`'s own `*`s took (`taken`). */
+function evaluateInner(
+  root: unknown,
+  path: Path,
+  i: number,
+  choices: ReadonlyMap<number, Segment>,
+  taken: ReadonlyMap<number, Segment>,
+): Reached[] {
+  const token = path.tokens[i];
+  if (token === undefined || typeof token === "string") return [];
+  const own = new Map<number, Segment>();
+  for (const [j, k] of sharedWildcards(path.tokens.slice(0, i), token.path.tokens)) {
+    const item = taken.get(k);
+    if (item !== undefined) own.set(j, item);
+  }
+  return evaluate(root, token.path, choices, null, own);
+}
+
 /** `path` with its `*`s in the prefix it shares with the anchor bound to the anchor's (and so
  * the paths inside its `{path}` and `[key={path}]` segments). */
 function boundTo(anchor: Path, path: Path): Path {
-  const links = new Map<number, number>();
-  const shared = Math.min(path.tokens.length, anchor.tokens.length);
-  for (let i = 0; i < shared; i++) {
-    const mine = path.tokens[i];
-    if (!sameToken(mine, anchor.tokens[i]) || mine === COLLECT) break;
-    if (mine === WILDCARD) links.set(i, i);
-  }
+  const links = sharedWildcards(anchor.tokens, path.tokens);
   const tokens = path.tokens.map((t): Token =>
     typeof t === "string"
       ? t
@@ -395,18 +421,21 @@ function segmentValue(value: unknown): string | null {
 const isIndexToken = (token: string): boolean => /^(0|[1-9][0-9]*)$/.test(token);
 
 /** Every (location, value) `path` reaches from `start` (the node's document when null), in
- * document order; `choices` are the anchor's, for the bound `*`s. */
+ * document order; `choices` are the anchor's, for the bound `*`s; `inherited`, for a path
+ * inside a segment, the items its outer path's `*`s took (index -> key). */
 export function evaluate(
   root: unknown,
   path: Path,
   choices: ReadonlyMap<number, Segment>,
   start: readonly [Location, unknown] | null = null,
+  inherited: ReadonlyMap<number, Segment> = new Map(),
 ): Reached[] {
   const bound = new Map<number, Segment>();
   for (const [i, j] of path.links) {
     const choice = choices.get(j);
     if (choice !== undefined) bound.set(i, choice);
   }
+  for (const [i, item] of inherited) bound.set(i, item);
   const found: Reached[] = [];
   const tokens = path.tokens;
   const step = (i: number, location: Location, value: unknown, taken: Map<number, Segment>): void => {
@@ -463,7 +492,7 @@ export function evaluate(
       return;
     }
     if (isSelect(token)) {
-      const reached = evaluate(root, token.path, choices);
+      const reached = evaluateInner(root, path, i, choices, taken);
       if (reached.length !== 1) return;
       const wanted = canonical(reached[0]?.value);
       const keys: Segment[] = isObject(value)
@@ -482,7 +511,7 @@ export function evaluate(
     let literal: string;
     if (token === undefined) return;
     if (typeof token !== "string") {
-      const reached = evaluate(root, token.path, choices);
+      const reached = evaluateInner(root, path, i, choices, taken);
       const text = reached.length === 1 ? segmentValue(reached[0]?.value) : null;
       if (text === null) return;
       literal = text;
