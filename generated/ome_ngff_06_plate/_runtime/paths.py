@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .pointers import WILDCARD, to_pointer, unescape
 from .values import is_array, is_object
@@ -313,12 +313,12 @@ class _Evaluation:
             literal = token if isinstance(token, str) else self.indirect(i, taken)
             if literal is None:
                 return
-            if isinstance(value, dict):
+            if is_object(value):
                 if literal not in value:
                     return
                 value = value[literal]
                 location = (*location, literal)
-            elif isinstance(value, list) and _is_index(literal) and int(literal) < len(value):
+            elif is_array(value) and _is_index(literal) and int(literal) < len(value):
                 value = value[int(literal)]
                 location = (*location, int(literal))
             else:
@@ -361,12 +361,12 @@ class _Evaluation:
         """`*`: every item of a list or value of an object (only the anchor's, if bound)."""
         children: Any
         bound: Any = self.bound.get(i, _UNBOUND)
-        if isinstance(value, dict):
+        if is_object(value):
             if bound is _UNBOUND:
                 children = value.items()
             else:  # the anchor's key, where this object has it
                 children = [(bound, value[bound])] if bound in value else []
-        elif isinstance(value, list):
+        elif is_array(value):
             if bound is _UNBOUND:
                 children = enumerate(value)
             else:  # the anchor's index (an object's key never names a list's item)
@@ -386,14 +386,14 @@ class _Evaluation:
             return
         wanted = reached[0].value
         children: Any
-        if isinstance(value, dict):
+        if is_object(value):
             children = value.items()
-        elif isinstance(value, list):
+        elif is_array(value):
             children = enumerate(value)
         else:
             return
         for key, item in children:
-            if isinstance(item, dict) and token.key in item and same(item[token.key], wanted):
+            if is_object(item) and token.key in item and same(item[token.key], wanted):
                 self.step(i + 1, (*location, key), item, taken)
 
     def collect(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
@@ -429,7 +429,9 @@ class _Evaluation:
 def same(a: Any, b: Any) -> bool:
     """Whether two JSON values are equal as `canonical` writes them (1 and 1.0 alike, true and
     1 not), without writing them out: relations compare thousands of names and shapes."""
-    kind_a, kind_b = type(a), type(b)
+    # (the exact type: bool is an int to isinstance, and must not equal 1 here)
+    kind_a = cast("type[object]", type(a))
+    kind_b = cast("type[object]", type(b))
     if kind_a in _NUMBERS and kind_b in _NUMBERS:
         # NaN (json.loads reads it) equals NaN, as canonical writes both alike
         both_floats = kind_a is float and kind_b is float
