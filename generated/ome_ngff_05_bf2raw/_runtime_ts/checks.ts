@@ -275,40 +275,30 @@ interface Reached {
 }
 
 /** Split at `/`, keeping a `{...}` or `[key={...}]` segment whole (braces nest); null if
- * unbalanced. */
+ * unbalanced, or if such a segment runs on past its closing bracket. */
 function segments(body: string): string[] | null {
   const out: string[] = [];
   let i = 0;
   const n = body.length;
   for (;;) {
     const selection = i < n && body[i] === "[" ? selectionAt(body, i) : null;
-    if (selection !== null) {
-      const close = closingBrace(body, i + selection[0].length - 1);
-      if (close < 0 || body[close + 1] !== "]") return null;
-      out.push(body.slice(i, close + 2));
-      i = close + 2;
-      if (i < n && body[i] !== "/") return null;
-    } else if (i < n && body[i] === "{") {
-      let depth = 0;
-      let j = i;
-      while (j < n) {
-        if (body[j] === "{") depth += 1;
-        else if (body[j] === "}") {
-          depth -= 1;
-          if (depth === 0) break;
-        }
+    let j: number;
+    if (selection !== null || (i < n && body[i] === "{")) {
+      // the `}` that closes the path inside, then `]` for a selection
+      const close = closingBrace(body, selection !== null ? i + selection[0].length - 1 : i);
+      if (close < 0) return null;
+      j = close + 1;
+      if (selection !== null) {
+        if (body[j] !== "]") return null;
         j += 1;
       }
-      if (j >= n) return null;
-      out.push(body.slice(i, j + 1));
-      i = j + 1;
-      if (i < n && body[i] !== "/") return null;
+      if (j < n && body[j] !== "/") return null;
     } else {
-      let j = body.indexOf("/", i);
+      j = body.indexOf("/", i);
       if (j < 0) j = n;
-      out.push(body.slice(i, j));
-      i = j;
     }
+    out.push(body.slice(i, j));
+    i = j;
     if (i >= n) return out;
     i += 1;
   }
@@ -354,6 +344,10 @@ function sharedWildcards(outer: readonly Token[], inner: readonly Token[]): Map<
   return links;
 }
 
+// A path -> for each of its `{path}` and `[key={path}]` tokens (by index), the inner path's
+// `*`s in the prefix it shares with the path (computed once: every evaluation asks).
+const innerLinks = new WeakMap<Path, Map<number, Map<number, number>>>();
+
 /** What the path inside segment `i` of `path` (`{path}`, `[key={path}]`) reaches: its `*`s
  * bound to the anchor's (`choices`) and, in the prefix it shares with `path`, to the items
  * `path`'s own `*`s took (`taken`). */
@@ -366,8 +360,15 @@ function evaluateInner(
 ): Reached[] {
   const token = path.tokens[i];
   if (token === undefined || typeof token === "string") return [];
+  let known = innerLinks.get(path);
+  if (known === undefined) innerLinks.set(path, (known = new Map()));
+  let links = known.get(i);
+  if (links === undefined) {
+    links = sharedWildcards(path.tokens.slice(0, i), token.path.tokens);
+    known.set(i, links);
+  }
   const own = new Map<number, Segment>();
-  for (const [j, k] of sharedWildcards(path.tokens.slice(0, i), token.path.tokens)) {
+  for (const [j, k] of links) {
     const item = taken.get(k);
     if (item !== undefined) own.set(j, item);
   }

@@ -135,40 +135,28 @@ class Reached(NamedTuple):
 
 def _segments(body: str) -> list[str] | None:
     """Split at `/`, keeping a `{...}` or `[key={...}]` segment whole (braces nest); None if
-    unbalanced."""
+    unbalanced, or if such a segment runs on past its closing bracket."""
     out: list[str] = []
     i, n = 0, len(body)
     while True:
         selection = _SELECT.match(body, i) if i < n and body[i] == "[" else None
-        if selection is not None:
-            close = _closing_brace(body, selection.end() - 1)
-            if close is None or body[close + 1 : close + 2] != "]":
+        if selection is not None or (i < n and body[i] == "{"):
+            # the `}` that closes the path inside, then `]` for a selection
+            close = _closing_brace(body, selection.end() - 1 if selection else i)
+            if close is None:
                 return None
-            out.append(body[i : close + 2])
-            i = close + 2
-            if i < n and body[i] != "/":
-                return None
-        elif i < n and body[i] == "{":
-            depth, j = 0, i
-            while j < n:
-                if body[j] == "{":
-                    depth += 1
-                elif body[j] == "}":
-                    depth -= 1
-                    if depth == 0:
-                        break
+            j = close + 1
+            if selection is not None:
+                if body[j : j + 1] != "]":
+                    return None
                 j += 1
-            if j >= n:
-                return None
-            out.append(body[i : j + 1])
-            i = j + 1
-            if i < n and body[i] != "/":
+            if j < n and body[j] != "/":
                 return None
         else:
             j = body.find("/", i)
             j = n if j < 0 else j
-            out.append(body[i:j])
-            i = j
+        out.append(body[i:j])
+        i = j
         if i >= n:
             return out
         i += 1
