@@ -27,6 +27,7 @@ RESERVED_TYPE_NAMES = frozenset(
         *("Problem", "ZomError", "StoreError", "Converter", "TABLE", "MYPY"),
         *("JsonValue", "JsonObject", "Unset", "UNSET", "Optional", "Required"),
         *("Any", "Literal", "Mapping", "Sequence", "TypeAlias", "TypedDict", "NotRequired"),
+        *("Callable", "cast", "TYPE_CHECKING"),
         *("Never", "Union", "Generic", "TypeVar", "dataclass", "field", "annotations", "enum"),
         # TypeScript's global types
         *("Record", "Array", "Object", "String", "Number", "Boolean", "Symbol", "Date", "Error"),

@@ -12,12 +12,14 @@ the constants, JSON types and keys that only it has, or else by the schema's own
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from . import schema
 from ._runtime.converting import (
+    dump_other_node,
     is_object,
+    model_is,
     new_model,
     plain_json,
 )
@@ -124,6 +126,8 @@ def parse_OmeZarr05Well(value: Any) -> OmeZarr05Well:
 
 
 def dump_OmeZarr05Well(model: OmeZarr05Well) -> dict[str, Any]:
+    if not model_is(model, OmeZarr05Well):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -252,6 +256,8 @@ def parse_OmeZarr05Image(value: Any) -> OmeZarr05Image:
 
 
 def dump_OmeZarr05Image(model: OmeZarr05Image) -> dict[str, Any]:
+    if not model_is(model, OmeZarr05Image):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -596,6 +602,8 @@ def parse_Labels(value: Any) -> Labels:
 
 
 def dump_Labels(model: Labels) -> dict[str, Any]:
+    if not model_is(model, Labels):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -680,6 +688,8 @@ def parse_LabelImage(value: Any) -> LabelImage:
 
 
 def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
+    if not model_is(model, LabelImage):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -854,6 +864,8 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
 
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
+    if not model_is(model, GroupSpec):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -891,6 +903,8 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
 
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
+    if not model_is(model, ArraySpec):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -951,6 +965,8 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 
 
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
+    if not model_is(model, LabelsFolder):  # built by hand with another node here
+        return dump_other_node(model, _NODE_DUMPS)
     document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "node_type": model.node_type,
@@ -1039,3 +1055,16 @@ def _dump_str_or_NamedConfig(model: str | NamedConfig) -> Any:
     if isinstance(model, NamedConfig):
         return dump_NamedConfig(model)
     return model
+
+
+# Each node class's document: a member of a model built by hand (which the checkers refuse)
+# may hold another node than its schema says, and is dumped as what it is, for the check.
+_NODE_DUMPS: dict[type[Any], Callable[[Any], dict[str, Any]]] = {
+    OmeZarr05Well: dump_OmeZarr05Well,
+    OmeZarr05Image: dump_OmeZarr05Image,
+    Labels: dump_Labels,
+    LabelImage: dump_LabelImage,
+    GroupSpec: dump_GroupSpec,
+    ArraySpec: dump_ArraySpec,
+    LabelsFolder: dump_LabelsFolder,
+}

@@ -234,3 +234,27 @@ def test_parse_refuses_an_invalid_document_with_every_problem(
     assert "/" in paths  # the required member "0" is missing
     assert "/labels" in paths  # its attributes lack "labels"
     assert "/x" in paths  # float64 is not an allowed data type
+
+
+def test_a_hand_built_model_holding_another_node_is_dumped_as_that_node(
+    packages: dict[str, ModuleType],
+) -> None:
+    """The checkers refuse a group where a variable must be; at run time `dump` writes each
+    member as the node it is, so that `parse` of the document (what `create` checks before it
+    writes) names the member, for a node of this package, a bare base node and a node of
+    another package alike."""
+    v3, v2 = packages["rt_xarray_v3"], packages["rt_xarray_v2"]
+    variable = _array({}, dimension_names=["y", "x"])
+    dataset = v3.parse(_group({"title": "demo"}, {"x": variable}))
+    others = {
+        "own class": dataset,  # an XarrayDataset where a Variable must be
+        "base class": v3.models.GroupSpec(attributes={"a": 1}, members={}),
+        "another package's": v2.models.GroupSpec(attributes={"a": 1}, members={}),
+    }
+    for label, other in others.items():
+        wrong = dataclasses.replace(dataset, members={**dataset.members, "g": other})
+        document = v3.dump(wrong)
+        assert document["members"]["g"]["attributes"] == dict(other.attributes), label
+        with pytest.raises(v3.ZomError) as info:
+            v3.parse(document)
+        assert {p.node_path for p in info.value.problems} == {"/g"}, label

@@ -108,25 +108,6 @@ MODEL_TWINS: dict[tuple[str, str], tuple[str, str] | type[TypeError]] = {
         "/node_type",
     ),
 }
-# Model mistakes the run time does not refuse yet (generator bugs, in the final report); strict,
-# so each mark must go when its bug is fixed.
-DUMP_TRUSTS_MEMBER_CLASS = pytest.mark.xfail(
-    strict=True,
-    raises=AttributeError,
-    reason="dump reads a member as the class its spec names: a group where a variable must be "
-    "raises AttributeError instead of being reported (generator bug)",
-)
-MODEL_GAPS = {
-    ("named_members_cases/neg_group_where_array_must_be.py", "group_0_model"): (
-        DUMP_TRUSTS_MEMBER_CLASS
-    ),
-    ("xarray_v2_cases/neg_group_where_array_must_be.py", "group_member_model"): (
-        DUMP_TRUSTS_MEMBER_CLASS
-    ),
-    ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member_model"): (
-        DUMP_TRUSTS_MEMBER_CLASS
-    ),
-}
 
 
 @pytest.fixture(scope="module")
@@ -259,15 +240,11 @@ def model_negatives() -> list[tuple[Path, str]]:
 
 def test_every_negative_model_has_its_expected_twin() -> None:
     assert {(rel(p), name) for p, name in model_negatives()} == MODEL_TWINS.keys()
-    assert MODEL_GAPS.keys() <= MODEL_TWINS.keys()
 
 
 @pytest.mark.parametrize(
     ("path", "name"),
-    [
-        pytest.param(p, name, marks=MODEL_GAPS.get((rel(p), name), ()), id=f"{rel(p)}:{name}")
-        for p, name in model_negatives()
-    ],
+    [pytest.param(p, name, id=f"{rel(p)}:{name}") for p, name in model_negatives()],
 )
 def test_each_negative_model_is_refused_at_run_time(
     path: Path, name: str, pkgs: dict[str, ModuleType]

@@ -1,6 +1,6 @@
 """What every package's `_convert.py` calls: building a frozen model fast, a model's JSON value
-as plain lists and dicts, a value deep inside a document, and JSON Schema's own tests of a
-value's type (which Python's `isinstance` answers differently: `True` is an `int`, `1.0` is a
+as plain lists and dicts, the document of a node model where another class was expected, a
+value deep inside a document, and JSON Schema's own tests of a value's type (which Python's `isinstance` answers differently: `True` is an `int`, `1.0` is a
 JSON integer).
 
 A JSON value is `Any` here and stays so: `is_array` and `is_object` are functions rather than
@@ -10,7 +10,9 @@ strict.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 ABSENT: Any = object()  # what `value_at` gives where a key is missing
@@ -40,6 +42,46 @@ def plain_json(value: Any) -> Any:
         items = cast("Mapping[str, Any]", value).items()
         return {key: plain_json(item) for key, item in items}
     return [plain_json(item) for item in cast("list[Any]", value)]
+
+
+def model_is(model: object, cls: type[Any]) -> bool:
+    """`isinstance(model, cls)`, asked where the checkers take the annotation as given: a model
+    built by hand may hold another node than its type says (a group where an array must be),
+    which the checkers refuse and `dump` must still turn into a document the check reports."""
+    return isinstance(model, cls)
+
+
+def dump_other_node(
+    model: object, dumps: Mapping[type[Any], Callable[[Any], dict[str, Any]]]
+) -> dict[str, Any]:
+    """The document of a node model that stands where another class was expected: the dump of
+    its own class (or nearest base) when this package has one; otherwise (a model of another
+    package, or not a model) its dataclass fields as keys, absent ones left out, as the best
+    guess of the document it means. The document is checked next, and its problems reported."""
+    for cls in type(model).__mro__:
+        dump = dumps.get(cls)
+        if dump is not None:
+            return dump(model)
+    # Typed as the document it stands for: not a model at all, it is given back as it is.
+    return cast("dict[str, Any]", _fields_as_json(model))
+
+
+def _fields_as_json(value: object) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        document: dict[str, Any] = {}
+        for field in dataclasses.fields(value):
+            item: object = getattr(value, field.name)
+            if field.name in ("extensions", "extras"):
+                document.update(_fields_as_json(item) if item else {})  # the other keys
+            elif item is not None and not isinstance(item, enum.Enum):
+                document[field.name] = _fields_as_json(item)
+        return document
+    if isinstance(value, Mapping):
+        items = cast("Mapping[str, object]", value).items()
+        return {key: _fields_as_json(item) for key, item in items}
+    if isinstance(value, (list, tuple)):
+        return [_fields_as_json(item) for item in cast("Sequence[object]", value)]
+    return value
 
 
 def value_at(value: Any, *keys: str) -> Any:

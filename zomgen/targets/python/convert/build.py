@@ -44,6 +44,7 @@ from zomgen.targets.python.convert.unions import union_like
 from zomgen.targets.python.convert.view import (
     Construct,
     ConvertModule,
+    Document,
     Function,
     NamedMembers,
     Record,
@@ -82,6 +83,11 @@ class Converters(Context):
             else:
                 self.named("parse", named.name)
                 self.named("dump", named.name)
+        # A model built by hand may hold a bare `GroupSpec` or `ArraySpec` where the schema
+        # wants a node of its own class: their dumps are made for `_NODE_DUMPS` too.
+        for name, record in self.records.items():
+            if record.node is not None and name == self.sp.base_name(*record.node):
+                self.named("dump", name)
         # Each type's parse and dump side by side, in the order first met; helpers last.
         public = [k for k in self._functions if k[0] in ("parse", "dump")]
         order = {name: i for i, name in enumerate(dict.fromkeys(name for _s, name in public))}
@@ -93,6 +99,11 @@ class Converters(Context):
             self.helpers.add("new_model")
         module.helpers = sorted(self.helpers - {"holds"})
         module.uses_engine = "holds" in self.helpers
+        module.node_dumps = [
+            (f.node_class, f.name)
+            for f in module.functions
+            if isinstance(f, Document) and f.node_class is not None
+        ]
         module.imports = sorted(self.imports)
         module.escaped = [(name, type_) for type_, name in self.escaped.items()]
         return module

@@ -28,6 +28,7 @@ _TAKEN = frozenset({"model", "document", "value", "key", "item", "items", "index
 # Names the module imports, which no local may shadow: the run time's helpers, `cast`, `schema`.
 _IMPORTED = frozenset(
     {"cast", "schema", "holds", "new_model", "plain_json", "value_at", "ABSENT"}
+    | {"model_is", "dump_other_node", "_NODE_DUMPS"}
     | {"is_array", "is_object", "is_tuple_of", "is_integer", "is_number"}
 )
 
@@ -142,7 +143,11 @@ def document(c: Context, record: Record, cls: str, function: str) -> Document:
         rest = (f"model.{attr}", c.dump_expr(extra, ITEM, 1))
     elif record.node is not None and record.node[1] == 3:
         rest = ("model.extensions", c.dump_expr(ir.Json(), ITEM, 1))
-    return Document(function, cls, tuple(head), tuple(tail), rest)
+    node_class = None
+    if record.node is not None:
+        node_class = c.use(record.name)
+        c.helpers |= {"model_is", "dump_other_node"}
+    return Document(function, cls, tuple(head), tuple(tail), rest, node_class)
 
 
 def _local(attr: str, taken: set[str]) -> str:

@@ -87,13 +87,16 @@ class Construct:
 @dataclass(frozen=True)
 class Document:
     """`def name(model: cls) -> dict[str, Any]`: a dict literal of `head` (key, expr), then
-    `tail` entries (condition or None, key, expr) in order, then the other keys of `rest`."""
+    `tail` entries (condition or None, key, expr) in order, then the other keys of `rest`.
+    A node's document first makes sure the model is of its class (`node_class`): one of
+    another class is dumped by the module's `_NODE_DUMPS`."""
 
     name: str
     cls: str
     head: tuple[tuple[str, str], ...]
     tail: tuple[tuple[str | None, str, str], ...]
     rest: tuple[str, str] | None  # (the mapping holding other keys, the expression of `item`)
+    node_class: str | None = None
     kind: str = "document"
 
 
@@ -179,3 +182,5 @@ class ConvertModule:
     # engine about a union option's subschemas (`holds`).
     helpers: list[str] = field(default_factory=list)
     uses_engine: bool = False
+    # (class, function) of each node model's dump, for a member holding another node class.
+    node_dumps: list[tuple[str, str]] = field(default_factory=list)
