@@ -12,6 +12,8 @@ cores, is not taken from the measured run as Python's http.server's 1.6 s were).
 - `zomgen validate URL`: `zomgen.catalog.validate_declared` (the conventions the plate
   declares, found node by node);
 - `zomgen validate URL --schema ome-ngff-05-plate`: the bundled convention named outright;
+  and the same from a server that gives no folder indexes (every folder a 404), where the walk
+  probes the members the plate's metadata name;
 - ome-zarr-models 1.x: `HCS.from_zarr(zarr.open_group(URL))` through zarr-python's fsspec
   HTTP store (it reads the plate's and wells' metadata).
 
@@ -116,6 +118,15 @@ def main() -> None:
                 median = statistics.median(s for s, _ in runs[key])
                 verdict = "valid" if all(v for _, v in runs[key]) else "INVALID"
                 rows.append((name, median, verdict))
+
+            with http_server(folder, "node", indexes=False) as (unlisted, _pid):
+                plate = f"{unlisted}/plate.zarr"
+                seconds = statistics.median(
+                    timed(lambda: validate_store(plate, schema))[0] for _ in range(args.repeat)
+                )
+                valid = not validate_store(plate, schema)
+                name = "zomgen validate URL --schema ..., a server without folder indexes"
+                rows.append((name, seconds, "valid" if valid else "INVALID"))
 
             def models() -> object:
                 group = zarr.open_group(url, mode="r")

@@ -5,6 +5,8 @@
 //
 //   static_server.mjs FOLDER [--latency SECONDS]   HTTP/1.1, connections kept alive, every answer
 //                                                  sent after the delay (bench_plate, suite.py)
+//   static_server.mjs FOLDER ... --no-indexes      every folder a 404, as an object store's static
+//                                                  website answers (bench_plate)
 //   static_server.mjs FOLDER --tls KEY CERT        HTTP/2 over TLS, and HTTP/1.1 to a client that
 //                                                  asks for it (bench_site: browsers open at most
 //                                                  6 HTTP/1.1 connections per host, one HTTP/2
@@ -28,6 +30,7 @@ const option = (name) => {
 };
 const latency = Number(option("--latency")?.[0] ?? 0) * 1000;
 const tls = option("--tls");
+const indexes = option("--no-indexes") === undefined;
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".json": "application/json" };
 const typeOf = (name) => TYPES[name.slice(name.lastIndexOf("."))] ?? "application/octet-stream";
@@ -49,8 +52,10 @@ async function load(folder, path) {
     .sort()
     .map((name) => `<li><a href="${escape(encodeURIComponent(name.replace(/\/$/, "")) + (name.endsWith("/") ? "/" : ""))}">${escape(name)}</a></li>`);
   const page = `<!DOCTYPE html>\n<html><body><ul>\n${links.join("\n")}\n</ul></body></html>\n`;
-  add(`${path}/`, 200, { "content-type": "text/html; charset=utf-8" }, Buffer.from(page));
-  if (path) add(path, 301, { location: `${path}/` }, Buffer.alloc(0));
+  if (indexes) {
+    add(`${path}/`, 200, { "content-type": "text/html; charset=utf-8" }, Buffer.from(page));
+    if (path) add(path, 301, { location: `${path}/` }, Buffer.alloc(0));
+  }
   for (const entry of entries) {
     const inside = join(folder, entry.name);
     if (entry.isDirectory()) await load(inside, `${path}/${entry.name}`);

@@ -172,12 +172,14 @@ def latency_store(memory: Any) -> Any:
 
 
 @contextlib.contextmanager
-def http_server(folder: Path, server: str = "python") -> Iterator[tuple[str, int]]:
+def http_server(
+    folder: Path, server: str = "python", indexes: bool = True
+) -> Iterator[tuple[str, int]]:
     """The folder served on localhost in its own process, 20 ms per request, folders listed as
     HTML indexes; yields its URL and process id. `server`: "python" is benchmarks/slow_http.py
     (Python's http.server, one GIL for its 64 threads), "node" is benchmarks/static_server.mjs,
     which spends a fraction of that CPU on the same requests (on 2 cores, the server's CPU is
-    taken from the measured run)."""
+    taken from the measured run). `indexes=False` (Node only): every folder answers 404."""
     command = {
         "python": [sys.executable, str(ROOT / "benchmarks" / "slow_http.py"), str(folder)],
         "node": [
@@ -186,6 +188,7 @@ def http_server(folder: Path, server: str = "python") -> Iterator[tuple[str, int
             str(folder),
             "--latency",
             str(LATENCY),
+            *([] if indexes else ["--no-indexes"]),
         ],
     }[server]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

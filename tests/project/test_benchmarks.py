@@ -72,10 +72,11 @@ def test_bench_plate_runs(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     table = out.read_text("utf-8")
     assert "1 x 2 wells" in table
-    for row in ("ideal", "zomgen validate URL (declared", "zomgen validate URL --schema"):
+    rows = ("ideal", "zomgen validate URL (declared", "zomgen validate URL --schema")
+    for row in (*rows, "zomgen validate URL --schema ..., a server without folder indexes"):
         assert f"| {row}" in table
     # every tool reached its verdict on the valid plate
-    assert table.count("| valid |") == 3, table  # ours twice and ome-zarr-models
+    assert table.count("| valid |") == 4, table  # ours three times and ome-zarr-models
 
 
 def test_bench_site_times_the_page_and_node_and_sizes_the_bundle(tmp_path: Path) -> None:

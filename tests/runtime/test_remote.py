@@ -98,9 +98,9 @@ def test_http_store_loads_the_members_the_convention_names(http_root: Any) -> No
     local, _ = read_document(root / "exp.zarr")
     assert local is not None and set(local["members"]) == {"raw", "labels", "extra"}
     assert {method for method, _path in requests} == {"GET"}
-    # each group's HTML index is asked for (refused by this server), never an array's folder
+    # the root's HTML index is asked for (refused by this server), then no other folder's
     listed = {path for _m, path in requests if path.endswith("/")}
-    assert listed == {"/exp.zarr/", "/exp.zarr/labels/"}
+    assert listed == {"/exp.zarr/"}
 
 
 def test_http_store_missing_named_member_is_reported(http_root: Any) -> None:

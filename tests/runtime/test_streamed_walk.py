@@ -74,7 +74,9 @@ class _Delayed(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def _serving(root: Path, delay: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+def _serving(
+    root: Path, delay: Any, base: type[_Delayed] | None = None
+) -> Iterator[tuple[str, dict[str, Any]]]:
     stats: dict[str, Any] = {
         "lock": threading.Lock(),
         "in_flight": 0,
@@ -83,7 +85,7 @@ def _serving(root: Path, delay: Any) -> Iterator[tuple[str, dict[str, Any]]]:
         "counts": {},
     }
     attributes = {"delay": staticmethod(delay), "stats": stats, "timeout": 10}
-    handler = type("Handler", (_Delayed,), attributes)
+    handler = type("Handler", (base or _Delayed,), attributes)
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
     server.daemon_threads = True
     server.socket.listen(256)  # the default backlog of 5 refuses 64 connections at once
@@ -291,3 +293,36 @@ def test_a_failing_step_stops_every_request_before_it_is_raised() -> None:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
         loop.close()
+
+
+class _NoIndexes(_Delayed):
+    """A server that lists no folder: every folder URL answers 404."""
+
+    def list_directory(self, path: Any) -> Any:
+        self.send_error(404, "no index")
+        return None
+
+
+def test_a_server_without_indexes_is_asked_for_the_root_index_only(tmp_path: Path) -> None:
+    """After the root's index answers 404, no other folder is asked for one: the members the
+    convention names are probed. A named member the store lacks (the labels group's `nuclei`)
+    costs its v3 file and v2's two node files, not `.zattrs`; a v2 node where a v3 one is
+    named is still reported. The document and problems are the folder's."""
+    store = tmp_path / "img.zarr"
+    ome_image_with_labels(store, "0.5")
+    labels = json.loads((store / "labels" / "zarr.json").read_text("utf-8"))
+    labels["attributes"]["ome"]["labels"] += ["nuclei", "old"]
+    write_json(store, "labels/zarr.json", labels)
+    write_json(store, "labels/old/.zgroup", {"zarr_format": 2})
+    tree = named_member_tree(convention("ome-ngff-05-image"))
+    with _serving(tmp_path, lambda _path: 0.0, _NoIndexes) as (url, stats):
+        remote = read_document(f"{url}/img.zarr", expected=tree)
+    local = read_document(store, expected=tree)
+    assert remote[0] is not None and json.dumps(remote[0]) == json.dumps(local[0])
+    assert _summary(remote[1]) == _summary(local[1])
+    assert ("/labels/old", "a Zarr v2 node in a Zarr v3 hierarchy") in _summary(remote[1])
+    counts = stats["counts"]
+    assert [path for path in counts if path.endswith("/")] == ["/img.zarr/"]
+    nuclei = sorted(path for path in counts if "/nuclei/" in path)
+    assert nuclei == [f"/img.zarr/labels/nuclei/{f}" for f in (".zarray", ".zgroup", "zarr.json")]
+    assert set(counts.values()) == {1}

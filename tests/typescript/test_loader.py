@@ -226,6 +226,9 @@ def test_both_loaders_read_every_store_alike(
     assert mismatches == [], "\n".join(map(str, mismatches))
     verdicts = [("store_error" not in p and not p["problems"]) for _l, p in expected]
     assert (verdicts.count(True), verdicts.count(False)) == (43, 29)
+    # Where the root has no index, neither loader asks for another folder's.
+    folders = {path for _command, path in unlisted.requests if path.endswith("/")}
+    assert folders and all(path.count("/") == 2 for path in folders), sorted(folders)
 
 
 def _zipped(folder: Path, zipped: Path) -> None:

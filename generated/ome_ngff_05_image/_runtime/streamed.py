@@ -15,6 +15,10 @@ Where the store lists, a group's listing is asked for together with the metadata
 its convention names (an OME plate's wells, a well's fields, an image's levels): those answers
 wait until the listing shows the member, and one round trip per level is saved. A named member
 the listing does not show costs one request, and its answer is dropped.
+
+Where the root has no index (a server that lists no folder), no other group's index is asked
+for: the members the convention names are probed, each with its own version's file, then (to
+report a node of the other version) v2's `.zarray` and `.zgroup`.
 """
 
 from __future__ import annotations
@@ -136,6 +140,11 @@ class StreamedWalk:
             self.on_listing(group, None)
 
     def on_listing(self, group: WalkNode, listing: Listing) -> None:
+        if listing is None and not group.names:
+            # The root has no index: the server lists no folder (a static site without
+            # indexes, an object store without listing). Asking every group's index would
+            # cost one request each for a 404; the named members are probed instead.
+            self.listable = False
         steps = self.steps
         start = len(steps.problems)
         children = steps.members_of(group, listing)
@@ -243,7 +252,11 @@ class StreamedWalk:
             return (ZGROUP,)
         if files.stage < 2 and all(v is None for v in got.values()):
             files.stage = 2
-            return V2_FILES if version == 3 else (V3,)
+            if version == 2:
+                return (V3,)
+            # A member only named, not listed, is most likely absent: two requests tell a v2
+            # node (`.zattrs` alone is no node), instead of three for every absent name.
+            return V2_FILES if files.node.listed else (ZARRAY, ZGROUP)
         return ()
 
     # -- order

@@ -57,6 +57,7 @@ interface WalkNode {
   readonly members: JsonObject | null; // the parent's `members`, to attach to
   tree: MemberTree | null;
   readonly forced: Forced;
+  readonly listed: boolean; // found by listing (else: named by the convention, maybe absent)
   document: JsonObject | null;
 }
 
@@ -92,6 +93,9 @@ function joinPath(parent: string, name: string): string {
 class Walk extends NodeReader {
   private readonly gate: Gate;
   private nodes = 1;
+  // False once the root has no index: the source lists no folder, and asking every group's
+  // would cost a request each for nothing (the named members are probed instead).
+  private indexes = true;
 
   constructor(
     private readonly source: Source,
@@ -160,6 +164,7 @@ class Walk extends NodeReader {
       members: null,
       tree: this.tree,
       forced: new Map(),
+      listed: true,
       document,
     };
     if (entries !== null) this.fromEntries(document, entries);
@@ -208,7 +213,8 @@ class Walk extends NodeReader {
   }
 
   private async walkGroup(group: WalkNode): Promise<void> {
-    const listing = await this.gate.run(() => this.source.list(group.prefix));
+    const listing = this.indexes ? await this.gate.run(() => this.source.list(group.prefix)) : undefined;
+    if (listing === undefined && group.names.length === 0) this.indexes = false;
     let children = this.membersOf(group, listing);
     const probing = !Array.isArray(listing) && group.tree !== null;
     const tried = children.map((child) => child.names[child.names.length - 1] ?? "");
@@ -216,7 +222,7 @@ class Walk extends NodeReader {
     for (let round = 1; children.length > 0; round++) {
       await Promise.all(
         children.map(async (child) => {
-          const got = await this.childFiles(child.prefix);
+          const got = await this.childFiles(child.prefix, child.listed);
           if (this.take(child, got)) below.push(this.walkGroup(child));
         }),
       );
@@ -233,8 +239,9 @@ class Walk extends NodeReader {
    * without reading them). On a remote store, in stages, as streamed.py asks: the version's
    * own files (`.zarray` and `.zattrs` for v2), then a v2 node without `.zarray` is asked for
    * `.zgroup`, then a node with nothing of the hierarchy's version for the other version's
-   * files, to report it instead of skipping it in silence. */
-  private async childFiles(prefix: string): Promise<Map<string, Fetched>> {
+   * files, to report it instead of skipping it in silence (a member only named, not listed,
+   * is most likely absent: `.zarray` and `.zgroup` tell a v2 node, `.zattrs` alone is none). */
+  private async childFiles(prefix: string, listed: boolean): Promise<Map<string, Fetched>> {
     const limit = this.limits.maxDocumentBytes;
     const v3 = this.version === 3;
     const other: readonly string[] = v3 ? V2_FILES : [V3];
@@ -250,7 +257,9 @@ class Walk extends NodeReader {
       for (const [name, value] of await this.files(prefix, names, limit)) got.set(name, value);
     };
     if (!v3 && got.get(ZARRAY) === undefined) await more([ZGROUP]);
-    if ([...got.values()].every((value) => value === undefined)) await more(other);
+    if ([...got.values()].every((value) => value === undefined)) {
+      await more(v3 && !listed ? [ZARRAY, ZGROUP] : other);
+    }
     return got;
   }
 
@@ -274,6 +283,7 @@ class Walk extends NodeReader {
     const names = [...new Set(listed.filter((n) => !METADATA_NAMES.has(n)))].sort(byCodePoint);
     const skipped = new Set([...names, ...tried]);
     const candidates = [...names, ...[...named.keys()].filter((n) => !skipped.has(n))];
+    const listedNames = new Set(names);
     if (candidates.length > 0 && group.names.length >= this.limits.maxDepth) {
       this.problem(group.path, `the hierarchy is deeper than ${this.limits.maxDepth} levels: members not read`);
       return [];
@@ -293,6 +303,7 @@ class Walk extends NodeReader {
         members: isObject(members) ? (members as JsonObject) : null,
         tree: group.tree, // the parent's tree: `child()` is taken once it is a group
         forced: named.get(name) ?? new Map(),
+        listed: listedNames.has(name),
         document: null,
       });
     }
