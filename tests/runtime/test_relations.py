@@ -212,6 +212,27 @@ def _systems(*outputs: str, systems: tuple[tuple[str, int], ...]) -> dict[str, A
     return _group({"ome": ome}, members)
 
 
+# OME-Zarr 0.6: a multiscale transformation's reference without `path` (or with a null one)
+# names a coordinate system of the same multiscale; one with a `path` names one elsewhere.
+SAME_DOCUMENT_RULE: dict[str, Any] = {
+    IN: [
+        [f"{MS}/coordinateTransformations/*/{end}/[!path]/name", f"{MS}/coordinateSystems/*/name"]
+        for end in ("input", "output")
+    ]
+}
+
+
+def _referencing(*references: dict[str, Any]) -> dict[str, Any]:
+    """An image with systems `intrinsic` and `world`, and one multiscale transformation from
+    each reference to `world`."""
+    document = _systems("intrinsic", systems=(("intrinsic", 2), ("world", 2)))
+    _ms(document)["coordinateTransformations"] = [
+        {"type": "identity", "input": reference, "output": {"name": "world"}}
+        for reference in references
+    ]
+    return document
+
+
 # (name, schema, document, expected problems: node, pointer, keyword, schema path)
 CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
     ("an image with a label", SCHEMA, _labelled(), []),
@@ -392,6 +413,26 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
         OWN_LOOKUP_RULE,
         _two_multiscales(2),
         [("/t0", "/shape", LENGTH, _at(LENGTH, 0))],
+    ),
+    (
+        "references without a path name systems of the multiscale; one with a path is skipped",
+        SAME_DOCUMENT_RULE,
+        _referencing({"name": "intrinsic"}, {"path": "other", "name": "elsewhere"}, "intrinsic"),
+        [],
+    ),
+    (
+        "a reference without a path, or with a null one, to a system the multiscale lacks",
+        SAME_DOCUMENT_RULE,
+        _referencing({"name": "nowhere"}, {"path": None, "name": "nowhere"}),
+        [
+            (
+                "/",
+                f"/attributes/ome/multiscales/0/coordinateTransformations/{i}/input/name",
+                IN,
+                _at(IN, 0),
+            )
+            for i in (0, 1)
+        ],
     ),
     (
         "absent targets are not the relation's business",

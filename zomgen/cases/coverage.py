@@ -168,22 +168,26 @@ class _Judge:
                 where = f" ({exc.pointer})" if exc.pointer else ""
                 reasons.append(f"no valid hierarchy with it: {exc.message}{where}")
                 continue
-            if optional:
-                target = union_key(union)
+            smallest, target = document, union_key(union)
 
-                def first(f: ir.Field, target: str = target) -> bool:
-                    return target in self._reached(f.type) or repr(f.type) == target
+            def first(f: ir.Field, target: str = target) -> bool:
+                return target in self._reached(f.type) or repr(f.type) == target
 
-                document = enriched(document, self.h, self._accepts, synthesiser, first)
-            built = synthesiser.chosen
-            for path in dict.fromkeys(p for p, u, i in built if u == union and i == index):
-                # the union, and every union around it, took the option built
-                around = [(p, u, i) for p, u, i in built if path[: len(p)] == p]
-                why = self._not_built_as(document, around)
-                if why is None:
-                    found = dataclasses.replace(made, document=document, path=path)
-                    return self._checked(found, option)
-                reasons.append(why)
+            # With optional keys: first as the synthesiser builds them, then repaired where
+            # the run time refuses them (a 0.6 transformation between coordinate systems);
+            # a repair may change other values, so it is tried only where the first fails.
+            for repair in (None, self._repaired) if optional else (None,):
+                if optional:
+                    document = enriched(smallest, self.h, self._accepts, synthesiser, first, repair)
+                built = synthesiser.chosen
+                for path in dict.fromkeys(p for p, u, i in built if u == union and i == index):
+                    # the union, and every union around it, took the option built
+                    around = [(p, u, i) for p, u, i in built if path[: len(p)] == p]
+                    why = self._not_built_as(document, around)
+                    if why is None:
+                        found = dataclasses.replace(made, document=document, path=path)
+                        return self._checked(found, option)
+                    reasons.append(why)
         reasons.append("no valid hierarchy built holds the union")
         return dataclasses.replace(made, reason=reasons[0])
 
@@ -247,6 +251,13 @@ class _Judge:
 
     def _accepts(self, document: Any) -> bool:
         return accepts(self.module, document)
+
+    def _repaired(self, document: Any) -> Any | None:
+        """`document` made valid by repairs, or None."""
+        try:
+            return repaired(document, self.bundled, self.check)
+        except Unsatisfiable:
+            return None
 
     def _not_built_as(
         self, document: Any, decisions: list[tuple[walk.Path, ir.UnionOf, int]]

@@ -7,6 +7,9 @@ optional key of the valid hierarchy (attribute objects and node metadata) is giv
 smallest value, one at a time, and kept when the run time still accepts the whole document;
 the keys that brings in are tried in the next round. A key the run time refuses (a `not`, a
 `maxProperties`, an exclusive `oneOf` it would break) is left out: the hierarchy stays valid.
+Where a `repair` is given, a refused key is first repaired (an OME-Zarr 0.6 transformation
+between coordinate systems gets the names and lengths those systems have), and kept if that
+makes the whole document valid with the key still there.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ def enriched(
     accepts: Callable[[Any], bool],
     synthesiser: Synthesiser | None = None,
     first: Callable[[ir.Field], bool] | None = None,
+    repair: Callable[[Any], Any | None] | None = None,
 ) -> Any:
     """`valid` with every optional key added that the run time accepts (their values built
     by `synthesiser`, by default one that chooses no union's option; the fields `first`
@@ -43,6 +47,8 @@ def enriched(
             if not isinstance(place, walk.FieldPlace) or place.path in tried:
                 continue
             tried.add(place.path)
+            if not _holds_key(valid, place.path[:-1]):
+                continue  # a repair this round changed the hierarchy around it
             parent = get(valid, place.path[:-1])
             if not isinstance(parent, dict) or place.field.key in parent:
                 continue
@@ -55,6 +61,18 @@ def enriched(
             candidate = edited(valid, place.path, value)
             if accepts(candidate):
                 valid, added = candidate, True
+            elif repair is not None:
+                fixed = repair(candidate)
+                if fixed is not None and _holds_key(fixed, place.path):
+                    valid, added = fixed, True
         if not added:
             break
     return valid
+
+
+def _holds_key(document: Any, path: walk.Path) -> bool:
+    try:
+        get(document, path)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True

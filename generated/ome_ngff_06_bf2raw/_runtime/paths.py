@@ -6,7 +6,9 @@ every item (one value per item, else nothing), `->` the member node the string r
 names (relative to the node holding the string: `s0`, `A/1`), `{path}` the string or integer
 that path reaches, used as a segment, `[key={path}]` the items of a list (or values of an
 object) whose `key` equals the one value that path reaches (a coordinate system looked up by
-its name), and `[words]` the blank-separated words of a string.
+its name), `[!key]` the value reached so far if it is an object without `key` (or with `key`
+null: an OME-Zarr 0.6 reference to a coordinate system of the same document), and `[words]` the
+blank-separated words of a string.
 zomgen's documentation of the check keywords is the full reference.
 """
 
@@ -74,14 +76,25 @@ class Select:
     path: Path
 
 
-Token = str | Indirect | Select
+@dataclass(frozen=True)
+class Without:
+    """A `[!key]` segment: the value reached so far, if it is an object without `key` (or with
+    `key` null); else nothing."""
+
+    text: str
+    key: str
+
+
+Token = str | Indirect | Select | Without
 # `[key={` opening a selection: the key is one name, without `/`, `=`, `]` or braces
 _SELECT = re.compile(r"\[([^/=\]{}]*)=\{")
+# `[!key]`, the same kind of key
+_WITHOUT = re.compile(r"\[!([^/=\]{}]*)\]")
 
 
 # What a token is, computed once per path (evaluation dispatches on it for every step)
 # (a key and a `{path}` first: `kind <= _INDIRECT` is a segment that names one key or index)
-_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION = range(7)
+_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER = range(8)
 _KINDS = {WILDCARD: _WILDCARD, COLLECT: _COLLECT, WORDS: _WORDS, FOLLOW: _FOLLOW}
 
 
@@ -108,6 +121,8 @@ class Path:
             if isinstance(t, Indirect)
             else _SELECTION
             if isinstance(t, Select)
+            else _FILTER
+            if isinstance(t, Without)
             else _KINDS.get(t, _KEY)
             for t in self.tokens
         )
@@ -195,6 +210,8 @@ def parse_path(text: str) -> Path | None:
             if inner is None:
                 return None
             tokens.append(Indirect(segment, inner))
+        elif (without := _WITHOUT.fullmatch(segment)) is not None:
+            tokens.append(Without(segment, unescape(without.group(1))))
         else:
             tokens.append(unescape(segment))
     return Path(text, tuple(tokens))
@@ -328,6 +345,11 @@ class _Evaluation:
                         self.step(i + 1, location, word, taken)
         elif kind == _SELECTION:
             self.select(i, location, value, taken)
+        elif kind == _FILTER:
+            token = tokens[i]
+            assert isinstance(token, Without)
+            if is_object(value) and value.get(token.key) is None:
+                self.step(i + 1, location, value, taken)
         else:
             self.follow(i, location, value, taken)
 

@@ -236,12 +236,23 @@ interface Select {
   readonly path: Path;
 }
 
-type Token = string | Indirect | Select;
+/** A `[!key]` segment: the value reached so far, if it is an object without `key` (or with
+ * `key` null); else nothing. */
+interface Without {
+  readonly text: string;
+  readonly absent: string;
+}
+
+type Token = string | Indirect | Select | Without;
 // `[key={` opening a selection: the key is one name, without `/`, `=`, `]` or braces
 const SELECT = /\[([^/=\]{}]*)=\{/y;
+// `[!key]`, the same kind of key
+const WITHOUT = /^\[!([^/=\]{}]*)\]$/;
 
 const isSelect = (token: Token | undefined): token is Select =>
   typeof token === "object" && "key" in token;
+const isWithout = (token: Token | undefined): token is Without =>
+  typeof token === "object" && "absent" in token;
 
 function selectionAt(body: string, at: number): RegExpExecArray | null {
   SELECT.lastIndex = at;
@@ -320,6 +331,8 @@ export function parsePath(text: string): Path | null {
       const inner = parsePath(segment.slice(1, -1));
       if (inner === null) return null;
       tokens.push({ text: segment, path: inner });
+    } else if (WITHOUT.test(segment)) {
+      tokens.push({ text: segment, absent: unescapeToken(segment.slice(2, -1)) });
     } else {
       tokens.push(unescapeToken(segment));
     }
@@ -359,7 +372,7 @@ function evaluateInner(
   taken: ReadonlyMap<number, Segment>,
 ): Reached[] {
   const token = path.tokens[i];
-  if (token === undefined || typeof token === "string") return [];
+  if (token === undefined || typeof token === "string" || isWithout(token)) return [];
   let known = innerLinks.get(path);
   if (known === undefined) innerLinks.set(path, (known = new Map()));
   let links = known.get(i);
@@ -380,7 +393,7 @@ function evaluateInner(
 function boundTo(anchor: Path, path: Path): Path {
   const links = sharedWildcards(anchor.tokens, path.tokens);
   const tokens = path.tokens.map((t): Token =>
-    typeof t === "string"
+    typeof t === "string" || isWithout(t)
       ? t
       : isSelect(t)
         ? { text: t.text, key: t.key, path: boundTo(anchor, t.path) }
@@ -490,6 +503,12 @@ export function evaluate(
         target.push("members", name);
       }
       step(i + 1, target, node, taken);
+      return;
+    }
+    if (isWithout(token)) {
+      if (isObject(value) && (!hasOwn(value, token.absent) || value[token.absent] === null)) {
+        step(i + 1, location, value, taken);
+      }
       return;
     }
     if (isSelect(token)) {
