@@ -40,7 +40,9 @@ BUILT: dict[str, tuple[int, int]] = {
     "conventions__nzug": (0, 0),
     "conventions__template": (2, 2),
     "extensions__codec_bytes": (2, 2),
-    "ome_0_6rc0__image": (33, 41),
+    # 38 since an optional key the run time refuses is repaired (cases/enrich.py): 0.6's
+    # multiscale transformations name coordinate systems that exist (was 33)
+    "ome_0_6rc0__image": (38, 41),
     "zarr_cm__cm_proj_r3": (37, 101),
     "zarr_cm__cm_spatial_r3": (0, 0),
     "zarr_metadata__pr347_array": (16, 20),
