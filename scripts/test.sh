@@ -3,4 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest "$@"
+# Two workers (pytest-xdist), each running whole test modules, so that a module's fixtures are
+# built once: most tests wait on one single-threaded checker or compiler at a time, so two
+# cores run two modules side by side. ZOMGEN_TEST_WORKERS=0 runs everything in this process;
+# a later `-n N` in the arguments wins.
+exec .venv/bin/python -m pytest -n "${ZOMGEN_TEST_WORKERS:-2}" --dist loadfile "$@"

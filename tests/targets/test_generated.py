@@ -1,4 +1,8 @@
-"""generated/ is always exactly what the compiler produces from schemas/."""
+"""generated/ is always exactly what the compiler produces from schemas/, and
+typecheck_cases/derived/ holds exactly the cases it derives for them: one derivation per
+bundled convention gives both (`zomgen build --cases`'s package README carries the agreement
+report of those cases). The compiler cases' derived cases are compared in
+tests/typecheck/test_derived_cases.py, which derives them."""
 
 from __future__ import annotations
 
@@ -6,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
 from tests.support.paths import ROOT
 from tests.support.scripts import load_script
+from zomgen.cases.derive import derive
 from zomgen.write import stale, with_manifest
 
 pytestmark = pytest.mark.slow
 
-regenerate = load_script("regenerate")
-conventions, package_files = regenerate.conventions, regenerate.package_files
+conventions = load_script("regenerate").conventions
+derive_cases = load_script("derive_cases")
 
 PAIRS = conventions()
 
@@ -28,9 +32,12 @@ def test_every_bundled_convention_has_a_package() -> None:
 
 
 @pytest.mark.parametrize("schema,out", PAIRS, ids=[o.name for _s, o in PAIRS])
-def test_generated_package_is_current(schema: Path, out: Path) -> None:
+def test_generated_package_and_its_derived_cases_are_current(
+    schema: Path, out: Path, tmp_path: Path
+) -> None:
+    derived = derive(schema, tmp_path, (), out.name)  # what `zomgen build --cases` writes
     # With the manifest of what zomgen wrote, which the write adds (zomgen/write.py).
-    files = with_manifest(package_files(schema, out.name))
+    files = with_manifest(derived.package_files)
     diffs = stale(files, out)
     assert not diffs, "generated/ drifted; run `python scripts/regenerate.py`:\n" + "".join(diffs)
     on_disk = {
@@ -40,14 +47,16 @@ def test_generated_package_is_current(schema: Path, out: Path) -> None:
     }
     assert on_disk == set(files), f"files zomgen does not generate: {sorted(on_disk - set(files))}"
 
-
-@pytest.mark.parametrize("schema,out", PAIRS, ids=[o.name for _s, o in PAIRS])
-def test_build_check_agrees(schema: Path, out: Path) -> None:
-    # The package and its checked-in derived cases, as `zomgen build --cases` compares them.
-    cases = ROOT / "typecheck_cases" / "derived"
-    command = ["build", str(schema), "-o", str(out), "--cases", str(cases), "--check"]
-    result = run_zomgen(*command)
-    assert result.returncode == 0, result.stdout + result.stderr
+    cases = f"{out.name}_cases/"
+    checked_in = derive_cases.case_files(derive_cases.DERIVED)
+    case_diffs = derive_cases.differences(
+        {k: v for k, v in derived.case_files.items() if k.startswith(cases)},
+        {k: v for k, v in checked_in.items() if k.startswith(cases)},
+    )
+    assert not case_diffs, (
+        "typecheck_cases/derived/ drifted; run `python scripts/derive_cases.py`:\n"
+        + "".join(case_diffs)
+    )
 
 
 @pytest.mark.parametrize("schema,out", PAIRS, ids=[o.name for _s, o in PAIRS])
