@@ -6,6 +6,7 @@ tests/typecheck/test_derived_cases.py, which derives them."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ pytestmark = pytest.mark.slow
 
 conventions = load_script("regenerate").conventions
 derive_cases = load_script("derive_cases")
+# typecheck_cases/derived/'s files, read once for all the conventions compared below.
+checked_in_cases = functools.cache(lambda: derive_cases.case_files(derive_cases.DERIVED))
 
 PAIRS = conventions()
 
@@ -48,7 +51,7 @@ def test_generated_package_and_its_derived_cases_are_current(
     assert on_disk == set(files), f"files zomgen does not generate: {sorted(on_disk - set(files))}"
 
     cases = f"{out.name}_cases/"
-    checked_in = derive_cases.case_files(derive_cases.DERIVED)
+    checked_in = checked_in_cases()
     case_diffs = derive_cases.differences(
         {k: v for k, v in derived.case_files.items() if k.startswith(cases)},
         {k: v for k, v in checked_in.items() if k.startswith(cases)},

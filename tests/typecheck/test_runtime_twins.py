@@ -207,7 +207,7 @@ def test_a_mapping_field_is_read_only_to_the_checkers_only(
     """The checkers refuse these item assignments (the case files' expectations); at run time
     the dict behind the `Mapping` annotation takes them, as docs/runtime.md says ("Models are
     frozen shallowly"). A change to that choice fails here and must change the docs."""
-    namespace = module_namespace(path)
+    namespace = module_namespace(path)  # `pkgs` made the packages it imports importable
     for stmt in statements(path):
         run(stmt, path, namespace)  # the mutations too: nothing raises
     dataset = namespace["dataset"]
