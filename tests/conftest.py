@@ -16,7 +16,6 @@ LONG_MODULES = (
     "tests/corpus/test_compile.py",
     "tests/targets/test_generated.py",
     "tests/typecheck/test_derived_cases.py",
-    "tests/targets/test_union_options.py",
     "tests/fuzz/test_hostile_schemas.py",
     "tests/corpus/test_derived.py",
 )

@@ -1,8 +1,8 @@
 """Every option of every union built (zomgen/cases/coverage.py), on conventions the project does
 not pin: the sample of corpus wrapper conventions that `tests/corpus/test_derived.py` derives
-cases from. As for the bundled conventions (tests/targets/test_union_options.py), each option built must
-parse as its own class at its place and dump back unchanged; the counts are pinned so that a
-change that builds more or fewer says so here.
+cases from. As for the bundled conventions (tests/targets/test_generated.py), each option built
+must parse as its own class at its place and dump back unchanged; the counts are pinned so that
+a change that builds more or fewer says so here.
 
 The whole corpus is run on demand: `ZOMGEN_DERIVED_CORPUS=all pytest
 tests/corpus/test_union_options.py` (counts are then printed, not pinned)."""

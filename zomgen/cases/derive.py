@@ -53,6 +53,12 @@ class Derived:
     package_files: dict[str, str] = field(default_factory=dict)
     case_files: dict[str, str] = field(default_factory=dict)
     warnings: tuple[InputProblem, ...] = ()  # the build's (generate_package's)
+    # What the cases were derived from, for a caller that checks more on them (the tests build
+    # every other literal value from them, zomgen/cases/values.py): the IR, the valid hierarchy,
+    # and the option of each union built in its own hierarchy.
+    hierarchy: ir.Hierarchy | None = None
+    valid: Any = None
+    options: list[OptionCase] = field(default_factory=list)
 
 
 # Context fields that hold IR types: what they decide is in `expect`, not shown in the case.
@@ -79,6 +85,7 @@ def _derive(
     bundled = json.loads(generated.files["schema.json"])
     valid, source = valid_document(module, hierarchy, bundled, schema)
     derived = Derived(package, hierarchy.root, source, warnings=generated.warnings)
+    derived.hierarchy, derived.valid = generated.hierarchy, valid
     pinned: list[tuple[Mutation, Refusal]] = []
     for mutation in judged(mutations(valid, hierarchy), hierarchy):
         refused = refusals(module, mutation.document)
@@ -89,6 +96,7 @@ def _derive(
     model = module.parse(valid)
     assert generated.hierarchy is not None
     options = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
+    derived.options = options
     derived.case_files = _case_files(derived, hierarchy, valid, model, pinned, options, module)
     derived.case_files.update(shared_files())
     for name, text in derived.case_files.items():
