@@ -35,6 +35,7 @@ import pytest
 import scipy.sparse as sp
 import zarr
 
+from tests.support.anndata_classes import CLASS_OF
 from tests.support.cli import build_package
 from tests.support.packages import imported
 from tests.support.runtime import CONVENTIONS, snapshot
@@ -45,26 +46,6 @@ FORMATS: tuple[ZarrFormat, ...] = (2, 3)
 SCHEMAS = {3: CONVENTIONS / "anndata.json", 2: CONVENTIONS / "anndata-v2.json"}
 PACKAGES = {3: "zom_anndata_v3", 2: "zom_anndata_v2"}
 
-# The class each encoding-type is the tag of (the `$defs` entry whose `encoding-type` is that
-# constant); test_the_table_is_the_schemas checks it against both schemas.
-CLASS_OF = {
-    "anndata": "AnnData",
-    "raw": "Raw",
-    "dataframe": "DataFrame",
-    "dict": "Dict",
-    "csr_matrix": "CsrMatrix",
-    "csc_matrix": "CscMatrix",
-    "array": "DenseArray",
-    "string-array": "StringArray",
-    "categorical": "Categorical",
-    "nullable-integer": "NullableInteger",
-    "nullable-boolean": "NullableBoolean",
-    "nullable-string-array": "NullableStringArray",
-    "rec-array": "RecArray",
-    "numeric-scalar": "NumericScalar",
-    "string": "StringScalar",
-    "null": "NullElement",
-}
 
 # Tagged nodes per store, the same in v2 and v3 (a sparse matrix's three parts carry no tag).
 # rich: root 1, X 1, obs 24 (the frame, its index, 4 plain columns, 6 two-part columns),
