@@ -115,6 +115,38 @@ CONVENTIONS = {
             "required": ["axes"],
         }
     ),
+    # an item added for `minItems` (varied, to be distinct) that the items' `enum` refuses:
+    # brought back to a value the enum allows (SpatialData's point axes)
+    "enum-items": group(
+        {
+            "type": "object",
+            "properties": {
+                "axes": {"type": "array", "items": {"enum": ["x", "y", "z"]}, "minItems": 2}
+            },
+            "required": ["axes"],
+        }
+    ),
+    # a smallest hierarchy of over 4,000 characters (twenty arrays) with one value to repair:
+    # the repair's size limit counts what the repairs add, not the hierarchy (SpatialData's
+    # tables are AnnData groups)
+    "large": {
+        **group({}),
+        "properties": {
+            "attributes": {
+                "type": "object",
+                "properties": {
+                    "axes": {"type": "array", "items": {"type": "string"}, "minItems": 2}
+                },
+                "required": ["axes"],
+            },
+            "members": {
+                "properties": {
+                    f"level{i}": {"$ref": "urn:zom:v3#/$defs/ArraySpec"} for i in range(20)
+                },
+                "required": [f"level{i}" for i in range(20)],
+            },
+        },
+    },
     # the relations: `b` must equal `a`, `c` be one of `ids` (repair.py takes the value the
     # refusal names)
     "relations": {
@@ -156,6 +188,12 @@ def test_a_valid_hierarchy_is_found(name: str, tmp_path: Path) -> None:
         assert valid["kind"] != "plain" or valid["scale"] >= 2
     elif name == "relations":
         assert valid["b"] == valid["a"] and valid["c"] in valid["ids"]
+    elif name == "enum-items":
+        assert len(valid["axes"]) == 2 and set(valid["axes"]) <= {"x", "y", "z"}
+    elif name == "large":
+        assert len(valid["axes"]) == 2
+        assert {f"level{i}" for i in range(20)} <= set(suite["valid"]["members"])
+        assert len(repr(suite["valid"])) > 4_000
     else:
         assert sum(1 for axis in valid["axes"] if axis.get("type") == "space") >= 2
     assert derived.cases > 0

@@ -19,7 +19,10 @@ from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
 
 ROUNDS = 50  # one value is repaired per round
-MAX_SIZE = 4_000  # characters of a hierarchy being repaired, at the most
+# Characters the repairs may add to a hierarchy, at the most: a repair that nests what it
+# repairs (a CRS whose source is a CRS) stops here, a hierarchy that is large to begin with
+# (SpatialData's tables are AnnData groups) does not.
+MAX_SIZE = 4_000
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
     """`document` made valid by replacing refused values; raises Unsatisfiable naming the
     first constraint that nothing here can satisfy."""
     doc = copy.deepcopy(document)
+    limit = len(repr(doc)) + MAX_SIZE
     tried: set[tuple[tuple[str, str], str]] = set()
     for _ in range(ROUNDS):
         refusals = check(doc)
@@ -61,11 +65,10 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
             if candidates:
                 tried.add((key, repr(candidates[0])))
                 doc = candidates[0]
-                if len(repr(doc)) > MAX_SIZE:
-                    # a repair that nests the value it repairs (a CRS whose source is a CRS):
-                    # describing the problems of such a tree costs exponential time
+                if len(repr(doc)) > limit:
+                    # describing the problems of an ever-nesting tree costs exponential time
                     raise Unsatisfiable(
-                        "", f"the repaired hierarchy grew past {MAX_SIZE} characters"
+                        "", f"the repairs grew the hierarchy by over {MAX_SIZE} characters"
                     )
                 break
         else:
@@ -125,6 +128,12 @@ def _guessed(keyword: str, subschema: dict[str, Any], current: Any, schema: Any)
     if keyword == "type":
         value = guess(schema, subschema)
         return [] if value is None else [value]
+    if keyword == "enum" and isinstance(subschema.get("enum"), list):
+        # a value made for another constraint (an item added for `minItems`, varied to be
+        # distinct) brought back to a value the enum allows
+        return list(subschema["enum"])
+    if keyword == "const":
+        return [subschema["const"]]
     return []
 
 
