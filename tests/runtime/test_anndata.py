@@ -36,9 +36,13 @@ import scipy.sparse as sp
 import zarr
 
 from tests.support.anndata_classes import CLASS_OF
-from tests.support.cli import build_package
-from tests.support.packages import imported
-from tests.support.runtime import CONVENTIONS, snapshot
+from tests.support.runtime import CONVENTIONS
+from tests.support.tagged_stores import (
+    assert_one_problem,
+    model_nodes,
+    packages_built,
+    store_state,
+)
 from zomgen.runtime import read_document
 
 ZarrFormat = Literal[2, 3]
@@ -61,12 +65,8 @@ STORES = tuple(EXPECTED_TAGGED)
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, ModuleType]]:
-    out = tmp_path_factory.mktemp("anndata_packages")
-    for version, name in PACKAGES.items():
-        result = build_package(SCHEMAS[version], out / name)
-        assert "warning" not in result.stderr, result.stderr
-    with imported(out, *PACKAGES.values()) as modules:
-        yield dict(zip(PACKAGES, modules, strict=True))
+    with packages_built(tmp_path_factory.mktemp("anndata_packages"), SCHEMAS, PACKAGES) as built:
+        yield built
 
 
 # -------------------------------------------------------------------------------- the stores
@@ -223,22 +223,11 @@ def _encoding_type(attributes: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _model_nodes(node: Any, path: str = "/") -> Iterator[tuple[str, Any]]:
-    yield path, node
-    members = getattr(node, "members", None)
-    for name, member in (members or {}).items():
-        yield from _model_nodes(member, f"{path.rstrip('/')}/{name}")
-
-
 def _document_tags(document: Mapping[str, Any], path: str = "/") -> Iterator[tuple[str, Any]]:
     """(node path, its encoding-type or None) for every node of a ZOM document."""
     yield path, document["attributes"].get("encoding-type")
     for name, member in document.get("members", {}).items():
         yield from _document_tags(member, f"{path.rstrip('/')}/{name}")
-
-
-def _state(store: Path) -> object:
-    return snapshot(store) if store.is_dir() else store.read_bytes()
 
 
 # ---------------------------------------------------------------------------------- the tests
@@ -290,7 +279,7 @@ def test_load_returns_the_class_each_encoding_type_names(
     packages: dict[int, ModuleType], stores: dict[int, dict[str, Path]], version: int, label: str
 ) -> None:
     pkg, store = packages[version], stores[version][label]
-    before = _state(store)
+    before = store_state(store)
 
     assert pkg.validate(str(store)) == []
     document, problems = read_document(store)
@@ -305,7 +294,7 @@ def test_load_returns_the_class_each_encoding_type_names(
     checked: dict[str, str] = {}
     wrong: list[str] = []
     paths: list[str] = []
-    for path, node in _model_nodes(model):
+    for path, node in model_nodes(model):
         paths.append(path)
         tag = _encoding_type(node.attributes)
         if tag is None:
@@ -320,7 +309,7 @@ def test_load_returns_the_class_each_encoding_type_names(
     assert len(checked) == EXPECTED_TAGGED[label] > 20
 
     assert pkg.dump(model) == document
-    assert _state(store) == before
+    assert store_state(store) == before
 
 
 def _set_attribute(node: Path, key: str, value: Any, version: int) -> None:
@@ -365,13 +354,7 @@ def test_a_broken_store_is_reported_at_the_element(
     else:
         _set_attribute(node, "ordered", "no", version)
 
-    problems = packages[version].validate(str(store))
-    assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [
-        (node_path, pointer, keyword)
-    ], [str(p) for p in problems]
-    assert word in problems[0].message
-    with pytest.raises(ValueError, match=word):
-        packages[version].load(str(store))
+    assert_one_problem(packages[version], store, node_path, pointer, keyword, word)
 
 
 def test_a_v2_convention_may_narrow_a_record_arrays_dtype(packages: dict[int, Any]) -> None:

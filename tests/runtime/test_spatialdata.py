@@ -30,10 +30,14 @@ from typing import Any
 import pytest
 
 from tests.support.anndata_classes import CLASS_OF as ANNDATA_CLASS_OF
-from tests.support.cli import build_package
-from tests.support.packages import imported
 from tests.support.paths import ROOT
-from tests.support.runtime import CONVENTIONS, snapshot
+from tests.support.runtime import CONVENTIONS
+from tests.support.tagged_stores import (
+    assert_one_problem,
+    model_nodes,
+    packages_built,
+    store_state,
+)
 from zomgen.runtime import read_document
 
 WRITER = ROOT / "tests" / "runtime" / "spatialdata" / "write_stores.py"
@@ -111,12 +115,10 @@ EXPECTED_CHECKED = {
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, ModuleType]]:
-    out = tmp_path_factory.mktemp("spatialdata_packages")
-    for version, name in PACKAGES.items():
-        result = build_package(SCHEMAS[version], out / name)
-        assert "warning" not in result.stderr, result.stderr
-    with imported(out, *PACKAGES.values()) as modules:
-        yield dict(zip(PACKAGES, modules, strict=True))
+    with packages_built(
+        tmp_path_factory.mktemp("spatialdata_packages"), SCHEMAS, PACKAGES
+    ) as built:
+        yield built
 
 
 @pytest.fixture(scope="module")
@@ -133,10 +135,6 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {name: out / name for name in STORES}
 
 
-def _state(store: Path) -> object:
-    return snapshot(store) if store.is_dir() else store.read_bytes()
-
-
 # ---------------------------------------------------------------------------------- walking
 
 
@@ -144,12 +142,6 @@ def _document_nodes(document: Mapping[str, Any], path: str = "/") -> Iterator[tu
     yield path, document
     for name, member in document.get("members", {}).items():
         yield from _document_nodes(member, f"{path.rstrip('/')}/{name}")
-
-
-def _model_nodes(node: Any, path: str = "/") -> Iterator[tuple[str, Any]]:
-    yield path, node
-    for name, member in (getattr(node, "members", None) or {}).items():
-        yield from _model_nodes(member, f"{path.rstrip('/')}/{name}")
 
 
 def _expected_class(path: str, document: Mapping[str, Any], version: int) -> str | None:
@@ -249,7 +241,7 @@ def test_load_returns_the_class_each_node_says(
 ) -> None:
     version = STORES[store]
     pkg, path = packages[version], stores[store]
-    before = _state(path)
+    before = store_state(path)
 
     assert pkg.validate(str(path)) == []
     document, problems = read_document(path)
@@ -263,7 +255,7 @@ def test_load_returns_the_class_each_node_says(
     wrong: list[str] = []
     checked = collections.Counter[str]()
     model_paths: list[str] = []
-    for node_path, node in _model_nodes(model):
+    for node_path, node in model_nodes(model):
         model_paths.append(node_path)
         expected = _expected_class(node_path, document_nodes[node_path], version)
         if expected is None:
@@ -291,7 +283,7 @@ def test_load_returns_the_class_each_node_says(
     assert counts == EXPECTED_CHECKED[store]
 
     assert pkg.dump(model) == document
-    assert _state(path) == before
+    assert store_state(path) == before
 
 
 def _edit_attributes(node: Path, version: int, edit: Any) -> None:
@@ -366,10 +358,4 @@ def test_a_broken_store_is_reported_at_the_element_from_its_version(
     store = shutil.copytree(stores[source], tmp_path / source)
     _break(store, fault, store / node_path.lstrip("/"), version)
 
-    problems = packages[version].validate(str(store))
-    assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [
-        (node_path, pointer, keyword)
-    ], [str(p) for p in problems]
-    assert word in problems[0].message
-    with pytest.raises(ValueError, match=word):
-        packages[version].load(str(store))
+    assert_one_problem(packages[version], store, node_path, pointer, keyword, word)
