@@ -84,8 +84,14 @@ def _derive(
 ) -> Derived:
     bundled = json.loads(generated.files["schema.json"])
     valid, source = valid_document(module, hierarchy, bundled, schema)
-    derived = Derived(package, hierarchy.root, source, warnings=generated.warnings)
-    derived.hierarchy, derived.valid = generated.hierarchy, valid
+    derived = Derived(
+        package,
+        hierarchy.root,
+        source,
+        warnings=generated.warnings,
+        hierarchy=generated.hierarchy,
+        valid=valid,
+    )
     pinned: list[tuple[Mutation, Refusal]] = []
     for mutation in judged(mutations(valid, hierarchy), hierarchy):
         refused = refusals(module, mutation.document)
@@ -95,9 +101,12 @@ def _derive(
         pinned.append((mutation, _nearest(refused, _pointer(mutation.path), mutation.kind)))
     model = module.parse(valid)
     assert generated.hierarchy is not None
-    options = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
-    derived.options = options
-    derived.case_files = _case_files(derived, hierarchy, valid, model, pinned, options, module)
+    derived.options = option_cases(
+        generated.hierarchy, module, bundled, lambda d: refusals(module, d)
+    )
+    derived.case_files = _case_files(
+        derived, hierarchy, valid, model, pinned, derived.options, module
+    )
     derived.case_files.update(shared_files())
     for name, text in derived.case_files.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)

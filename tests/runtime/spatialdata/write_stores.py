@@ -5,7 +5,7 @@ beside this file: spatialdata pins a dask that ome-zarr 0.18, in .venv, refuses)
 
     .venv-spatialdata/bin/python tests/runtime/spatialdata/write_stores.py OUT
 
-OUT gets one store per case below. Every element kind spatialdata writes (2D and 3D images and
+OUT, which must not exist yet, gets one store per case below. Every element kind spatialdata writes (2D and 3D images and
 labels, single-scale and multiscale, points with and without a feature key, circles, polygons
 and multipolygons, tables annotating elements and not), each with every transformation type
 spatialdata's NGFF layer writes, in both container formats: 0.2 (Zarr v3, the current) and
@@ -14,7 +14,6 @@ spatialdata's NGFF layer writes, in both container formats: 0.2 (Zarr v3, the cu
 
 from __future__ import annotations
 
-import shutil
 import sys
 import warnings
 import zipfile
@@ -152,7 +151,7 @@ V01 = [fmt.SpatialDataContainerFormatV01(), fmt.PointsFormatV01(), fmt.TablesFor
 
 
 def write(out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True)
     sdata = _elements()
     sdata.write(out / "v3.zarr")
     sdata.write(out / "v3-unconsolidated.zarr", consolidate_metadata=False)
@@ -187,5 +186,6 @@ def _zip(folder: Path, target: Path) -> None:
 if __name__ == "__main__":
     warnings.simplefilter("ignore")
     target = Path(sys.argv[1])
-    shutil.rmtree(target, ignore_errors=True)
+    if target.exists():  # never write into (or over) a folder this script did not make
+        sys.exit(f"write_stores.py: {target} exists; give a new folder")
     write(target)
