@@ -20,8 +20,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import json
-import shutil
-import subprocess
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -30,8 +28,8 @@ from typing import Any
 import pytest
 
 from tests.support.anndata_classes import CLASS_OF as ANNDATA_CLASS_OF
-from tests.support.paths import ROOT
 from tests.support.runtime import CONVENTIONS
+from tests.support.spatialdata_stores import BROKEN, SCHEMAS, STORES, broken_copy, write_stores
 from tests.support.tagged_stores import (
     assert_one_problem,
     model_nodes,
@@ -40,20 +38,7 @@ from tests.support.tagged_stores import (
 )
 from zomgen.runtime import read_document
 
-WRITER = ROOT / "tests" / "runtime" / "spatialdata" / "write_stores.py"
-SPATIALDATA_PYTHON = ROOT / ".venv-spatialdata" / "bin" / "python"
-
-SCHEMAS = {3: CONVENTIONS / "spatialdata.json", 2: CONVENTIONS / "spatialdata-v2.json"}
 PACKAGES = {3: "zom_spatialdata_v3", 2: "zom_spatialdata_v2"}
-# store -> its Zarr version (the container format: 0.2 in v3, 0.1 in v2)
-STORES = {
-    "v3.zarr": 3,
-    "v3-unconsolidated.zarr": 3,
-    "v3.zip": 3,
-    "images-only.zarr": 3,
-    "v2.zarr": 2,
-    "v2-mixed.zarr": 2,
-}
 
 # Zarr version -> (element kind, its format version) -> the class of the element. In a 0.1
 # container (v2) each raster and shapes version is an option of its own; in 0.2 (v3) there is
@@ -123,16 +108,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Mod
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    assert SPATIALDATA_PYTHON.is_file(), "spatialdata is not installed: run scripts/setup.sh"
-    out = tmp_path_factory.mktemp("spatialdata_stores") / "stores"
-    written = subprocess.run(
-        [str(SPATIALDATA_PYTHON), str(WRITER), str(out)],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    assert written.returncode == 0, written.stderr
-    return {name: out / name for name in STORES}
+    return write_stores(tmp_path_factory.mktemp("spatialdata_stores") / "stores")
 
 
 # ---------------------------------------------------------------------------------- walking
@@ -286,76 +262,11 @@ def test_load_returns_the_class_each_node_says(
     assert store_state(path) == before
 
 
-def _edit_attributes(node: Path, version: int, edit: Any) -> None:
-    path = node / ("zarr.json" if version == 3 else ".zattrs")
-    metadata = json.loads(path.read_text(encoding="utf-8"))
-    edit(metadata["attributes"] if version == 3 else metadata)
-    path.write_text(json.dumps(metadata), encoding="utf-8")
-
-
-BROKEN = {
-    # fault -> (store, node, pointer, keyword, a word of the message)
-    "shapes 0.1 without geos": (
-        "v2-mixed.zarr",
-        "/shapes/circles",
-        "/attributes/spatialdata_attrs",
-        "required",
-        "geos",
-    ),
-    "shapes 0.1 without its coordinates": (
-        "v2-mixed.zarr",
-        "/shapes/polygons",
-        "/members",
-        "required",
-        "coords",
-    ),
-    "an image 0.2 whose multiscales say 0.4": (
-        "v2-mixed.zarr",
-        "/images/image2d_v02",
-        "/attributes/multiscales/0/version",
-        "const",
-        "0.4-dev-spatialdata",
-    ),
-    "a scale transformation without its scale": (
-        "v3.zarr",
-        "/images/image2d",
-        "/attributes/ome/multiscales/0/coordinateTransformations/1",
-        "required",
-        "scale",
-    ),
-}
-
-
-def _drop_the_scale(attributes: dict[str, Any]) -> None:
-    """The image's second transformation (a `scale`, to `scaled`) loses its factors."""
-    attributes["ome"]["multiscales"][0]["coordinateTransformations"][1].pop("scale")
-
-
-def _break(store: Path, fault: str, node: Path, version: int) -> None:
-    if fault == "shapes 0.1 without geos":
-        _edit_attributes(node, version, lambda a: a["spatialdata_attrs"].pop("geos"))
-    elif fault == "shapes 0.1 without its coordinates":
-        shutil.rmtree(node / "coords")
-    elif fault == "an image 0.2 whose multiscales say 0.4":
-        _edit_attributes(node, version, lambda a: a["multiscales"][0].update(version="0.4"))
-    else:
-        _edit_attributes(node, version, _drop_the_scale)
-    # The reader must see the edit, not the consolidated copy from before: drop that copy.
-    if version == 3:
-        root = json.loads((store / "zarr.json").read_text(encoding="utf-8"))
-        del root["consolidated_metadata"]
-        (store / "zarr.json").write_text(json.dumps(root), encoding="utf-8")
-    else:
-        (store / ".zmetadata").unlink()
-
-
 @pytest.mark.parametrize("fault", BROKEN)
 def test_a_broken_store_is_reported_at_the_element_from_its_version(
     packages: dict[int, ModuleType], stores: dict[str, Path], tmp_path: Path, fault: str
 ) -> None:
     source, node_path, pointer, keyword, word = BROKEN[fault]
-    version = STORES[source]
-    store = shutil.copytree(stores[source], tmp_path / source)
-    _break(store, fault, store / node_path.lstrip("/"), version)
+    store = broken_copy(stores, fault, tmp_path)
 
-    assert_one_problem(packages[version], store, node_path, pointer, keyword, word)
+    assert_one_problem(packages[STORES[source]], store, node_path, pointer, keyword, word)
