@@ -16,15 +16,11 @@ Each corpus schema is compiled through a small wrapper convention in tests/corpu
 
 Every wrapper is built with `zomgen build` into its own package; then ONE mypy --strict, ONE
 pyright (strict), ONE pyrefly, ONE ty (both configured as tests/support/checkers.py says) and ONE
-ruff check / ruff format --check run over all packages, and the findings are reported per
+ruff check / ruff format --check run over all packages (pyright, pyrefly and ty read the run time
+every package vendors once: tests/support/package_checks.py), and the findings are reported per
 package. Pyright also checks that every schema-valid document of the
 corpus (OME test suites and examples, convention examples and stores) is accepted, as a literal,
 by the package's `documents` TypedDicts.
-
-The generated `__init__.py` imports the `_runtime` loader, which is still being written: until
-`zomgen/runtime` defines what `__init__.py` imports, the type checkers look at models.py,
-documents.py, _convert.py and _tables.py only (`RUNTIME_READY` of
-tests/support/package_checks.py switches by itself).
 
 Known compiler bugs are xfail(strict=True): when a fix lands the test XPASSes and fails, which is
 the signal to delete the mark. The corpus lives in ../shared/corpus beside the clone.
