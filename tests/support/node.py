@@ -130,8 +130,8 @@ def check_typescript(folder: Path, packages: Sequence[str]) -> dict[str, list[st
             found.setdefault(name, []).append("schema.ts does not hold schema.json")
         schema = json.loads(text)
         for document, problems in zip(SMOKE_DOCUMENTS, result["problems"], strict=True):
-            python = sorted(_row(p.to_json()) for p in check_document(document, schema))
-            typescript = sorted(_row(p) for p in problems)
+            python = sorted(problem_where(p.to_json()) for p in check_document(document, schema))
+            typescript = sorted(problem_where(p) for p in problems)
             if python != typescript:
                 message = f"validate.js disagrees with Python on {document}: {typescript} {python}"
                 found.setdefault(name, []).append(message)
@@ -152,5 +152,20 @@ def _as_javascript_reads_it(digits: str) -> int | float:
     return value if abs(value) <= 2**53 else float(value)
 
 
-def _row(p: dict[str, str]) -> tuple[str, str, str, str]:
-    return p["node_path"], p["pointer"], p["keyword"], p["schema_path"]
+def problem_where(p: Any) -> tuple[str, str, str, str]:
+    """Where a problem is (node path, pointer, keyword, schema path): a Python `Problem`, or one
+    the TypeScript run time gave as JSON. Messages are each engine's own words."""
+    if isinstance(p, dict):
+        return p["node_path"], p["pointer"], p["keyword"], p["schema_path"]
+    return p.node_path, p.pointer, p.keyword, p.schema_path
+
+
+def reading_problem(p: Any) -> tuple[str, str, str, str]:
+    """A problem of reading a store, with its message (both loaders word these alike); where a
+    file is not JSON, the parser's own reason (Python's json, JavaScript's JSON.parse) is left
+    out."""
+    if isinstance(p, dict):
+        where, message = (p["node_path"], p["pointer"], p["keyword"]), p["message"]
+    else:
+        where, message = (p.node_path, p.pointer, p.keyword), p.message
+    return (*where, message.split(" is not JSON: ")[0])

@@ -23,7 +23,13 @@ from typing import Any
 import pytest
 
 from tests.support.http_stores import Served, serve
-from tests.support.node import HARNESS, require_toolchain, run_node
+from tests.support.node import (
+    HARNESS,
+    problem_where,
+    reading_problem,
+    require_toolchain,
+    run_node,
+)
 from tests.support.paths import CORPUS, ROOT
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.pipeline import Options, generate_package
@@ -154,28 +160,12 @@ def servers(stores: tuple[Path, dict[str, str]]) -> Iterator[tuple[Served, Serve
 
 def _python(store: Any, schema: dict[str, Any]) -> dict[str, Any]:
     document, read = read_document(store, expected=named_member_tree(schema))
-    result: dict[str, Any] = {"document": document, "read": [_read_row(p) for p in read]}
+    result: dict[str, Any] = {"document": document, "read": [reading_problem(p) for p in read]}
     try:
-        result["problems"] = sorted(_row(p) for p in validate_store(store, schema))
+        result["problems"] = sorted(problem_where(p) for p in validate_store(store, schema))
     except StoreError as error:
-        result["store_error"] = [_read_row(p) for p in error.problems]
+        result["store_error"] = [reading_problem(p) for p in error.problems]
     return result
-
-
-def _row(p: Any) -> tuple[str, str, str, str]:
-    if isinstance(p, dict):
-        return p["node_path"], p["pointer"], p["keyword"], p["schema_path"]
-    return p.node_path, p.pointer, p.keyword, p.schema_path
-
-
-def _read_row(p: Any) -> tuple[str, str, str, str]:
-    """A reading problem with its message; where a file is not JSON, the parser's own reason
-    (Python's json, JavaScript's JSON.parse) is left out."""
-    if isinstance(p, dict):
-        where, message = (p["node_path"], p["pointer"], p["keyword"]), p["message"]
-    else:
-        where, message = (p.node_path, p.pointer, p.keyword), p.message
-    return (*where, message.split(" is not JSON: ")[0])
 
 
 MODES = ("listing", "no listing", "fetchstore", "local")
@@ -210,7 +200,7 @@ def test_both_loaders_read_every_store_alike(
     results = run_node(packages / "loader_twins.mjs", jobs)
     mismatches: list[tuple[Any, ...]] = []
     for (label, python), ts in zip(expected, results, strict=True):
-        ts_read = [_read_row(p) for p in ts["read"]]
+        ts_read = [reading_problem(p) for p in ts["read"]]
         if ts["document"] != python["document"]:
             mismatches.append((label, "document"))
         if ts_read != python["read"]:
@@ -218,7 +208,7 @@ def test_both_loaders_read_every_store_alike(
         if "store_error" in python:
             if ts.get("storeError", {}).get("name") != "StoreError":
                 mismatches.append((label, "store error", ts))
-        elif sorted(_row(p) for p in ts.get("problems", [])) != python["problems"]:
+        elif sorted(problem_where(p) for p in ts.get("problems", [])) != python["problems"]:
             mismatches.append((label, "problems", python["problems"], ts.get("problems")))
         valid = "store_error" not in python and not python["problems"]
         if valid and ts.get("loaded") != {"frozen": True, "equal": True}:
@@ -288,8 +278,8 @@ def test_zip_stores_through_zarritas_zip_file_store(
             assert missing == ZIP_DEPARTURES[name], label
             continue
         assert ts["document"] == python["document"], label
-        assert [_read_row(p) for p in ts["read"]] == python["read"], label
-        assert sorted(_row(p) for p in ts["problems"]) == python["problems"], label
+        assert [reading_problem(p) for p in ts["read"]] == python["read"], label
+        assert sorted(problem_where(p) for p in ts["problems"]) == python["problems"], label
 
 
 def _linked_stores(root: Path, outside: Path) -> dict[str, str]:
@@ -349,8 +339,8 @@ def test_a_local_folder_reads_nothing_outside_the_store(
         schema = json.loads((packages / "packages" / package / "schema.json").read_text())
         python = _python(root / name, schema)
         assert ts["document"] == python["document"], name
-        assert [_read_row(p) for p in ts["read"]] == python["read"], name
-        assert sorted(_row(p) for p in ts["problems"]) == python["problems"], name
+        assert [reading_problem(p) for p in ts["read"]] == python["read"], name
+        assert sorted(problem_where(p) for p in ts["problems"]) == python["problems"], name
         assert "of the home folder" not in json.dumps(ts), name
         read[name] = python["read"]
     leaves = "a symlink that leads out of the store: zomgen reads nothing outside it"

@@ -21,7 +21,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.node import HARNESS, require_toolchain, run_node
+from tests.support.node import (
+    HARNESS,
+    problem_where,
+    reading_problem,
+    require_toolchain,
+    run_node,
+)
 from tests.support.paths import ROOT
 from tests.support.spatialdata_stores import BROKEN, SCHEMAS, STORES, broken_copy, write_stores
 from zomgen.pipeline import Options, generate_package
@@ -59,18 +65,6 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return work
 
 
-def _where(p: Any) -> tuple[str, str, str, str]:
-    if isinstance(p, dict):
-        return p["node_path"], p["pointer"], p["keyword"], p["schema_path"]
-    return p.node_path, p.pointer, p.keyword, p.schema_path
-
-
-def _read(p: Any) -> tuple[str, str, str, str]:
-    if isinstance(p, dict):
-        return p["node_path"], p["pointer"], p["keyword"], p["message"]
-    return p.node_path, p.pointer, p.keyword, p.message
-
-
 def test_load_ts_reads_every_store_as_python_does(
     stores: dict[str, tuple[Path, int]], packages: Path
 ) -> None:
@@ -80,7 +74,7 @@ def test_load_ts_reads_every_store_as_python_does(
         package = packages / "packages" / f"spatialdata-v{version}"
         schema = json.loads((package / "schema.json").read_text(encoding="utf-8"))
         document, read = read_document(store, expected=named_member_tree(schema))
-        problems = sorted(_where(p) for p in validate_store(store, schema))
+        problems = sorted(problem_where(p) for p in validate_store(store, schema))
         expected.append((name, {"document": document, "read": read, "problems": problems}))
         kind = "zip" if store.suffix == ".zip" else "path"
         jobs.append({"package": str(package), "store": str(store), "kind": kind, "options": {}})
@@ -91,9 +85,9 @@ def test_load_ts_reads_every_store_as_python_does(
     for (name, python), ts in zip(expected, results, strict=True):
         if ts["document"] != python["document"]:
             mismatches.append((name, "document"))
-        if [_read(p) for p in ts["read"]] != [_read(p) for p in python["read"]]:
+        if [reading_problem(p) for p in ts["read"]] != [reading_problem(p) for p in python["read"]]:
             mismatches.append((name, "read", python["read"], ts["read"]))
-        ts_problems = sorted(_where(p) for p in ts.get("problems", []))
+        ts_problems = sorted(problem_where(p) for p in ts.get("problems", []))
         if "storeError" in ts or ts_problems != python["problems"]:
             mismatches.append((name, "problems", python["problems"], ts))
         if not python["problems"] and ts.get("loaded") != {"frozen": True, "equal": True}:
