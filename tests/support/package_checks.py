@@ -142,7 +142,7 @@ def _python_targets(folder: Path, packages: Sequence[str]) -> list[str]:
 
 
 def _digest(tree: Path) -> str:
-    """A digest of every file under `tree`, names and bytes."""
+    """A digest of every Python file under `tree`, names and bytes."""
     digest = hashlib.sha256()
     for path in sorted(tree.rglob("*.py")):
         digest.update(path.relative_to(tree).as_posix().encode() + b"\0" + path.read_bytes())
