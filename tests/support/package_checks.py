@@ -6,7 +6,7 @@ corpus/test_soundness.py and the fuzz tests their own.
 
 Every package vendors the same run time (`_runtime/`), byte for byte. mypy checks each package
 whole; pyright, pyrefly and ty check each package's own modules and one copy of the run time
-(`_python_targets`): given every copy, they check each one again, which is most of their time
+(`python_targets`): given every copy, they check each one again, which is most of their time
 and finds nothing the first copy did not. Over the 136 corpus packages pyright ran past 12
 minutes so (near its heap limit it empties its type cache, again and again), against 2.5 minutes
 for their own modules; pyrefly and ty went from about 60 s to about 10 s each."""
@@ -104,7 +104,7 @@ def check_packages(
     (folder / "pyrightconfig.json").write_text(
         json.dumps({"typeCheckingMode": "strict", "pythonVersion": "3.11"}), encoding="utf-8"
     )
-    targets = _python_targets(folder, packages)
+    targets = python_targets(folder, packages)
 
     # mypy and then tsc run in a thread beside pyright, pyrefly and ty: mypy, pyright and tsc
     # each use one core, and the machines have two.
@@ -132,7 +132,7 @@ def check_packages(
     return findings
 
 
-def _python_targets(folder: Path, packages: Sequence[str]) -> list[str]:
+def python_targets(folder: Path, packages: Sequence[str]) -> list[str]:
     """Each package's own modules and the first package's run time, once the run times are
     known to be one (the module docstring says why)."""
     runtimes = {_digest(folder / package / "_runtime") for package in packages}
