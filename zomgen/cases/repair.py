@@ -7,13 +7,13 @@ cannot be repaired is reported with the schema pointer of the constraint that bl
 from __future__ import annotations
 
 import ast
-import copy
 import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zomgen.cases.mutate import json_copy
 from zomgen.cases.raw import deref, escape, guess, options, resolve, tokens
 from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
@@ -47,7 +47,7 @@ def absolute(node_path: str, pointer: str) -> str:
 def repaired(document: Any, schema: Any, check: Check) -> Any:
     """`document` made valid by replacing refused values; raises Unsatisfiable naming the
     first constraint that nothing here can satisfy."""
-    doc = copy.deepcopy(document)
+    doc = json_copy(document)
     limit = len(repr(doc)) + MAX_SIZE
     tried: set[tuple[tuple[str, str], str]] = set()
     for _ in range(ROUNDS):
@@ -57,8 +57,7 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
         for refusal in refusals:
             key = (refusal.pointer, refusal.schema_path)
             whole = [
-                _put(copy.deepcopy(doc), refusal.pointer, c)
-                for c in _candidates(refusal, schema, doc)
+                _put(json_copy(doc), refusal.pointer, c) for c in _candidates(refusal, schema, doc)
             ]
             whole += _relations(refusal, schema, doc)
             candidates = [c for c in whole if (key, repr(c)) not in tried]
@@ -104,7 +103,7 @@ def _candidates(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     found.extend(_guessed(refusal.keyword, subschema, current, schema))
     found.extend(_bound(refusal.keyword, subschema, current))
     found.extend(_items(refusal.keyword, subschema, current, schema))
-    return [copy.deepcopy(c) for c in found]
+    return [json_copy(c) for c in found]
 
 
 def _guessed(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -> list[Any]:
@@ -143,7 +142,7 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     if refusal.keyword in LENGTHS:
         return _resized(refusal, doc)
     if refusal.keyword in ("x-zomgen-equal", "x-zomgen-in"):
-        return [_put(copy.deepcopy(doc), refusal.pointer, v) for v in _named_values(refusal)]
+        return [_put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
     if refusal.keyword != "x-zomgen-member-kind":
         return []
     try:
@@ -163,12 +162,12 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     found: list[Any] = []
     for name, member in members.items():
         if name and (kind == "node" or _kind(member) == kind):
-            found.append(_put(copy.deepcopy(doc), refusal.pointer, name))
+            found.append(_put(json_copy(doc), refusal.pointer, name))
     if kind != "node":
         taken = set(members)
         name = current if isinstance(current, str) and current and "/" not in current else None
         name = name or next(n for n in (str(i) for i in range(len(taken) + 1)) if n not in taken)
-        out = copy.deepcopy(doc)
+        out = json_copy(doc)
         zarr_format = int(node.get("zarr_format", 3))
         resolve(out, node_pointer)["members"][name] = base_node(kind, zarr_format)
         found.append(_put(out, refusal.pointer, name))
@@ -195,7 +194,7 @@ def _resized(refusal: Refusal, doc: Any) -> list[Any]:
             more = range(1, length - len(current) + 1)
             last = current[-1] if current else None
             value = current[:length] + [variant(last, n) for n in more]
-            found.append(_put(copy.deepcopy(doc), refusal.pointer, value))
+            found.append(_put(json_copy(doc), refusal.pointer, value))
     return found
 
 

@@ -56,11 +56,13 @@ def check_document(
     with engines.lock:
         if engines.locations is None:
             engines.locations = _locations(schema)
+        described_before = engines.described > 0
+        engines.described += 1
     from referencing.exceptions import Unresolvable
 
     def describe(value: dict[str, Any]) -> list[Problem]:
         errors: list[Any] = []
-        if worth_pruning(value):
+        if worth_pruning(value, schema_described_before=described_before):
             with pruning(engines.schema, engines.locations or {}):
                 errors = list(engines.reference.iter_errors(value))
         if not errors:  # small, or the engines disagree on a subschema: walk it all

@@ -36,6 +36,8 @@ class Engines:
     reference: Any = None
     # id(subschema) -> its JSON pointer in `schema`, for Problem.schema_path
     locations: dict[int, str] | None = None
+    # how many invalid documents the reference engine has described (pruned.worth_pruning)
+    described: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
