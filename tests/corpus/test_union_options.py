@@ -41,9 +41,11 @@ BUILT: dict[str, tuple[int, int]] = {
     "conventions__template": (2, 2),
     "extensions__codec_bytes": (2, 2),
     # 38 since an optional key the run time refuses is repaired (cases/enrich.py): 0.6's
-    # multiscale transformations name coordinate systems that exist (was 33)
-    "ome_0_6rc0__image": (38, 41),
-    "zarr_cm__cm_proj_r3": (37, 101),
+    # multiscale transformations name coordinate systems that exist (was 33); 39 since a
+    # sequence holds a transformation that ends (cases/synth.py)
+    "ome_0_6rc0__image": (39, 41),
+    # 38 since a bound CRS holds CRSs that end (cases/synth.py; was 37)
+    "zarr_cm__cm_proj_r3": (38, 101),
     "zarr_cm__cm_spatial_r3": (0, 0),
     "zarr_metadata__pr347_array": (16, 20),
     "zarr_metadata__pydantic_v2_group": (1, 2),

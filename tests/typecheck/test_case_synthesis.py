@@ -222,3 +222,140 @@ def test_optional_keys_are_filled_in_where_the_run_time_accepts_them(tmp_path: P
     kinds = {(c["kind"], c["pointer"]) for c in suite["cases"]}
     assert ("near-miss-literal", "/attributes/instrument/make") in kinds
     assert ("missing-required-key", "/attributes/instrument/make") in kinds
+
+
+def test_an_option_that_holds_its_own_union_is_built(tmp_path: Path) -> None:
+    """A sequence of transformations holds at least one transformation (SpatialData's and
+    OME-NGFF 0.6's `sequence`): the inner one takes an option that ends, so the sequence is
+    built, parsed as its class and dumped back unchanged."""
+    transformation = {
+        "oneOf": [
+            {"$ref": "#/$defs/Scale"},
+            {"$ref": "#/$defs/Sequence"},
+        ]
+    }
+    defs = {
+        "Transformation": transformation,
+        "Scale": {
+            "type": "object",
+            "properties": {"type": {"const": "scale"}, "scale": {"type": "number"}},
+            "required": ["type", "scale"],
+        },
+        "Sequence": {
+            "type": "object",
+            "properties": {
+                "type": {"const": "sequence"},
+                "transformations": {
+                    "type": "array",
+                    "items": {"$ref": "#/$defs/Transformation"},
+                    "minItems": 1,
+                },
+            },
+            "required": ["type", "transformations"],
+        },
+    }
+    attributes = {
+        "type": "object",
+        "properties": {"transform": {"$ref": "#/$defs/Transformation"}},
+        "required": ["transform"],
+    }
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps(group(attributes, defs)), encoding="utf-8")
+    derive(schema, tmp_path / "out", (), "lab")
+    report = json.loads((tmp_path / "out" / "lab_cases" / "report.json").read_text("utf-8"))
+    assert report["options"]["not_built"] == []
+    assert report["options"]["failures"] == []
+    # both options where the attribute holds a transformation, and where a sequence does
+    assert (report["options"]["built"], report["options"]["options"]) == (4, 4)
+
+
+def _options_report(convention: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps(convention), encoding="utf-8")
+    derive(schema, tmp_path / "out", (), "lab")
+    report = json.loads((tmp_path / "out" / "lab_cases" / "report.json").read_text("utf-8"))
+    options: dict[str, Any] = report["options"]
+    return options
+
+
+IMAGE_OR_FOLDER = {
+    "anyOf": [
+        {
+            "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+            "properties": {
+                "attributes": {
+                    "type": "object",
+                    "properties": {"image": {"const": True}},
+                    "required": ["image"],
+                }
+            },
+        },
+        {
+            "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+            "properties": {"attributes": {"maxProperties": 0}},
+        },
+    ]
+}
+
+
+def test_a_series_that_must_name_a_member_is_repaired_to_name_one(tmp_path: Path) -> None:
+    """OME-NGFF bf2raw: the names a list gives must reach members (`x-zomgen-reaches` with a
+    target `/members/{source}`); the synthesised '' is repaired to an existing member's name,
+    so both options of the members' union are built."""
+    convention = {
+        **group(
+            {
+                "type": "object",
+                "properties": {"series": {"type": "array", "items": {"type": "string"}}},
+                "required": ["series"],
+            }
+        ),
+        "x-zomgen-reaches": [["/attributes/series/*", "/members/{/attributes/series/*}"]],
+    }
+    convention["properties"]["members"] = {"additionalProperties": IMAGE_OR_FOLDER}
+    options = _options_report(convention, tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] >= 2
+
+
+def test_a_path_across_two_members_is_repaired_by_renaming_them(tmp_path: Path) -> None:
+    """OME-NGFF plate: a well's `path` is its row's name, `/`, its column's name, and names a
+    group two members down; the row and well built are renamed to it, and the options of the
+    union inside the well are built there."""
+    row = {
+        "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+        "properties": {"members": {"additionalProperties": {"$ref": "#/$defs/Well"}}},
+    }
+    well = {
+        "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+        "properties": {"members": {"additionalProperties": IMAGE_OR_FOLDER}},
+    }
+    name = {"type": "string", "pattern": "^[A-Z]$"}
+    convention = {
+        **group(
+            {
+                "type": "object",
+                "properties": {
+                    "rows": {"type": "array", "items": name, "minItems": 1},
+                    "wells": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "minItems": 1,
+                    },
+                },
+                "required": ["rows", "wells"],
+            },
+            {"Row": row, "Well": well},
+        ),
+        "x-zomgen-member-kind": {"/attributes/wells/*": "group"},
+        "x-zomgen-equal": [
+            [
+                "/attributes/wells/*",
+                {"join": ["/attributes/rows/0", "/attributes/rows/0"], "with": "/"},
+            ]
+        ],
+    }
+    convention["properties"]["members"] = {"additionalProperties": {"$ref": "#/$defs/Row"}}
+    options = _options_report(convention, tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] >= 2

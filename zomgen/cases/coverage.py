@@ -23,7 +23,7 @@ from zomgen import ir
 from zomgen.cases import walk
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import get
-from zomgen.cases.repair import Check, repaired
+from zomgen.cases.repair import Check, Renames, moved, repaired
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
 from zomgen.cases.verdict import accepts
 from zomgen.runtime.subschemas import holds
@@ -162,13 +162,17 @@ class _Judge:
         prefer = self._routes(union)
         for optional, pairs in _TRIES:
             synthesiser = Synthesiser(self.h, choose=choose, prefer=prefer, pairs=pairs)
+            renames: Renames = []
             try:
-                document = repaired(synthesiser.root(), self.bundled, self.check)
+                document = repaired(synthesiser.root(), self.bundled, self.check, renames)
             except Unsatisfiable as exc:
                 where = f" ({exc.pointer})" if exc.pointer else ""
                 reasons.append(f"no valid hierarchy with it: {exc.message}{where}")
                 continue
             smallest, target = document, union_key(union)
+            # where the options were built, in the repaired hierarchy (enriched() adds its own
+            # after these, at the places it finds them)
+            synthesiser.chosen[:] = [(moved(p, renames), u, i) for p, u, i in synthesiser.chosen]
 
             def first(f: ir.Field, target: str = target) -> bool:
                 return target in self._reached(f.type) or repr(f.type) == target

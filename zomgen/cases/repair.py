@@ -44,9 +44,22 @@ def absolute(node_path: str, pointer: str) -> str:
     return "".join(f"/members/{escape(n)}" for n in names) + pointer
 
 
-def repaired(document: Any, schema: Any, check: Check) -> Any:
+Renames = list[tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A repaired document in which members were renamed (a plate's row and well named after
+    the plate's rows and columns): (old path, new path) for each, outer members first."""
+
+    document: Any
+    moves: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+
+
+def repaired(document: Any, schema: Any, check: Check, renames: Renames | None = None) -> Any:
     """`document` made valid by replacing refused values; raises Unsatisfiable naming the
-    first constraint that nothing here can satisfy."""
+    first constraint that nothing here can satisfy. Members a repair moved are appended to
+    `renames` as (old path, new path), in order."""
     doc = json_copy(document)
     limit = len(repr(doc)) + MAX_SIZE
     tried: set[tuple[tuple[str, str], str]] = set()
@@ -60,10 +73,13 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
                 _put(json_copy(doc), refusal.pointer, c) for c in _candidates(refusal, schema, doc)
             ]
             whole += _relations(refusal, schema, doc)
-            candidates = [c for c in whole if (key, repr(c)) not in tried]
+            candidates = [c for c in whole if (key, repr(_document(c))) not in tried]
             if candidates:
-                tried.add((key, repr(candidates[0])))
-                doc = candidates[0]
+                chosen = candidates[0]
+                tried.add((key, repr(_document(chosen))))
+                doc = _document(chosen)
+                if isinstance(chosen, Renamed) and renames is not None:
+                    renames.extend(chosen.moves)
                 if len(repr(doc)) > limit:
                     # describing the problems of an ever-nesting tree costs exponential time
                     raise Unsatisfiable(
@@ -79,6 +95,18 @@ def repaired(document: Any, schema: Any, check: Check) -> Any:
                 "(or a valid example to the root schema)",
             )
     raise Unsatisfiable("", f"no valid hierarchy after {ROUNDS} repairs")
+
+
+def _document(candidate: Any) -> Any:
+    return candidate.document if isinstance(candidate, Renamed) else candidate
+
+
+def moved(path: tuple[str | int, ...], renames: Renames) -> tuple[str | int, ...]:
+    """Where `path` of the document before the repairs is after them."""
+    for old, new in renames:
+        if path[: len(old)] == old:
+            path = new + path[len(old) :]
+    return path
 
 
 def _candidates(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
@@ -143,6 +171,8 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
         return _resized(refusal, doc)
     if refusal.keyword in ("x-zomgen-equal", "x-zomgen-in"):
         return [_put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
+    if refusal.keyword == "x-zomgen-reaches":
+        return _reached_members(refusal, schema, doc)
     if refusal.keyword != "x-zomgen-member-kind":
         return []
     try:
@@ -163,6 +193,8 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     for name, member in members.items():
         if name and (kind == "node" or _kind(member) == kind):
             found.append(_put(json_copy(doc), refusal.pointer, name))
+    if isinstance(current, str) and "/" in current:
+        found.extend(_renamed_chain(doc, node_pointer, current.split("/"), kind))
     if kind != "node":
         taken = set(members)
         name = current if isinstance(current, str) and current and "/" not in current else None
@@ -172,6 +204,65 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
         resolve(out, node_pointer)["members"][name] = base_node(kind, zarr_format)
         found.append(_put(out, refusal.pointer, name))
     return found
+
+
+def _reached_members(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
+    """Whole documents that may satisfy a refused `x-zomgen-reaches` whose target is the member
+    a value names (`[source, "/members/{source}"]`: an OME-NGFF bf2raw group's series name its
+    images): the value becomes the name of each member there, members off its own path first."""
+    try:
+        rule = resolve(schema, refusal.schema_path)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return []
+    if not (isinstance(rule, list) and len(rule) == 2 and all(isinstance(p, str) for p in rule)):
+        return []
+    source, target = rule
+    prefix, named, rest = target.partition("/members/{")
+    if not named or rest != source + "}" or "{" in source + prefix:
+        return []
+    # the node the rule belongs to: the refused value's pointer less the source's steps
+    path = tokens(refusal.pointer)
+    steps = len(tokens(source))
+    if steps > len(path):
+        return []
+    node_pointer = "".join(f"/{escape(t)}" for t in path[: len(path) - steps])
+    try:
+        container = resolve(doc, node_pointer + prefix)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return []
+    members = container.get("members") if isinstance(container, dict) else None
+    if not isinstance(members, dict):
+        return []
+    own = set(path)
+    names = sorted((n for n in members if n), key=lambda n: n in own)
+    return [_put(json_copy(doc), refusal.pointer, name) for name in names]
+
+
+def _renamed_chain(doc: Any, node_pointer: str, names: list[str], kind: str) -> list[Any]:
+    """The document whose first chain of members as deep as `names` (a plate's row group and
+    its well) is renamed to `names` ("A/1"), where the path a value gives names no member: the
+    members keep what was built for them, where a new member would start bare."""
+    if not all(names):
+        return []
+    out = json_copy(doc)
+    node = resolve(out, node_pointer)
+    here = tuple(tokens(node_pointer))
+    moves: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for depth, name in enumerate(names):
+        members = node.get("members") if isinstance(node, dict) else None
+        if not isinstance(members, dict) or not members:
+            return []
+        if name not in members:
+            old = next(iter(members))
+            members[name] = members.pop(old)
+            moves.append(((*here, "members", old), (*here, "members", name)))
+        here = (*here, "members", name)
+        node = members[name]
+        if depth + 1 < len(names) and _kind(node) != "group":
+            return []
+    if kind != "node" and _kind(node) != kind:
+        return []
+    return [Renamed(out, tuple(moves))]
 
 
 # Relations between lengths: the problem's message names the length the list should have.

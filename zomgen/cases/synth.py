@@ -186,13 +186,37 @@ class Synthesiser:
             return self._named(ref.name)
         assert_never(ref)
 
-    def recursive(self, ref: ir.TypeRef) -> bool:
-        """Whether building `ref` now would enter a named type already being built."""
+    def entered(self, ref: ir.TypeRef) -> bool:
+        """Whether `ref` names a type already being built (or is a union of such): an optional
+        member of that type is left out, where `recursive` may build it again (a labels folder
+        holding a folder is valid without it)."""
         if isinstance(ref, ir.Ref):
             return ref.name in self._stack
         if isinstance(ref, ir.UnionOf):
+            return all(self.entered(option) for option in ref.options)
+        return False
+
+    def recursive(self, ref: ir.TypeRef) -> bool:
+        """Whether building `ref` now would enter a named type already being built. The union
+        whose option is chosen may be entered again through an option that does not recurse:
+        a sequence of transformations holds transformations, a scale among them. (Any union
+        entered again made PROJJSON's hierarchies too deep to repair.)"""
+        if isinstance(ref, ir.Ref):
+            if ref.name not in self._stack:
+                return False
+            union = self._aliased_union(ref.name)
+            if union is None or union_key(union) not in self.choose:
+                return True
+            return self.recursive(union)
+        if isinstance(ref, ir.UnionOf):
             return all(self.recursive(option) for option in ref.options)
         return False
+
+    def _aliased_union(self, name: str) -> ir.UnionOf | None:
+        named = self.hierarchy.type_named(name)
+        if isinstance(named, ir.AliasType) and isinstance(named.target, ir.UnionOf):
+            return named.target
+        return None
 
     def _at(self, step: str | int, ref: ir.TypeRef, where: str) -> Any:
         """The value of `ref` built one step (key, index or member name) further down."""
@@ -223,7 +247,9 @@ class Synthesiser:
     def _union(self, ref: ir.UnionOf, where: str) -> Any:
         key = union_key(ref)
         chosen = self.choose.get(key)
-        if chosen is not None:
+        # inside the chosen option, the same union again (a sequence in a sequence) takes
+        # an option that ends
+        if chosen is not None and not self.recursive(ref.options[chosen]):
             return self._option(ref, chosen, where)
         problem: Unsatisfiable | None = None
         order = sorted(range(len(ref.options)), key=lambda i: self.recursive(ref.options[i]))
@@ -246,7 +272,7 @@ class Synthesiser:
 
     def _named(self, name: str) -> Any:
         named = self.hierarchy.type_named(name)
-        if name in self._stack:
+        if self.recursive(ir.Ref(name)):
             raise Unsatisfiable(named.pointer, f"`{name}` requires itself: no finite value")
         self._stack.append(name)
         try:
@@ -294,7 +320,7 @@ class Synthesiser:
         for named in members.named:
             if named.required:
                 out[named.key] = self._at(named.key, named.type, where)
-            elif not self.recursive(named.type):
+            elif not self.entered(named.type):
                 self._optional(out, named.key, named.type, where)
         extra: list[tuple[str | None, ir.TypeRef]] = [
             (pattern_name(p, [*out, *(n.key for n in members.named)]), t)
@@ -305,7 +331,7 @@ class Synthesiser:
                 (other_name(members, [*out, *(n.key for n in members.named)]), members.other)
             )
         for name, ref in extra:
-            if name is None or self.recursive(ref):
+            if name is None or self.entered(ref):
                 continue
             self._optional(out, name, ref, where)
         return out

@@ -56,7 +56,8 @@ def _reading(option: Any, root: Any) -> _Reading:
     with _lock:
         entry = _readings.get(id(root))
         if entry is None or entry[0] is not root:
-            entry = (root, {})
+            fresh: dict[int, tuple[Any, _Reading]] = {}
+            entry = (root, fresh)
             _readings[id(root)] = entry
             while len(_readings) > _CACHE_SIZE:
                 _readings.popitem(last=False)
