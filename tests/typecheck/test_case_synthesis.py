@@ -169,6 +169,42 @@ CONVENTIONS = {
         "x-zomgen-equal": [["/attributes/a", "/attributes/b"]],
         "x-zomgen-in": [["/attributes/c", "/attributes/ids/*"]],
     },
+    # a length relation refused at the list with other constraints (two axes at least): the
+    # other list (a scale's factors) is resized to it
+    "other-length": {
+        **group(
+            {
+                "type": "object",
+                "properties": {
+                    "axes": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+                    "scale": {"type": "array", "items": {"type": "number"}},
+                },
+                "required": ["axes", "scale"],
+            }
+        ),
+        "x-zomgen-equal-length": [["/attributes/scale", "/attributes/axes"]],
+    },
+    # a key found twice where it must be unique: varied
+    "unique-by": {
+        **group(
+            {
+                "type": "object",
+                "properties": {
+                    "axes": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {"name": {"type": "string"}, "unit": {"type": "string"}},
+                            "required": ["name", "unit"],
+                        },
+                        "minItems": 2,
+                    }
+                },
+                "required": ["axes"],
+            }
+        ),
+        "x-zomgen-unique-by": {"/attributes/axes": "/unit"},
+    },
 }
 
 
@@ -190,6 +226,10 @@ def test_a_valid_hierarchy_is_found(name: str, tmp_path: Path) -> None:
         assert valid["b"] == valid["a"] and valid["c"] in valid["ids"]
     elif name == "enum-items":
         assert len(valid["axes"]) == 2 and set(valid["axes"]) <= {"x", "y", "z"}
+    elif name == "other-length":
+        assert len(valid["axes"]) >= 2 and len(valid["scale"]) == len(valid["axes"])
+    elif name == "unique-by":
+        assert len({axis["unit"] for axis in valid["axes"]}) == len(valid["axes"]) >= 2
     elif name == "large":
         assert len(valid["axes"]) == 2
         assert {f"level{i}" for i in range(20)} <= set(suite["valid"]["members"])

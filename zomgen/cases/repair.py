@@ -168,7 +168,9 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     """Whole documents that may satisfy a refused `x-zomgen-member-kind`: the string names an
     existing member of the kind, else a new member of that kind is added under that name."""
     if refusal.keyword in LENGTHS:
-        return _resized(refusal, doc)
+        return _resized(refusal, doc) + _other_resized(refusal, doc)
+    if refusal.keyword == "x-zomgen-unique-by":
+        return [_put(json_copy(doc), refusal.pointer, v) for v in _variants(refusal, doc)]
     if refusal.keyword in ("x-zomgen-equal", "x-zomgen-in"):
         return [_put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
     if refusal.keyword == "x-zomgen-reaches":
@@ -287,6 +289,44 @@ def _resized(refusal: Refusal, doc: Any) -> list[Any]:
             value = current[:length] + [variant(last, n) for n in more]
             found.append(_put(json_copy(doc), refusal.pointer, value))
     return found
+
+
+# "has 2 items, but /attributes/.../scale has 1 item": the other list, in the same node
+_OTHER_LENGTH = re.compile(r"^has (\d+) items?, but (/\S*) has \d+ items?$")
+
+
+def _other_resized(refusal: Refusal, doc: Any) -> list[Any]:
+    """The other list of a refused length relation resized to the refused list's length: the
+    refused one (a multiscale's axes) has other constraints to keep (two space axes), the other
+    (a scale transformation's factors) only this one."""
+    found = _OTHER_LENGTH.match(refusal.message)
+    if found is None:
+        return []
+    path = tokens(refusal.pointer)
+    depth = 0
+    while depth + 1 < len(path) and path[depth] == "members":
+        depth += 2
+    other = "".join(f"/{escape(t)}" for t in path[:depth]) + found.group(2)
+    try:
+        current = resolve(doc, other)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return []
+    length = int(found.group(1))
+    if not isinstance(current, list) or not 0 < length <= 32 or length == len(current):
+        return []
+    last = current[-1] if current else None
+    value = current[:length] + [variant(last, n) for n in range(1, length - len(current) + 1)]
+    return [_put(json_copy(doc), other, value)]
+
+
+def _variants(refusal: Refusal, doc: Any) -> list[Any]:
+    """A value that a refused `x-zomgen-unique-by` finds twice, varied (an axis named 'a'
+    like the one before it)."""
+    try:
+        current = resolve(doc, refusal.pointer)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return []
+    return [v for v in (variant(current, n) for n in range(1, 4)) if v != current]
 
 
 def _named_values(refusal: Refusal) -> list[Any]:
