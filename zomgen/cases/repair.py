@@ -182,11 +182,7 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
         current = resolve(doc, refusal.pointer)
     except (KeyError, IndexError, ValueError, TypeError):
         return []
-    path = tokens(refusal.pointer)
-    depth = 0
-    while depth + 1 < len(path) and path[depth] == "members":
-        depth += 2
-    node_pointer = "".join(f"/{escape(t)}" for t in path[:depth])
+    node_pointer = _node_of(refusal.pointer)
     node = resolve(doc, node_pointer)
     members = node.get("members") if isinstance(node, dict) else None
     if not isinstance(members, dict) or kind not in ("array", "group", "node"):
@@ -206,6 +202,16 @@ def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
         resolve(out, node_pointer)["members"][name] = base_node(kind, zarr_format)
         found.append(_put(out, refusal.pointer, name))
     return found
+
+
+def _node_of(pointer: str) -> str:
+    """The document pointer of the node that holds `pointer` (its leading `/members/<name>`
+    steps)."""
+    path = tokens(pointer)
+    depth = 0
+    while depth + 1 < len(path) and path[depth] == "members":
+        depth += 2
+    return "".join(f"/{escape(t)}" for t in path[:depth])
 
 
 def _reached_members(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
@@ -302,11 +308,7 @@ def _other_resized(refusal: Refusal, doc: Any) -> list[Any]:
     found = _OTHER_LENGTH.match(refusal.message)
     if found is None:
         return []
-    path = tokens(refusal.pointer)
-    depth = 0
-    while depth + 1 < len(path) and path[depth] == "members":
-        depth += 2
-    other = "".join(f"/{escape(t)}" for t in path[:depth]) + found.group(2)
+    other = _node_of(refusal.pointer) + found.group(2)
     try:
         current = resolve(doc, other)
     except (KeyError, IndexError, ValueError, TypeError):

@@ -19,12 +19,12 @@ to equal problems.
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from .pointers import resolve_local_ref
+from .subschemas import per_schema
 from .values import is_array, is_object
 
 # How many levels of `properties` an option's tags are read through (attributes/ome/version).
@@ -34,10 +34,8 @@ _DEPTH = 3
 # The readings of the options of the schemas seen last (a schema does not change while it is
 # used): describing a document reads the same options again for every value that fails them,
 # and reading each anew took a fifth of the time `zomgen cases` took on GeoZarr.
-_CACHE_SIZE = 16
-# id(root) -> (root, kept alive so that its id is not reused; id(option) -> (option, reading))
-_readings: OrderedDict[int, tuple[Any, dict[int, tuple[Any, _Reading]]]] = OrderedDict()
-_lock = threading.Lock()
+# id(root) -> (root, {id(option) -> (option, kept alive so that its id is not reused; reading)})
+_readings: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
 
 
 def ruled_out(options: Sequence[Any], value: Any, root: Any) -> set[int]:
@@ -53,20 +51,13 @@ def ruled_out(options: Sequence[Any], value: Any, root: Any) -> set[int]:
 
 
 def _reading(option: Any, root: Any) -> _Reading:
-    with _lock:
-        entry = _readings.get(id(root))
-        if entry is None or entry[0] is not root:
-            fresh: dict[int, tuple[Any, _Reading]] = {}
-            entry = (root, fresh)
-            _readings[id(root)] = entry
-            while len(_readings) > _CACHE_SIZE:
-                _readings.popitem(last=False)
-        _readings.move_to_end(id(root))
-        known = entry[1].get(id(option))
-        if known is None or known[0] is not option:
-            known = (option, _Reading(option, root))
-            entry[1][id(option)] = known
-        return known[1]
+    readings: dict[int, tuple[Any, _Reading]] = per_schema(_readings, root, lambda _root: {})
+    known = readings.get(id(option))
+    if known is None or known[0] is not option:
+        # two threads may read the same option at once: both readings are the same
+        known = (option, _Reading(option, root))
+        readings[id(option)] = known
+    return known[1]
 
 
 class _Reading:

@@ -71,11 +71,13 @@ _references: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
 _per_schema_lock = threading.Lock()
 
 
-def _per_schema(
+def per_schema(
     cache: OrderedDict[int, tuple[dict[str, Any], Any]],
     schema: dict[str, Any],
     make: Callable[[dict[str, Any]], Any],
 ) -> Any:
+    """What `make(schema)` gave for this schema object, kept in `cache` (the most recently
+    used schemas, keyed by id and kept alive so that the id is not reused)."""
     with _per_schema_lock:
         entry = cache.get(id(schema))
         if entry is None or entry[0] is not schema:
@@ -87,7 +89,7 @@ def _per_schema(
 
 
 def _map_of(schema: dict[str, Any]) -> Any:
-    return _per_schema(_maps, schema, _validator_map)
+    return per_schema(_maps, schema, _validator_map)
 
 
 def _trim(cache: OrderedDict[int, Any]) -> None:
@@ -128,5 +130,5 @@ def _reference(schema: dict[str, Any], pointer: str) -> _Verdict:
     subschema = resolve_local_ref(schema, "#" + quote(pointer, safe="/~!$&'()*+,;=:@"))
     if subschema is None:
         raise LookupError(f"the schema has no subschema at {pointer!r}")
-    validator = _per_schema(_references, schema, reference_validator).evolve(schema=subschema)
+    validator = per_schema(_references, schema, reference_validator).evolve(schema=subschema)
     return lambda value: bool(validator.is_valid(value))
