@@ -3,9 +3,9 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations
@@ -17,6 +17,17 @@ from typing_extensions import TypedDict
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
 # False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
+
+# An option of the unions whose options hold an object that allows other keys. mypy reads such
+# an object as its listed keys, and inside a union would reject a valid document with other
+# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
+# option nothing fits. Defined three times for the same reason as the TypedDicts below.
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+if MYPY:
+    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
@@ -131,7 +142,7 @@ class _GeoAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     declares, checked at run time). Other attributes are allowed and kept."""
 
 
-_GeoAttributesMypy: TypeAlias = "_GeoAttributesKeysMypy | dict[str, Any]"
+_GeoAttributesMypy: TypeAlias = "_GeoAttributesKeysMypy"
 
 
 class _MultiscalesPropertiesKeys(TypedDict):
@@ -154,7 +165,7 @@ class _MultiscalesPropertiesOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     """Multiscales convention properties defining the hierarchical layout and transformations"""
 
 
-_MultiscalesPropertiesMypy: TypeAlias = "_MultiscalesPropertiesKeysMypy | dict[str, Any]"
+_MultiscalesPropertiesMypy: TypeAlias = "_MultiscalesPropertiesKeysMypy"
 
 
 class _LayoutObjectKeys(TypedDict):
@@ -185,7 +196,7 @@ class _LayoutObjectOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """Layout object representing a single resolution level"""
 
 
-_LayoutObjectMypy: TypeAlias = "_LayoutObjectKeysMypy | dict[str, Any]"
+_LayoutObjectMypy: TypeAlias = "_LayoutObjectKeysMypy"
 
 
 class _LayoutObjectTransformKeys(TypedDict):
@@ -203,15 +214,14 @@ class _LayoutObjectTransformOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     should be placed at the layout entry level, outside this object."""
 
 
-_LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys | dict[str, Any]"
+_LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     GeoAttributes: TypeAlias = _GeoAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
@@ -364,7 +374,7 @@ class GeoZarrDataset(TypedDict):
     zarr_format: Literal[3]
     node_type: Literal["group"]
     attributes: GeoAttributes
-    members: dict[str, GeoZarrDataset | GeoArray]
+    members: dict[str, GeoZarrDataset | GeoArray | _MypyFallback]
 
 
 BoundCrsOption1 = TypedDict(

@@ -3,20 +3,31 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
 # False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
+
+# An option of the unions whose options hold an object that allows other keys. mypy reads such
+# an object as its listed keys, and inside a union would reject a valid document with other
+# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
+# option nothing fits. Defined three times for the same reason as the TypedDicts below.
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+if MYPY:
+    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
@@ -65,9 +76,7 @@ class _OmeZarr04Bf2rawMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 
     pass
 
 
-_OmeZarr04Bf2rawMembersMypy: TypeAlias = (
-    "_OmeZarr04Bf2rawMembersKeys | dict[str, OmeGroup | OmeZarr04Image]"
-)
+_OmeZarr04Bf2rawMembersMypy: TypeAlias = "_OmeZarr04Bf2rawMembersKeys"
 
 
 _OmeZarr04ImageMembersKeys = TypedDict(
@@ -84,7 +93,7 @@ class _OmeZarr04ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     pass
 
 
-_OmeZarr04ImageMembersMypy: TypeAlias = "_OmeZarr04ImageMembersKeys | dict[str, Labels | AnyNode]"
+_OmeZarr04ImageMembersMypy: TypeAlias = "_OmeZarr04ImageMembersKeys"
 
 
 _Bf2rawAttributesKeys = TypedDict(
@@ -118,7 +127,7 @@ class _OmeAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     the top-level members, let every malformed image through as an `OME` group."""
 
 
-_OmeAttributesMypy: TypeAlias = "_OmeAttributesKeys | dict[str, Any]"
+_OmeAttributesMypy: TypeAlias = "_OmeAttributesKeys"
 
 
 class _NGFFImageKeys(TypedDict):
@@ -139,7 +148,7 @@ class _NGFFImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """JSON from OME-NGFF .zattrs"""
 
 
-_NGFFImageMypy: TypeAlias = "_NGFFImageKeysMypy | dict[str, Any]"
+_NGFFImageMypy: TypeAlias = "_NGFFImageKeysMypy"
 
 
 class _NGFFImageMultiscaleKeys(TypedDict):
@@ -164,7 +173,7 @@ class _NGFFImageMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728
     pass
 
 
-_NGFFImageMultiscaleMypy: TypeAlias = "_NGFFImageMultiscaleKeysMypy | dict[str, Any]"
+_NGFFImageMultiscaleMypy: TypeAlias = "_NGFFImageMultiscaleKeysMypy"
 
 
 class _NGFFImageMultiscaleDatasetKeys(TypedDict):
@@ -178,7 +187,7 @@ class _NGFFImageMultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no 
     pass
 
 
-_NGFFImageMultiscaleDatasetMypy: TypeAlias = "_NGFFImageMultiscaleDatasetKeys | dict[str, Any]"
+_NGFFImageMultiscaleDatasetMypy: TypeAlias = "_NGFFImageMultiscaleDatasetKeys"
 
 
 class _CoordinateTransformationScaleKeys(TypedDict):
@@ -192,9 +201,7 @@ class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has 
     pass
 
 
-_CoordinateTransformationScaleMypy: TypeAlias = (
-    "_CoordinateTransformationScaleKeys | dict[str, Any]"
-)
+_CoordinateTransformationScaleMypy: TypeAlias = "_CoordinateTransformationScaleKeys"
 
 
 class _CoordinateTransformationTranslationKeys(TypedDict):
@@ -208,9 +215,7 @@ class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # myp
     pass
 
 
-_CoordinateTransformationTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationTranslationKeys | dict[str, Any]"
-)
+_CoordinateTransformationTranslationMypy: TypeAlias = "_CoordinateTransformationTranslationKeys"
 
 
 class _AxisOption1Keys(TypedDict):
@@ -224,7 +229,7 @@ class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys | dict[str, Any]"
+_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys"
 
 
 class _AxisOption2Keys(TypedDict):
@@ -238,7 +243,7 @@ class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys | dict[str, Any]"
+_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys"
 
 
 class _NGFFImageOmeroKeys(TypedDict):
@@ -255,7 +260,7 @@ class _NGFFImageOmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_NGFFImageOmeroMypy: TypeAlias = "_NGFFImageOmeroKeysMypy | dict[str, Any]"
+_NGFFImageOmeroMypy: TypeAlias = "_NGFFImageOmeroKeysMypy"
 
 
 class _NGFFImageOmeroChannelKeys(TypedDict):
@@ -280,7 +285,7 @@ class _NGFFImageOmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     pass
 
 
-_NGFFImageOmeroChannelMypy: TypeAlias = "_NGFFImageOmeroChannelKeysMypy | dict[str, Any]"
+_NGFFImageOmeroChannelMypy: TypeAlias = "_NGFFImageOmeroChannelKeysMypy"
 
 
 class _NGFFImageOmeroChannelWindowKeys(TypedDict):
@@ -296,7 +301,7 @@ class _NGFFImageOmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no
     pass
 
 
-_NGFFImageOmeroChannelWindowMypy: TypeAlias = "_NGFFImageOmeroChannelWindowKeys | dict[str, Any]"
+_NGFFImageOmeroChannelWindowMypy: TypeAlias = "_NGFFImageOmeroChannelWindowKeys"
 
 
 class _LabelsAttributesKeys(TypedDict):
@@ -311,7 +316,7 @@ class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     for them)."""
 
 
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys | dict[str, Any]"
+_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys"
 
 
 _LabelImageAttributesKeys = TypedDict(
@@ -340,7 +345,7 @@ class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     """image.schema and label.schema at once."""
 
 
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str, Any]"
+_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
 
 
 class _LabelImageAttributesImageLabelKeys(TypedDict):
@@ -371,9 +376,7 @@ class _LabelImageAttributesImageLabelOpen(  # type: ignore[call-arg]  # mypy has
     pass
 
 
-_LabelImageAttributesImageLabelMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelKeysMypy | dict[str, Any]"
-)
+_LabelImageAttributesImageLabelMypy: TypeAlias = "_LabelImageAttributesImageLabelKeysMypy"
 
 
 _LabelImageAttributesImageLabelColorKeys = TypedDict(
@@ -391,9 +394,7 @@ class _LabelImageAttributesImageLabelColorOpen(  # type: ignore[call-arg]  # myp
     pass
 
 
-_LabelImageAttributesImageLabelColorMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelColorKeys | dict[str, Any]"
-)
+_LabelImageAttributesImageLabelColorMypy: TypeAlias = "_LabelImageAttributesImageLabelColorKeys"
 
 
 _LabelImageAttributesImageLabelPropertyKeys = TypedDict(
@@ -411,7 +412,7 @@ class _LabelImageAttributesImageLabelPropertyOpen(  # type: ignore[call-arg]  # 
 
 
 _LabelImageAttributesImageLabelPropertyMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelPropertyKeys | dict[str, Any]"
+    "_LabelImageAttributesImageLabelPropertyKeys"
 )
 
 
@@ -425,17 +426,14 @@ class _LabelImageAttributesImageLabelSourceOpen(  # type: ignore[call-arg]  # my
     """The source of this label image"""
 
 
-_LabelImageAttributesImageLabelSourceMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelSourceKeys | dict[str, Any]"
-)
+_LabelImageAttributesImageLabelSourceMypy: TypeAlias = "_LabelImageAttributesImageLabelSourceKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr04Bf2rawMembers: TypeAlias = _OmeZarr04Bf2rawMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
@@ -502,15 +500,15 @@ if not MYPY:
 
 
 CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationScale | CoordinateTransformationTranslation]"
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation | _MypyFallback]"
 )
 
 
-Axes: TypeAlias = "list[AxisOption1 | AxisOption2]"
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2 | _MypyFallback]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
-LabelsMember: TypeAlias = "LabelImage | LabelsFolder"
+LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
 
 
 class OmeZarr04Bf2raw(TypedDict):

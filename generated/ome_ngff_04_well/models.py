@@ -95,11 +95,10 @@ _OmeZarr04ImageMembersMypy: TypeAlias = "_OmeZarr04ImageMembersKeys | dict[str, 
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys or a dict of the members'
+# types (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:

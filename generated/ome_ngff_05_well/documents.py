@@ -3,20 +3,31 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
 # False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
+
+# An option of the unions whose options hold an object that allows other keys. mypy reads such
+# an object as its listed keys, and inside a union would reject a valid document with other
+# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
+# option nothing fits. Defined three times for the same reason as the TypedDicts below.
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+if MYPY:
+    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
@@ -75,7 +86,7 @@ class _OmeZarr05ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     pass
 
 
-_OmeZarr05ImageMembersMypy: TypeAlias = "_OmeZarr05ImageMembersKeys | dict[str, Labels | AnyNode]"
+_OmeZarr05ImageMembersMypy: TypeAlias = "_OmeZarr05ImageMembersKeys"
 
 
 class _OMEZarrWellSchemaKeys(TypedDict):
@@ -217,7 +228,7 @@ class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy | dict[str, Any]"
+_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy"
 
 
 class _MultiscaleDatasetKeys(TypedDict):
@@ -231,7 +242,7 @@ class _MultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 y
     pass
 
 
-_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeys | dict[str, Any]"
+_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeys"
 
 
 class _CoordinateTransformationScaleKeys(TypedDict):
@@ -245,9 +256,7 @@ class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has 
     pass
 
 
-_CoordinateTransformationScaleMypy: TypeAlias = (
-    "_CoordinateTransformationScaleKeys | dict[str, Any]"
-)
+_CoordinateTransformationScaleMypy: TypeAlias = "_CoordinateTransformationScaleKeys"
 
 
 class _CoordinateTransformationTranslationKeys(TypedDict):
@@ -261,9 +270,7 @@ class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # myp
     pass
 
 
-_CoordinateTransformationTranslationMypy: TypeAlias = (
-    "_CoordinateTransformationTranslationKeys | dict[str, Any]"
-)
+_CoordinateTransformationTranslationMypy: TypeAlias = "_CoordinateTransformationTranslationKeys"
 
 
 class _AxisOption1Keys(TypedDict):
@@ -277,7 +284,7 @@ class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys | dict[str, Any]"
+_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys"
 
 
 class _AxisOption2Keys(TypedDict):
@@ -291,7 +298,7 @@ class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys | dict[str, Any]"
+_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys"
 
 
 class _OmeroKeys(TypedDict):
@@ -308,7 +315,7 @@ class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy | dict[str, Any]"
+_OmeroMypy: TypeAlias = "_OmeroKeysMypy"
 
 
 class _OmeroChannelKeys(TypedDict):
@@ -333,7 +340,7 @@ class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy | dict[str, Any]"
+_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy"
 
 
 class _OmeroChannelWindowKeys(TypedDict):
@@ -349,7 +356,7 @@ class _OmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 
     pass
 
 
-_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys | dict[str, Any]"
+_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys"
 
 
 class _LabelsAttributesKeys(TypedDict):
@@ -367,7 +374,7 @@ class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     for them)."""
 
 
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy | dict[str, Any]"
+_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy"
 
 
 class _LabelsAttributesOmeKeys(TypedDict):
@@ -383,7 +390,7 @@ class _LabelsAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728
     pass
 
 
-_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys | dict[str, Any]"
+_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys"
 
 
 class _LabelImageAttributesKeys(TypedDict):
@@ -402,7 +409,7 @@ class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     """image.schema and label.schema at once."""
 
 
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str, Any]"
+_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
 
 
 _LabelImageAttributesOmeKeys = TypedDict(
@@ -433,7 +440,7 @@ class _LabelImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP
     """The versioned OME-Zarr Metadata namespace"""
 
 
-_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy | dict[str, Any]"
+_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy"
 
 
 class _ImageLabelKeys(TypedDict):
@@ -460,7 +467,7 @@ class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy | dict[str, Any]"
+_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy"
 
 
 _ImageLabelColorKeys = TypedDict(
@@ -478,7 +485,7 @@ class _ImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys | dict[str, Any]"
+_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys"
 
 
 _ImageLabelPropertyKeys = TypedDict(
@@ -495,7 +502,7 @@ class _ImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 
     pass
 
 
-_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys | dict[str, Any]"
+_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys"
 
 
 class _ImageLabelSourceKeys(TypedDict):
@@ -508,15 +515,14 @@ class _ImageLabelSourceOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     """The source of this label image"""
 
 
-_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, Any]"
+_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     OMEZarrWellSchema: TypeAlias = _OMEZarrWellSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
@@ -603,15 +609,15 @@ Multiscales: TypeAlias = "list[Multiscale]"
 
 
 CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationScale | CoordinateTransformationTranslation]"
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation | _MypyFallback]"
 )
 
 
-Axes: TypeAlias = "list[AxisOption1 | AxisOption2]"
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2 | _MypyFallback]"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
-LabelsMember: TypeAlias = "LabelImage | LabelsFolder"
+LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
 
 
 class OmeZarr05Well(TypedDict):

@@ -3,20 +3,31 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
 # False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
+
+# An option of the unions whose options hold an object that allows other keys. mypy reads such
+# an object as its listed keys, and inside a union would reject a valid document with other
+# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
+# option nothing fits. Defined three times for the same reason as the TypedDicts below.
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+if MYPY:
+    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
@@ -75,7 +86,7 @@ class _OmeZarr06ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     pass
 
 
-_OmeZarr06ImageMembersMypy: TypeAlias = "_OmeZarr06ImageMembersKeys | dict[str, Labels | AnyNode]"
+_OmeZarr06ImageMembersMypy: TypeAlias = "_OmeZarr06ImageMembersKeys"
 
 
 class _ImageKeys(TypedDict):
@@ -136,7 +147,7 @@ class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy | dict[str, Any]"
+_OmeroMypy: TypeAlias = "_OmeroKeysMypy"
 
 
 class _OmeroChannelKeys(TypedDict):
@@ -161,7 +172,7 @@ class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy | dict[str, Any]"
+_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy"
 
 
 class _OmeroChannelWindowKeys(TypedDict):
@@ -177,7 +188,7 @@ class _OmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 
     pass
 
 
-_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys | dict[str, Any]"
+_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys"
 
 
 class _MultiscaleKeys(TypedDict):
@@ -201,6 +212,7 @@ class _MultiscaleKeys(TypedDict):
             | _MultiscaleCoordinateTransformationOption10Open
             | _MultiscaleCoordinateTransformationOption11Open
             | _MultiscaleCoordinateTransformationOption12Open
+            | _MypyFallback
         ]
     ]
 
@@ -226,6 +238,7 @@ class _MultiscaleKeysMypy(TypedDict):
             | _MultiscaleCoordinateTransformationOption10Mypy
             | _MultiscaleCoordinateTransformationOption11Mypy
             | _MultiscaleCoordinateTransformationOption12Mypy
+            | _MypyFallback
         ]
     ]
 
@@ -236,7 +249,7 @@ class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy | dict[str, Any]"
+_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy"
 
 
 class _MultiscaleDatasetKeys(TypedDict):
@@ -246,6 +259,7 @@ class _MultiscaleDatasetKeys(TypedDict):
         _MultiscaleDatasetCoordinateTransformationOption1Open
         | _MultiscaleDatasetCoordinateTransformationOption2Open
         | _MultiscaleDatasetCoordinateTransformationSequence_Open
+        | _MypyFallback
     ]
 
 
@@ -256,6 +270,7 @@ class _MultiscaleDatasetKeysMypy(TypedDict):
         _MultiscaleDatasetCoordinateTransformationOption1Mypy
         | _MultiscaleDatasetCoordinateTransformationOption2Mypy
         | _MultiscaleDatasetCoordinateTransformationSequence_Mypy
+        | _MypyFallback
     ]
 
 
@@ -265,7 +280,7 @@ class _MultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 y
     pass
 
 
-_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeysMypy | dict[str, Any]"
+_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeysMypy"
 
 
 class _MultiscaleDatasetCoordinateTransformationOption1Keys(TypedDict):
@@ -291,7 +306,7 @@ class _MultiscaleDatasetCoordinateTransformationOption1Open(  # type: ignore[cal
 
 
 _MultiscaleDatasetCoordinateTransformationOption1Mypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption1KeysMypy | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationOption1KeysMypy"
 )
 
 
@@ -307,7 +322,7 @@ class _MultiscaleDatasetCoordinateTransformationOption1InputOpen(  # type: ignor
 
 
 _MultiscaleDatasetCoordinateTransformationOption1InputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption1InputKeys | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationOption1InputKeys"
 )
 
 
@@ -323,7 +338,7 @@ class _MultiscaleDatasetCoordinateTransformationOption1OutputOpen(  # type: igno
 
 
 _MultiscaleDatasetCoordinateTransformationOption1OutputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption1OutputKeys | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationOption1OutputKeys"
 )
 
 
@@ -348,7 +363,7 @@ class _MultiscaleDatasetCoordinateTransformationOption2Open(  # type: ignore[cal
 
 
 _MultiscaleDatasetCoordinateTransformationOption2Mypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption2KeysMypy | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationOption2KeysMypy"
 )
 
 
@@ -364,7 +379,7 @@ class _MultiscaleDatasetCoordinateTransformationOption2InputOpen(  # type: ignor
 
 
 _MultiscaleDatasetCoordinateTransformationOption2InputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption2InputKeys | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationOption2InputKeys"
 )
 
 
@@ -380,13 +395,13 @@ class _MultiscaleDatasetCoordinateTransformationOption2OutputOpen(  # type: igno
 
 
 _MultiscaleDatasetCoordinateTransformationOption2OutputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption2OutputKeys | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationOption2OutputKeys"
 )
 
 
 class _MultiscaleDatasetCoordinateTransformationSequence_Keys(TypedDict):
     type: Literal["sequence"]
-    transformations: list[_ScaleOpen | _TranslationOpen]
+    transformations: list[_ScaleOpen | _TranslationOpen | _MypyFallback]
     input: _MultiscaleDatasetCoordinateTransformationSequence_InputOpen
     output: _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen
     name: NotRequired[str]
@@ -394,7 +409,7 @@ class _MultiscaleDatasetCoordinateTransformationSequence_Keys(TypedDict):
 
 class _MultiscaleDatasetCoordinateTransformationSequence_KeysMypy(TypedDict):
     type: Literal["sequence"]
-    transformations: list[_ScaleMypy | _TranslationMypy]
+    transformations: list[_ScaleMypy | _TranslationMypy | _MypyFallback]
     input: _MultiscaleDatasetCoordinateTransformationSequence_InputMypy
     output: _MultiscaleDatasetCoordinateTransformationSequence_OutputMypy
     name: NotRequired[str]
@@ -407,7 +422,7 @@ class _MultiscaleDatasetCoordinateTransformationSequence_Open(  # type: ignore[c
 
 
 _MultiscaleDatasetCoordinateTransformationSequence_Mypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationSequence_KeysMypy | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationSequence_KeysMypy"
 )
 
 
@@ -422,7 +437,7 @@ class _ScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """Scale transformation that scales coordinates by specified factors along each axis."""
 
 
-_ScaleMypy: TypeAlias = "_ScaleKeys | dict[str, Any]"
+_ScaleMypy: TypeAlias = "_ScaleKeys"
 
 
 class _TranslationKeys(TypedDict):
@@ -436,7 +451,7 @@ class _TranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     """Translation transformation that shifts coordinates by specified offsets along each axis."""
 
 
-_TranslationMypy: TypeAlias = "_TranslationKeys | dict[str, Any]"
+_TranslationMypy: TypeAlias = "_TranslationKeys"
 
 
 class _MultiscaleDatasetCoordinateTransformationSequence_InputKeys(TypedDict):
@@ -451,7 +466,7 @@ class _MultiscaleDatasetCoordinateTransformationSequence_InputOpen(  # type: ign
 
 
 _MultiscaleDatasetCoordinateTransformationSequence_InputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationSequence_InputKeys | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationSequence_InputKeys"
 )
 
 
@@ -467,7 +482,7 @@ class _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen(  # type: ig
 
 
 _MultiscaleDatasetCoordinateTransformationSequence_OutputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationSequence_OutputKeys | dict[str, Any]"
+    "_MultiscaleDatasetCoordinateTransformationSequence_OutputKeys"
 )
 
 
@@ -484,7 +499,7 @@ class _CoordinateSystemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     """Coordinate Systems for OME-NGFF"""
 
 
-_CoordinateSystemMypy: TypeAlias = "_CoordinateSystemKeys | dict[str, Any]"
+_CoordinateSystemMypy: TypeAlias = "_CoordinateSystemKeys"
 
 
 class _AxisKeys(TypedDict):
@@ -506,7 +521,7 @@ class _AxisOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_AxisMypy: TypeAlias = "_AxisKeys | dict[str, Any]"
+_AxisMypy: TypeAlias = "_AxisKeys"
 
 
 class _MultiscaleCoordinateTransformationOption1Keys(TypedDict):
@@ -535,7 +550,7 @@ class _MultiscaleCoordinateTransformationOption1Open(  # type: ignore[call-arg] 
 
 
 _MultiscaleCoordinateTransformationOption1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption1KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption1KeysMypy"
 )
 
 
@@ -551,7 +566,7 @@ class _MultiscaleCoordinateTransformationOption1InputOpen(  # type: ignore[call-
 
 
 _MultiscaleCoordinateTransformationOption1InputMypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption1InputKeys | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption1InputKeys"
 )
 
 
@@ -567,7 +582,7 @@ class _MultiscaleCoordinateTransformationOption1OutputOpen(  # type: ignore[call
 
 
 _MultiscaleCoordinateTransformationOption1OutputMypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption1OutputKeys | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption1OutputKeys"
 )
 
 
@@ -600,7 +615,7 @@ class _MultiscaleCoordinateTransformationOption2Open(  # type: ignore[call-arg] 
 
 
 _MultiscaleCoordinateTransformationOption2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption2KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption2KeysMypy"
 )
 
 
@@ -637,7 +652,7 @@ class _MultiscaleCoordinateTransformationOption3Option1Open(  # type: ignore[cal
 
 
 _MultiscaleCoordinateTransformationOption3Option1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption3Option1KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption3Option1KeysMypy"
 )
 
 
@@ -674,7 +689,7 @@ class _MultiscaleCoordinateTransformationOption3Option2Open(  # type: ignore[cal
 
 
 _MultiscaleCoordinateTransformationOption3Option2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption3Option2KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption3Option2KeysMypy"
 )
 
 
@@ -705,7 +720,7 @@ class _MultiscaleCoordinateTransformationOption4Open(  # type: ignore[call-arg] 
 
 
 _MultiscaleCoordinateTransformationOption4Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption4KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption4KeysMypy"
 )
 
 
@@ -736,7 +751,7 @@ class _MultiscaleCoordinateTransformationOption5Open(  # type: ignore[call-arg] 
 
 
 _MultiscaleCoordinateTransformationOption5Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption5KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption5KeysMypy"
 )
 
 
@@ -769,7 +784,7 @@ class _MultiscaleCoordinateTransformationOption6Option1Open(  # type: ignore[cal
 
 
 _MultiscaleCoordinateTransformationOption6Option1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption6Option1KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption6Option1KeysMypy"
 )
 
 
@@ -800,7 +815,7 @@ class _MultiscaleCoordinateTransformationOption6Option2Open(  # type: ignore[cal
 
 
 _MultiscaleCoordinateTransformationOption6Option2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption6Option2KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption6Option2KeysMypy"
 )
 
 
@@ -833,7 +848,7 @@ class _MultiscaleCoordinateTransformationOption7Option1Open(  # type: ignore[cal
 
 
 _MultiscaleCoordinateTransformationOption7Option1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption7Option1KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption7Option1KeysMypy"
 )
 
 
@@ -864,7 +879,7 @@ class _MultiscaleCoordinateTransformationOption7Option2Open(  # type: ignore[cal
 
 
 _MultiscaleCoordinateTransformationOption7Option2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption7Option2KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption7Option2KeysMypy"
 )
 
 
@@ -901,7 +916,7 @@ class _MultiscaleCoordinateTransformationOption8Open(  # type: ignore[call-arg] 
 
 
 _MultiscaleCoordinateTransformationOption8Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption8KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption8KeysMypy"
 )
 
 
@@ -917,9 +932,7 @@ class _CoordinateTransformationOption1Open(  # type: ignore[call-arg]  # mypy ha
     modification."""
 
 
-_CoordinateTransformationOption1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption1Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption1Mypy: TypeAlias = "_CoordinateTransformationOption1Keys"
 
 
 class _CoordinateTransformationOption2Keys(TypedDict):
@@ -935,9 +948,7 @@ class _CoordinateTransformationOption2Open(  # type: ignore[call-arg]  # mypy ha
     """Permute axes by mapping input axes to output axes."""
 
 
-_CoordinateTransformationOption2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption2Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption2Mypy: TypeAlias = "_CoordinateTransformationOption2Keys"
 
 
 class _CoordinateTransformationOption3Option1Keys(TypedDict):
@@ -956,7 +967,7 @@ class _CoordinateTransformationOption3Option1Open(  # type: ignore[call-arg]  # 
 
 
 _CoordinateTransformationOption3Option1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption3Option1Keys | dict[str, Any]"
+    "_CoordinateTransformationOption3Option1Keys"
 )
 
 
@@ -976,7 +987,7 @@ class _CoordinateTransformationOption3Option2Open(  # type: ignore[call-arg]  # 
 
 
 _CoordinateTransformationOption3Option2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption3Option2Keys | dict[str, Any]"
+    "_CoordinateTransformationOption3Option2Keys"
 )
 
 
@@ -992,9 +1003,7 @@ class _CoordinateTransformationOption4Open(  # type: ignore[call-arg]  # mypy ha
     """Scale transformation that scales coordinates by specified factors along each axis."""
 
 
-_CoordinateTransformationOption4Mypy: TypeAlias = (
-    "_CoordinateTransformationOption4Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption4Mypy: TypeAlias = "_CoordinateTransformationOption4Keys"
 
 
 class _CoordinateTransformationOption5Keys(TypedDict):
@@ -1009,9 +1018,7 @@ class _CoordinateTransformationOption5Open(  # type: ignore[call-arg]  # mypy ha
     """Translation transformation that shifts coordinates by specified offsets along each axis."""
 
 
-_CoordinateTransformationOption5Mypy: TypeAlias = (
-    "_CoordinateTransformationOption5Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption5Mypy: TypeAlias = "_CoordinateTransformationOption5Keys"
 
 
 class _CoordinateTransformationOption6Option1Keys(TypedDict):
@@ -1028,7 +1035,7 @@ class _CoordinateTransformationOption6Option1Open(  # type: ignore[call-arg]  # 
 
 
 _CoordinateTransformationOption6Option1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption6Option1Keys | dict[str, Any]"
+    "_CoordinateTransformationOption6Option1Keys"
 )
 
 
@@ -1045,7 +1052,7 @@ class _CoordinateTransformationOption6Option2Open(  # type: ignore[call-arg]  # 
 
 
 _CoordinateTransformationOption6Option2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption6Option2Keys | dict[str, Any]"
+    "_CoordinateTransformationOption6Option2Keys"
 )
 
 
@@ -1063,7 +1070,7 @@ class _CoordinateTransformationOption7Option1Open(  # type: ignore[call-arg]  # 
 
 
 _CoordinateTransformationOption7Option1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption7Option1Keys | dict[str, Any]"
+    "_CoordinateTransformationOption7Option1Keys"
 )
 
 
@@ -1080,7 +1087,7 @@ class _CoordinateTransformationOption7Option2Open(  # type: ignore[call-arg]  # 
 
 
 _CoordinateTransformationOption7Option2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption7Option2Keys | dict[str, Any]"
+    "_CoordinateTransformationOption7Option2Keys"
 )
 
 
@@ -1099,9 +1106,7 @@ class _CoordinateTransformationOption8Open(  # type: ignore[call-arg]  # mypy ha
     """A pair of forward and inverse coordinate transformations."""
 
 
-_CoordinateTransformationOption8Mypy: TypeAlias = (
-    "_CoordinateTransformationOption8Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption8Mypy: TypeAlias = "_CoordinateTransformationOption8Keys"
 
 
 class _CoordinateTransformationOption9Keys(TypedDict):
@@ -1116,9 +1121,7 @@ class _CoordinateTransformationOption9Open(  # type: ignore[call-arg]  # mypy ha
     """A sequence of transformations applied in order."""
 
 
-_CoordinateTransformationOption9Mypy: TypeAlias = (
-    "_CoordinateTransformationOption9Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption9Mypy: TypeAlias = "_CoordinateTransformationOption9Keys"
 
 
 class _CoordinateTransformationOption10Keys(TypedDict):
@@ -1139,9 +1142,7 @@ class _CoordinateTransformationOption10Open(  # type: ignore[call-arg]  # mypy h
     """A set of transformations applied independently to each dimension."""
 
 
-_CoordinateTransformationOption10Mypy: TypeAlias = (
-    "_CoordinateTransformationOption10KeysMypy | dict[str, Any]"
-)
+_CoordinateTransformationOption10Mypy: TypeAlias = "_CoordinateTransformationOption10KeysMypy"
 
 
 class _CoordinateTransformationOption10TransformationKeys(TypedDict):
@@ -1160,7 +1161,7 @@ class _CoordinateTransformationOption10TransformationOpen(  # type: ignore[call-
 
 
 _CoordinateTransformationOption10TransformationMypy: TypeAlias = (
-    "_CoordinateTransformationOption10TransformationKeys | dict[str, Any]"
+    "_CoordinateTransformationOption10TransformationKeys"
 )
 
 
@@ -1179,9 +1180,7 @@ class _CoordinateTransformationOption11Open(  # type: ignore[call-arg]  # mypy h
     """Transformation defined by a displacement field stored in a zarr array."""
 
 
-_CoordinateTransformationOption11Mypy: TypeAlias = (
-    "_CoordinateTransformationOption11Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption11Mypy: TypeAlias = "_CoordinateTransformationOption11Keys"
 
 
 class _CoordinateTransformationOption12Keys(TypedDict):
@@ -1199,9 +1198,7 @@ class _CoordinateTransformationOption12Open(  # type: ignore[call-arg]  # mypy h
     """Transformation defined by a coordinate field stored in a zarr array."""
 
 
-_CoordinateTransformationOption12Mypy: TypeAlias = (
-    "_CoordinateTransformationOption12Keys | dict[str, Any]"
-)
+_CoordinateTransformationOption12Mypy: TypeAlias = "_CoordinateTransformationOption12Keys"
 
 
 class _MultiscaleCoordinateTransformationOption9Keys(TypedDict):
@@ -1231,7 +1228,7 @@ class _MultiscaleCoordinateTransformationOption9Open(  # type: ignore[call-arg] 
 
 
 _MultiscaleCoordinateTransformationOption9Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption9KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption9KeysMypy"
 )
 
 
@@ -1262,7 +1259,7 @@ class _MultiscaleCoordinateTransformationOption10Open(  # type: ignore[call-arg]
 
 
 _MultiscaleCoordinateTransformationOption10Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption10KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption10KeysMypy"
 )
 
 
@@ -1299,7 +1296,7 @@ class _MultiscaleCoordinateTransformationOption11Open(  # type: ignore[call-arg]
 
 
 _MultiscaleCoordinateTransformationOption11Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption11KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption11KeysMypy"
 )
 
 
@@ -1336,7 +1333,7 @@ class _MultiscaleCoordinateTransformationOption12Open(  # type: ignore[call-arg]
 
 
 _MultiscaleCoordinateTransformationOption12Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption12KeysMypy | dict[str, Any]"
+    "_MultiscaleCoordinateTransformationOption12KeysMypy"
 )
 
 
@@ -1355,7 +1352,7 @@ class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     for them)."""
 
 
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy | dict[str, Any]"
+_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy"
 
 
 class _LabelsAttributesOmeKeys(TypedDict):
@@ -1371,7 +1368,7 @@ class _LabelsAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728
     pass
 
 
-_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys | dict[str, Any]"
+_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys"
 
 
 class _LabelImageAttributesKeys(TypedDict):
@@ -1390,7 +1387,7 @@ class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 72
     """image.schema and label.schema at once."""
 
 
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy | dict[str, Any]"
+_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
 
 
 _LabelImageAttributesOmeKeys = TypedDict(
@@ -1421,7 +1418,7 @@ class _LabelImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP
     """The versioned OME-Zarr Metadata namespace"""
 
 
-_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy | dict[str, Any]"
+_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy"
 
 
 class _ImageLabelKeys(TypedDict):
@@ -1448,7 +1445,7 @@ class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy | dict[str, Any]"
+_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy"
 
 
 _ImageLabelColorKeys = TypedDict(
@@ -1466,7 +1463,7 @@ class _ImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     pass
 
 
-_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys | dict[str, Any]"
+_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys"
 
 
 _ImageLabelPropertyKeys = TypedDict(
@@ -1483,7 +1480,7 @@ class _ImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 
     pass
 
 
-_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys | dict[str, Any]"
+_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys"
 
 
 class _ImageLabelSourceKeys(TypedDict):
@@ -1496,15 +1493,14 @@ class _ImageLabelSourceOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 ye
     """The source of this label image"""
 
 
-_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys | dict[str, Any]"
+_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     Image: TypeAlias = _ImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
@@ -1705,7 +1701,7 @@ Axes: TypeAlias = "list[Axis]"
 
 
 # OME-NGFF coordinate transformation.
-CoordinateTransformation: TypeAlias = "CoordinateTransformationOption1 | CoordinateTransformationOption2 | CoordinateTransformationOption3Option1 | CoordinateTransformationOption3Option2 | CoordinateTransformationOption4 | CoordinateTransformationOption5 | CoordinateTransformationOption6Option1 | CoordinateTransformationOption6Option2 | CoordinateTransformationOption7Option1 | CoordinateTransformationOption7Option2 | CoordinateTransformationOption8 | CoordinateTransformationOption9 | CoordinateTransformationOption10 | CoordinateTransformationOption11 | CoordinateTransformationOption12"
+CoordinateTransformation: TypeAlias = "CoordinateTransformationOption1 | CoordinateTransformationOption2 | CoordinateTransformationOption3Option1 | CoordinateTransformationOption3Option2 | CoordinateTransformationOption4 | CoordinateTransformationOption5 | CoordinateTransformationOption6Option1 | CoordinateTransformationOption6Option2 | CoordinateTransformationOption7Option1 | CoordinateTransformationOption7Option2 | CoordinateTransformationOption8 | CoordinateTransformationOption9 | CoordinateTransformationOption10 | CoordinateTransformationOption11 | CoordinateTransformationOption12 | _MypyFallback"
 
 
 # OME-Zarr version.
@@ -1713,7 +1709,7 @@ OMEZarrVersion: TypeAlias = Literal["0.6rc0"]
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
-LabelsMember: TypeAlias = "LabelImage | LabelsFolder"
+LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
 
 
 class OmeZarr06Image(TypedDict):

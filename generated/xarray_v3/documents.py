@@ -3,9 +3,9 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations

@@ -3,20 +3,31 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
 # False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
+
+# An option of the unions whose options hold an object that allows other keys. mypy reads such
+# an object as its listed keys, and inside a union would reject a valid document with other
+# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
+# option nothing fits. Defined three times for the same reason as the TypedDicts below.
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+if MYPY:
+    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
+if not MYPY:
+    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
@@ -97,7 +108,7 @@ class _SpatialAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 y
     """Zarr attributes containing convention metadata and spatial: prefixed properties"""
 
 
-_SpatialAttributesMypy: TypeAlias = "_SpatialAttributesKeysMypy | dict[str, Any]"
+_SpatialAttributesMypy: TypeAlias = "_SpatialAttributesKeysMypy"
 
 
 class _SpatialAttributesMultiscalesKeys(TypedDict):
@@ -114,9 +125,7 @@ class _SpatialAttributesMultiscalesOpen(  # type: ignore[call-arg]  # mypy has n
     """When composing with multiscales convention, spatial: properties can be added to layout items"""
 
 
-_SpatialAttributesMultiscalesMypy: TypeAlias = (
-    "_SpatialAttributesMultiscalesKeysMypy | dict[str, Any]"
-)
+_SpatialAttributesMultiscalesMypy: TypeAlias = "_SpatialAttributesMultiscalesKeysMypy"
 
 
 _SpatialAttributesMultiscalesLayoutItemKeys = TypedDict(
@@ -135,16 +144,15 @@ class _SpatialAttributesMultiscalesLayoutItemOpen(  # type: ignore[call-arg]  # 
 
 
 _SpatialAttributesMultiscalesLayoutItemMypy: TypeAlias = (
-    "_SpatialAttributesMultiscalesLayoutItemKeys | dict[str, Any]"
+    "_SpatialAttributesMultiscalesLayoutItemKeys"
 )
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     SpatialAttributes: TypeAlias = _SpatialAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
     SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
@@ -170,7 +178,10 @@ class SpatialGroup(TypedDict):
     node_type: Literal["group"]
     attributes: SpatialAttributes
     members: dict[
-        str, GroupSpec[JsonObject, dict[str, AnyNode]] | SpatialCoordinateConventionSpatial
+        str,
+        GroupSpec[JsonObject, dict[str, AnyNode]]
+        | SpatialCoordinateConventionSpatial
+        | _MypyFallback,
     ]
 
 

@@ -29,7 +29,11 @@ from tests.support.checkers import (
     run_ty,
     ty_diagnostics,
 )
-from tests.support.corpus_literals import attributes_annotation, package_for_schema
+from tests.support.corpus_literals import (
+    EXAMPLES_HEADER,
+    attributes_annotation,
+    package_for_schema,
+)
 from tests.support.corpus_verdicts import corpus_cases, original_verdict
 from tests.support.corpus_wrappers import ALL_WRAPPERS, WRAPPERS_TO_BUILD, includes_for
 from tests.support.package_checks import build_many
@@ -161,7 +165,7 @@ def soundness(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     lines: dict[tuple[str, int], tuple[str, str, bool]] = {}
     counts: dict[str, int] = {}
     for name in built:
-        py = [f"from {name} import documents", ""]
+        py = [EXAMPLES_HEADER, f"from {name} import documents", ""]
         ts = [f'import type * as t from "../{name}/types.js";', ""]
         for i, (label, array, attributes) in enumerate(examples[name]):
             annotation = attributes_annotation(folder / name, array_member=array)

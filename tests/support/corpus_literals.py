@@ -31,6 +31,12 @@ def package_for_schema(schema: Path) -> str | None:
     return None
 
 
+# The first line of a module of example literals: an annotation copied from documents.py may
+# hold `_MypyFallback`, the option mypy reads as any dict (docs/exact-types.md), which pyright
+# strict reports as a private name used outside its module. Users write the public names.
+EXAMPLES_HEADER = "# pyright: reportPrivateUsage=false"
+
+
 def attributes_annotation(package: Path, array_member: bool) -> str | None:
     """The `documents` annotation of the root node's attributes (or of its array members')."""
     wrapper = ALL_WRAPPERS[package.name]

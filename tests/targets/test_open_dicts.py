@@ -1,8 +1,8 @@
-"""mypy's view of objects that allow other keys (zomgen/targets/python/open_dicts.py): exact (the
-listed keys, `typeddict-unknown-key` off) where a dict literal meets the object itself, loose
-(the listed keys or a dict) below a union option, where the exact view would make mypy reject
-a valid document. Checked on the names the view picks and by running mypy as users are asked
-to run it, on valid documents with other keys at every such place and on a mistake in each."""
+"""mypy's view of objects that allow other keys (zomgen/targets/python/open_dicts.py): the listed
+keys (`typeddict-unknown-key` off), and a union with an option that holds one also holds
+`_MypyFallback` (any dict to mypy), where the listed keys would make mypy reject a valid
+document. Checked on the unions the fallback goes to and by running mypy as users are asked to
+run it, on valid documents with other keys at every such place and on a mistake in each."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tests.support.checkers import MYPY_AS_USERS_RUN_IT
 from tests.support.cli import build_package
 from zomgen import ir
 from zomgen.pipeline import Options, build_ir, load
-from zomgen.targets.python.open_dicts import loose_names, open_names
+from zomgen.targets.python.open_dicts import needs_fallback, open_names, reaching_open
 
 pytestmark = pytest.mark.checkers
 
@@ -88,10 +88,23 @@ def _hierarchy(tmp_path: Path) -> ir.Hierarchy:
     return build_ir(load(Options(schema=tmp_path / "root.json")))
 
 
-def test_only_the_open_objects_below_a_union_are_read_loosely(tmp_path: Path) -> None:
+def test_only_a_union_whose_options_hold_an_open_object_gets_the_fallback(tmp_path: Path) -> None:
     h = _hierarchy(tmp_path)
     assert open_names(h) == {"RootAttributes", "Inner", "LeftAttributes", "RightAttributes"}
-    assert loose_names(h) == {"LeftAttributes", "RightAttributes"}
+    reaching = reaching_open(h)
+    assert reaching == open_names(h) | {"Root", "Left", "Right", "Either"}
+    assert needs_fallback((ir.Ref("Left"), ir.Ref("Right")), reaching)
+    assert needs_fallback((ir.Ref("Inner"), ir.Primitive("null")), reaching)
+    assert not needs_fallback((ir.Ref("Inner"),), reaching)  # one option: no union
+    assert not needs_fallback((ir.Primitive("string"), ir.Primitive("null")), reaching)
+    documents = build_package_text(tmp_path, "documents.py")
+    assert 'Either: TypeAlias = "Left | Right | _MypyFallback"' in documents
+
+
+def build_package_text(tmp_path: Path, name: str) -> str:
+    (tmp_path / "root.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    build_package("root.json", "root", cwd=tmp_path)
+    return (tmp_path / "root" / name).read_text(encoding="utf-8")
 
 
 def test_mypy_accepts_other_keys_everywhere_and_rejects_each_mistake(tmp_path: Path) -> None:
@@ -130,4 +143,5 @@ def test_the_base_extension_object_in_a_union_is_no_named_type_of_the_convention
         pointer="#",
     )
     h = ir.Hierarchy("arr.json", "Arr", (node,), (3,), (), None)
-    assert loose_names(h) == frozenset()
+    assert reaching_open(h) == frozenset()
+    assert not needs_fallback(codecs.item.options, reaching_open(h))

@@ -65,8 +65,8 @@ def load_cases() -> list[dict[str, Any]]:
 def expected(
     suites: list[dict[str, Any]], checker: str
 ) -> tuple[set[Finding], set[tuple[str, int]]]:
-    """What `checker` must report, and the lines where it may say anything (mypy's looser view
-    inside objects that allow other keys)."""
+    """What `checker` must report, and the lines where it may say anything (mypy's any dict
+    below a union holding `_MypyFallback`)."""
     language = "typescript" if checker == "tsc" else "python"
     want: set[Finding] = set()
     loose: set[tuple[str, int]] = set()

@@ -150,7 +150,7 @@ def _member(place: walk.MemberPlace, doc: Any, h: ir.Hierarchy) -> Iterator[Muta
     other: ir.NodeKind = "group" if kind == "array" else "array"
     name = "wrong-kind-under-pattern" if place.via == "pattern" else f"{other}-where-{kind}"
     ctx = place.ctx
-    if isinstance(union := _target(place.type, h), ir.UnionOf):
+    if isinstance(union := walk.alias_target(place.type, h), ir.UnionOf):
         # A member whose type is a union of nodes: the checkers only say the union fails.
         ctx = dataclasses.replace(
             ctx,
@@ -163,16 +163,6 @@ def _member(place: walk.MemberPlace, doc: Any, h: ir.Hierarchy) -> Iterator[Muta
     # Same attributes: only the kind is wrong, so every checker reports the kind.
     replacement["attributes"] = json_copy(here.get("attributes", {}))
     yield _set(doc, name, place.path, replacement, ctx, f"a {other} where {kind} must be")
-
-
-def _target(ref: ir.TypeRef, h: ir.Hierarchy) -> ir.TypeRef:
-    """`ref` with its aliases followed."""
-    while isinstance(ref, ir.Ref):
-        named = h.type_named(ref.name)
-        if not isinstance(named, ir.AliasType):
-            break
-        ref = named.target
-    return ref
 
 
 def _wrong_type(place: walk.FieldPlace, doc: Any, h: ir.Hierarchy) -> Iterator[Mutation]:

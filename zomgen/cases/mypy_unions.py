@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from zomgen import ir
-from zomgen.cases.walk import Context, Path
+from zomgen.cases.walk import Context, Path, alias_target
 
 Verdict = Literal["", "dict", "ambiguous"]
 Keys = dict[str, tuple[frozenset[str], frozenset[str]]]  # TypedDict -> (listed, required)
@@ -34,7 +34,8 @@ def verdict(
         value = _get(document, where)
         if not isinstance(value, dict):
             continue
-        options = [k for k in (_keys_of(o, keys, h) for o in union.options) if k is not None]
+        flat = _flat(union.options, h)
+        options = [k for k in (_keys_of(o, keys, h) for o in flat) if k is not None]
         if not options:
             continue
         fitting = [1 for listed, required in options if required <= value.keys() <= listed]
@@ -43,6 +44,16 @@ def verdict(
         if len(fitting) > 1:
             return "ambiguous", container
     return "", ""
+
+
+def _flat(options: tuple[ir.TypeRef, ...], h: ir.Hierarchy) -> list[ir.TypeRef]:
+    """The options as mypy sees them: an option naming an alias of a union is that union's
+    options (GeoZarr's `Crs` among a bound CRS's options)."""
+    found: list[ir.TypeRef] = []
+    for option in options:
+        target = alias_target(option, h)
+        found.extend(_flat(target.options, h) if isinstance(target, ir.UnionOf) else [option])
+    return found
 
 
 def _keys_of(

@@ -1,5 +1,5 @@
 """How each checker sees a mutation: what its place in the document and the IR say about the
-unions, loose views and index signatures on its path (the fields of `Mutation` that
+unions, mypy's fallbacks and index signatures on its path (the fields of `Mutation` that
 expect.py reads to say which codes each checker must report)."""
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 `places(document, hierarchy)` walks the valid document beside the IR and yields each node,
 attribute object, `members` mapping, member, field, literal and tuple it meets, with its path
-and its context: whether mypy reads it through the looser view of an object that allows other
-keys (docs/exact-types.md), and whether it sits inside a union.
+and its context: whether mypy reads it as any dict (below an option of a union that holds
+`_MypyFallback`, or among the other members of a group with named ones: docs/exact-types.md),
+and whether it sits inside a union.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen import ir
-from zomgen.ir.queries import json_type
+from zomgen.ir.queries import json_type, merge_literals
 from zomgen.ir.zarr import ALL_NODE_KEYS
 from zomgen.targets.python import open_dicts
 
@@ -24,7 +25,7 @@ Path = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class Context:
-    loose: bool = False  # inside (or at) an object mypy reads as `Keys | dict[str, ...]`
+    loose: bool = False  # where mypy reads any dict (open_dicts.py): not compared for mypy
     union: bool = False  # inside an option of a union
     nested: bool = False  # below the root node (inside a member)
     # What holds the value in documents.py: a TypedDict, a dict or a list. mypy names a
@@ -110,7 +111,11 @@ def places(document: Any, hierarchy: ir.Hierarchy) -> list[Place]:
 class _Walker:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
-        self.loose_for_mypy = open_dicts.loose_names(hierarchy)
+        self.reaching_open = open_dicts.reaching_open(hierarchy)
+
+    def _fallback(self, options: tuple[ir.TypeRef, ...]) -> bool:
+        """Whether documents.py spells a union of these options with `_MypyFallback`."""
+        return open_dicts.needs_fallback(merge_literals(options), self.reaching_open)
 
     def walk(self, value: Any, ref: ir.TypeRef, path: Path, ctx: Context) -> Iterator[Place]:
         if isinstance(ref, ir.Ref):
@@ -132,6 +137,7 @@ class _Walker:
                         union_container=ctx.union_container or ctx.container,
                         unions=(*ctx.unions, (path, ref)),
                         union_containers=(*ctx.union_containers, ctx.container),
+                        loose=ctx.loose or self._fallback(ref.options),
                     )
                     yield from self.walk(value, option, path, inner)
                     break
@@ -140,7 +146,14 @@ class _Walker:
             yield LiteralPlace(path, ref, data_type and ctx_is_metadata(path), ctx)
         elif isinstance(ref, ir.TupleOf) and isinstance(value, list):
             yield TuplePlace(path, ref, ctx)
-            inner = _with(ctx, container="list", in_collection=True, tuple_items=ref.items)
+            items = (*ref.items, *([ref.rest] if ref.rest is not None else []))
+            inner = _with(
+                ctx,
+                container="list",
+                in_collection=True,
+                tuple_items=ref.items,
+                loose=ctx.loose or self._fallback(items),
+            )
             for index, item in enumerate(value):
                 item_type = ref.items[index] if index < len(ref.items) else ref.rest
                 if item_type is not None:
@@ -157,8 +170,6 @@ class _Walker:
     def _object(self, value: Any, obj: ir.ObjectType, path: Path, ctx: Context) -> Iterator[Place]:
         if not isinstance(value, dict):
             return
-        if obj.name in self.loose_for_mypy and obj.fields:
-            ctx = _with(ctx, loose=True)
         yield ObjectPlace(path, obj, ctx)
         ctx = _with(ctx, container="typeddict", tuple_items=())
         for f in obj.fields:
@@ -180,8 +191,10 @@ class _Walker:
         if node.members is None or not isinstance(members, dict):
             return
         spec = node.members
-        if spec.named and (spec.other is not None or spec.patterns):
-            ctx = _with(ctx, loose=True)  # always read loosely (open_dicts.loose_names)
+        other_types = (
+            *(t for _, t in spec.patterns),
+            *([] if spec.other is None else [spec.other]),
+        )
         where = (*path, "members")
         yield MembersPlace(where, spec, ctx)
         if spec.named:
@@ -196,8 +209,25 @@ class _Walker:
                     index = [n.type for n in spec.named] + [t for _, t in spec.patterns]
                     others = tuple(t for t in dict.fromkeys([*index, spec.other]) if t != found[0])
                     here = _with(inner, widened=(*inner.widened, ((*where, name), others)))
+                if found[1] != "named" and (spec.named or self._fallback(other_types)):
+                    # mypy reads the other members beside named ones as unknown keys, and
+                    # those of a union with `_MypyFallback` as any dict.
+                    here = _with(here, loose=True)
+                target = alias_target(found[0], self.h)
+                if isinstance(target, ir.UnionOf) and self._fallback(target.options):
+                    here = _with(here, loose=True)  # a member that is one of several nodes
                 yield MemberPlace((*where, name), found[0], found[1], here)
                 yield from self.walk(member, found[0], (*where, name), here)
+
+
+def alias_target(ref: ir.TypeRef, h: ir.Hierarchy) -> ir.TypeRef:
+    """`ref` with its aliases followed."""
+    while isinstance(ref, ir.Ref):
+        named = h.type_named(ref.name)
+        if not isinstance(named, ir.AliasType):
+            break
+        ref = named.target
+    return ref
 
 
 def ctx_is_metadata(path: Path) -> bool:

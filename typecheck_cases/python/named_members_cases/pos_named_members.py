@@ -3,8 +3,9 @@ members (levels, by `additionalProperties`) and other attributes of the open lab
 are valid for every checker.
 
 pyright, pyrefly and ty read `ImageMembers` as PEP 728 declares it: "0" is a `Level`, "labels" a
-`Labels`. mypy, which has no PEP 728, reads it as its listed keys or a dict of any member type
-(docs/exact-types.md), so for mypy every member is `Level | Labels`. The file therefore narrows a
+`Labels`. mypy, which has no PEP 728, reads a document's as its listed keys and a model's as
+those or a dict of any member type (docs/exact-types.md), so for mypy every member of a model is
+`Level | Labels`. The file therefore narrows a
 member with `isinstance` (or its `node_type`) before reading its fields, which every checker types
 the same, and asserts the precise member types under `if not MYPY:`, which mypy skips (it reads a
 name `MYPY` as True) and pyright, pyrefly and ty check.
@@ -47,8 +48,8 @@ assert_type(built_level.shape, tuple[int, ...])
 base: models.GroupSpec[models.JsonObject, models.ImageMembers] = built
 level_base: models.ArraySpec[models.JsonObject] = LEVEL_MODEL
 
-# Other members are levels, and a labels group's attributes are open (PEP 728 `extra_items`,
-# which mypy reads as a dict of any member or attribute type): every checker accepts both.
+# Other members are levels, and a labels group's attributes are open (PEP 728 `extra_items`;
+# mypy reads the other keys as unknown keys, with that code off): every checker accepts both.
 two_levels: documents.Image = {**IMAGE, "members": {"0": LEVEL, "1": LEVEL}}
 labelled: documents.Image = {**IMAGE, "members": {"0": LEVEL, "labels": {**LABELS, "attributes": {"labels": ["cells"], "colour": "red"}}}}
 two_levels_model = models.Image(attributes={}, members={"0": LEVEL_MODEL, "1": LEVEL_MODEL})

@@ -36,31 +36,19 @@ class PythonTarget:
         self.sp = Spelling(hierarchy)
         self.records: dict[str, Record] = {}  # what _convert.py converts, by class name
         self.member_documents: list[PyTypedDict] = []
-        self.sp.open_names = set(open_dicts.open_names(hierarchy))
-        self.loose_for_mypy = open_dicts.loose_names(hierarchy)
         self.arrays = BaseArrays(hierarchy)
 
-    def _fallback(
-        self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None, *, nodes: bool
+    def _mypy_view(
+        self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None
     ) -> str | None:
         """mypy's view of a TypedDict that allows other keys (typeddict.j2, open_dicts.py): its
-        listed keys, or (below a union option, and for a group's members) those or a dict of
-        any keys. A group's members are nodes, which mypy can tell apart, so they keep their
-        types: mypy checks each other member against them, where the listed keys alone would
-        leave them unchecked. An object's values may be any JSON, and a union of several list
-        or object types as the context of a nested literal makes mypy reject valid values (it
-        infers the literal without context), so they are `Any`."""
+        listed keys, naming the other open TypedDicts by their mypy views where it holds any."""
         if extra is None:
             return None
         listed = [
             self.sp.document(f.type, "mypy") != self.sp.document(f.type, "precise") for f in fields
         ]
-        keys = f"_{name}KeysMypy" if any(listed) else f"_{name}Keys"
-        if name not in self.loose_for_mypy and not nodes:
-            return keys
-        types = [f.type for f in fields if not isinstance(f.type, ir.Never)] + [extra]
-        values = union([self.sp.document(t, "mypy-loose") for t in types]) if nodes else "Any"
-        return f"{keys} | dict[str, {values}]"
+        return f"_{name}KeysMypy" if any(listed) else f"_{name}Keys"
 
     def package(self) -> PyPackage:
         models: list[PyModel] = []
@@ -113,6 +101,7 @@ class PythonTarget:
             runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
             description=self.h.description,
             base_arrays=base_arrays,
+            mypy_fallback=self.sp.uses_fallback,
         )
 
     def _base_records(self) -> None:
@@ -196,7 +185,7 @@ class PythonTarget:
             extra_items=None if o.extra is None else self.sp.document(o.extra),
             functional=any(not _class_key(f.key) for f in fields),
             precise_extra=None if o.extra is None else self.sp.document(o.extra, "precise"),
-            fallback=self._fallback(o.name, o.fields, o.extra, nodes=False),
+            fallback=self._mypy_view(o.name, o.fields, o.extra),
         )
         return model, document
 
@@ -275,7 +264,13 @@ class PythonTarget:
             [members.other] if members.other is not None else []
         )
         other_model = " | ".join(dict.fromkeys(self.sp.model(t) for t in other_types)) or None
-        other_doc = " | ".join(dict.fromkeys(self.sp.document(t) for t in other_types)) or None
+        other_doc = (
+            union(
+                [self.sp.document(t) for t in other_types]
+                + self.sp.fallback(tuple(other_types), "public")
+            )
+            or None
+        )
         other_ir: ir.TypeRef | None = None
         if other_types:
             other_ir = other_types[0] if len(other_types) == 1 else ir.UnionOf(tuple(other_types))
@@ -299,7 +294,7 @@ class PythonTarget:
                 None,
                 other_doc,
                 True,
-                fallback=self._fallback(name, members.named, other_ir, nodes=True),
+                fallback=self._mypy_view(name, members.named, other_ir),
             )
         )
         model_values = union([*(f.model_type for f in model_fields), other_model or ""])

@@ -1,21 +1,24 @@
-"""Which TypedDicts that allow other keys mypy must read loosely.
+"""Which TypedDicts allow other keys, and which unions mypy must read with a fallback.
 
 mypy has no PEP 728 (`extra_items`), so it reads a TypedDict that allows other keys through a
-view of its own (typeddict.j2). The exact view is the listed keys alone: mypy then checks every
-listed key and, run with `disable_error_code = typeddict-unknown-key`, accepts the other keys.
-That holds wherever a dict literal meets the TypedDict itself. It fails inside a union: mypy
-first picks the options whose keys match the literal (an option with other keys matches
-none), and when several remain it counts any error, a disabled one included, against an
-option. A valid document with other keys below a union option would be rejected. So each
-open TypedDict reachable from a union option (at any depth) keeps the loose view,
-`_XKeys | dict[str, ...]`, which accepts any dict there; all the others get the exact view.
+view of its own (typeddict.j2): its listed keys. Run with `disable_error_code =
+typeddict-unknown-key`, mypy then checks every listed key and accepts the others. That holds
+wherever a dict literal meets the TypedDict itself. It fails inside a union (mypy 2.4.1,
+`checkexpr.py`): mypy first keeps the options whose keys the literal fits, so a literal with
+other keys fits none and is rejected; and when several fit, it counts any error, a disabled
+one too, against an option. A valid document with other keys below a union option would be
+rejected. So a union with an option that reaches an open TypedDict, at any depth, also holds
+`_MypyFallback`: `dict[str, Any]` for mypy, `Never` for the checkers that read PEP 728. mypy
+then accepts any dict there, and checks every other place exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from zomgen import ir
+
+MYPY_FALLBACK = "_MypyFallback"
 
 
 def open_names(h: ir.Hierarchy) -> frozenset[str]:
@@ -36,49 +39,29 @@ def members_name(node: str) -> str:
     return f"{node}Members"
 
 
-def loose_names(h: ir.Hierarchy) -> frozenset[str]:
-    """The open TypedDicts mypy must read loosely: those reachable from a union option. The
-    members of a group with named and other members are always read loosely (their dict
-    holds every member type, which is a union too: `_members_unions`)."""
-    named = {t.name: t for t in h.types}  # not `NamedConfig`, the base's extension object
-    reached: set[str] = set()
-    pending = [o for union in _unions(h) for o in union]
-    while pending:
-        for name in _names_in(pending.pop()):
-            if name not in reached and name in named:
-                reached.add(name)
-                pending.extend(_inside(named[name]))
-    return frozenset((reached | {members_name(n) for n in reached}) & open_names(h))
+def reaching_open(h: ir.Hierarchy) -> frozenset[str]:
+    """The named types whose documents hold an open TypedDict at any depth (themselves
+    included): a node reaches its members' TypedDict."""
+    named = {t.name: t for t in h.types}
+    opened = open_names(h)
+    reaches = {n for n in named if n in opened or members_name(n) in opened}
+    changed = True
+    while changed:  # a fixed point: types may refer to each other in cycles
+        changed = False
+        for name, t in named.items():
+            if name not in reaches and any(
+                n in reaches for ref in _inside(t) for n in _names_in(ref)
+            ):
+                reaches.add(name)
+                changed = True
+    return frozenset(reaches)
 
 
-def _unions(h: ir.Hierarchy) -> Iterator[tuple[ir.TypeRef, ...]]:
-    """The options of every union a document type spells as one: unions, and the item types of
-    a tuple (documents.py types a tuple as a list of their union)."""
-    for named in h.types:
-        for ref in _inside(named):
-            yield from _unions_in(ref)
-        if isinstance(named, ir.NodeType) and named.members is not None:
-            m = named.members
-            if m.named and (m.other is not None or m.patterns):
-                other = [m.other] if m.other is not None else []
-                yield (*(f.type for f in m.named), *(t for _, t in m.patterns), *other)
-
-
-def _unions_in(ref: ir.TypeRef) -> Iterator[tuple[ir.TypeRef, ...]]:
-    if isinstance(ref, ir.UnionOf):
-        yield ref.options
-        for o in ref.options:
-            yield from _unions_in(o)
-    elif isinstance(ref, ir.TupleOf):
-        items = (*ref.items, *([ref.rest] if ref.rest is not None else []))
-        if len(set(items)) > 1:
-            yield items
-        for i in items:
-            yield from _unions_in(i)
-    elif isinstance(ref, ir.ListOf):
-        yield from _unions_in(ref.item)
-    elif isinstance(ref, ir.MapOf):
-        yield from _unions_in(ref.value)
+def needs_fallback(options: Iterable[ir.TypeRef], reaching: frozenset[str]) -> bool:
+    """Whether mypy must read a union of these options with `_MypyFallback`: several options,
+    one of which reaches an open TypedDict."""
+    distinct = list(dict.fromkeys(options))
+    return len(distinct) > 1 and any(n in reaching for o in distinct for n in _names_in(o))
 
 
 def _names_in(ref: ir.TypeRef) -> Iterator[str]:

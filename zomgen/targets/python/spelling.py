@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Literal as TLiteral
 from typing import assert_never
 
 from zomgen import ir
 from zomgen.ir.queries import any_node_version, merge_literals
 from zomgen.names import BaseNames
+from zomgen.targets.python import open_dicts
 
-View = TLiteral["public", "precise", "mypy", "mypy-loose"]
+View = TLiteral["public", "precise", "mypy"]
 Flavour = TLiteral["model"] | View
 
 PRIMITIVES = {
@@ -29,8 +31,11 @@ class Spelling:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.hierarchy = hierarchy
         self.names = BaseNames(hierarchy.zarr_formats)
-        # The TypedDicts that allow other keys (see typeddict.j2 and `document`).
-        self.open_names: set[str] = set()
+        # The TypedDicts that allow other keys (see typeddict.j2 and `document`), and the
+        # types that reach one: a union of those gets mypy's fallback (open_dicts.py).
+        self.open_names = open_dicts.open_names(hierarchy)
+        self.reaching_open = open_dicts.reaching_open(hierarchy)
+        self.uses_fallback = False  # whether a document spelling has used `_MypyFallback`
 
     def base_name(self, kind: ir.NodeKind, version: int) -> str:
         return self.names.base(kind, version)
@@ -48,8 +53,8 @@ class Spelling:
     def document(self, t: ir.TypeRef, view: View = "public") -> str:
         """The TypedDict type of `t`. `view` says how TypedDicts that allow other keys are
         named (typeddict.j2): by their public name, by their PEP 728 class ("precise"), or by
-        mypy's view of them ("mypy"; "mypy-loose" also widens literals to their types, for the
-        values of a dict that may hold any key)."""
+        mypy's view of them ("mypy"). A union with an option that reaches one also holds
+        `_MypyFallback` (open_dicts.py)."""
         return self._spell(t, view, set())
 
     def _spell(self, t: ir.TypeRef, flavour: Flavour, names: set[str]) -> str:
@@ -59,7 +64,7 @@ class Spelling:
         if isinstance(t, ir.Primitive):
             return PRIMITIVES[t.name]
         if isinstance(t, ir.Literal):
-            return _widened(t) if flavour == "mypy-loose" else literal(t)
+            return literal(t)
         if isinstance(t, (ir.Json, ir.JsonObject)):
             name = "JsonValue" if isinstance(t, ir.Json) else "JsonObject"
             names.add(name)
@@ -78,10 +83,12 @@ class Spelling:
             if (version := any_node_version(t)) is not None:
                 names.add(self.any_node(version))
                 return self.any_node(version)
-            return union([self._spell(o, flavour, names) for o in merge_literals(t.options)])
+            options = merge_literals(t.options)
+            spelled = [self._spell(o, flavour, names) for o in options]
+            return union(spelled + self.fallback(options, flavour))
         if isinstance(t, ir.Ref):
             names.add(t.name)
-            if t.name in self.open_names and flavour in ("precise", "mypy", "mypy-loose"):
+            if t.name in self.open_names and flavour in ("precise", "mypy"):
                 return f"_{t.name}Open" if flavour == "precise" else f"_{t.name}Mypy"
             return t.name
         if isinstance(t, ir.BaseNode):
@@ -94,11 +101,20 @@ class Spelling:
             return f"{base}[JsonObject, {'Mapping' if model else 'dict'}[str, {any_node}]]"
         assert_never(t)
 
+    def fallback(self, options: Sequence[ir.TypeRef], flavour: Flavour) -> list[str]:
+        """`[_MypyFallback]` where a document's union of these options needs it, else `[]`."""
+        if flavour == "model" or not open_dicts.needs_fallback(options, self.reaching_open):
+            return []
+        self.uses_fallback = True
+        return [open_dicts.MYPY_FALLBACK]
+
     def _tuple(self, t: ir.TupleOf, flavour: Flavour, names: set[str]) -> str:
         if flavour != "model":
             # A document's array is a list of any of the positions' types.
             parts = list(t.items) + ([t.rest] if t.rest is not None else [])
-            options = [self._spell(i, flavour, names) for i in merge_literals(tuple(parts))]
+            merged = merge_literals(tuple(parts))
+            options = [self._spell(i, flavour, names) for i in merged]
+            options += self.fallback(merged, flavour)
             return f"list[{union(options)}]" if options else "list[JsonValue]"
         items = [self._spell(i, flavour, names) for i in t.items]
         rest = [] if t.rest is None else [f"*tuple[{self._spell(t.rest, flavour, names)}, ...]"]
@@ -108,22 +124,6 @@ class Spelling:
         for length in range(len(items) - 1, t.required_length - 1, -1):
             options.append(_tuple(items[:length]))
         return " | ".join(options)
-
-
-def _widened(t: ir.Literal) -> str:
-    """The types of a literal's values (`Literal["a", 1]` -> `str | int`)."""
-    kinds = {type(v): PRIMITIVES[n] for v, n in ((v, _kind(v)) for v in t.values)}
-    return union(list(dict.fromkeys(kinds.values())))
-
-
-def _kind(value: ir.JsonScalar) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    return "number" if isinstance(value, float) else "string"
 
 
 def split_union(spelled: str) -> list[str]:

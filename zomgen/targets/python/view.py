@@ -64,8 +64,8 @@ class PyTypedDict:
     extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
     functional: bool
     generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
-    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys, or a
-    # dict of any keys whose values have one of the object's types (literals widened).
+    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys (the
+    # models' members: those or a dict of the members' types).
     fallback: str | None = None
     precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
 
@@ -125,6 +125,7 @@ class PyPackage:
     checker_notes: list[str] = field(default_factory=list)
     # each version's base array fields, declared in models.py and in documents.py
     base_arrays: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
+    mypy_fallback: bool = False  # a document union holds `_MypyFallback` (open_dicts.py)
 
 
 def docstring(text: str | None) -> str | None:

@@ -98,11 +98,10 @@ _ImageMembersMypy: TypeAlias = "_ImageMembersKeys | dict[str, Level | Labels]"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys or a dict of the members'
+# types (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     ImageMembers: TypeAlias = _ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:

@@ -3,9 +3,9 @@
 
 Same type names as `models`; original JSON keys. Objects that allow other keys are PEP 728
 TypedDicts (`extra_items`) for pyright, pyrefly and ty; mypy, which has no PEP 728 yet, reads
-each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`), or below a
-union and for a group's members as those or a dict of its value types; it reads other keys
-with `.get()` (README.md beside this file).
+each as its listed keys (run it with `disable_error_code = typeddict-unknown-key`) and other
+keys with `.get()`; a union with an option that holds such an object is any dict to mypy
+(README.md beside this file).
 """
 
 from __future__ import annotations
@@ -75,11 +75,10 @@ _WeirdAttrsAttributesOmeZarrMypy: TypeAlias = "_WeirdAttrsAttributesOmeZarrKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with `typeddict-unknown-key`
-# off), or where that would reject a valid document, as those or a dict of any keys whose
-# values have one of its types (README.md). Each name is defined three times because the
-# checkers read repeated definitions differently: pyright the first, pyrefly the last, ty and
-# mypy the ones their reading of MYPY reaches.
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
+# Each name is defined three times because the checkers read repeated definitions differently:
+# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:
     WeirdAttrsAttributesOmeZarr: TypeAlias = _WeirdAttrsAttributesOmeZarrOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 if MYPY:
