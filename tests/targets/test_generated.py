@@ -53,10 +53,12 @@ def _params() -> list[Any]:
 
 
 # convention -> (options built, options in its unions). The others are not built because:
-# - PROJJSON (geo-proj, geozarr): most CRS, datum and operation options nest another CRS, and
-#   the repaired hierarchy outgrows the limit (cases/repair.py MAX_SIZE); where an option's
-#   smallest value also satisfies the first option of its `anyOf` (`TemporalCrsOption2`), the
-#   first holds and is rightly what is parsed;
+# - PROJJSON (geo-proj, geozarr): a union option is built with its optional keys of literal
+#   type (cases/synth.py `_tagged`), so the CRSs that differ by their `type` alone are told
+#   apart by the `oneOf` (geozarr 36 -> 72, geo-proj 37 -> 70). Not built: where an option's
+#   value also satisfies the first option of its `anyOf` (`TemporalCrsOption2`: PROJJSON's
+#   `object_usage` second option lists fewer keys), the first holds and is rightly what is
+#   parsed; a few options only an optional key deeper than cases/enrich.py's rounds holds;
 #   BoundCrs (a CRS holding CRSs) is built since the union chosen may be entered again
 #   through an option that ends (cases/synth.py);
 # - OME bf2raw and plate are built since cases/repair.py names an existing member for a
@@ -65,7 +67,7 @@ def _params() -> list[Any]:
 BUILT: dict[str, tuple[int, int]] = {
     "cf_grid_v2": (5, 5),
     "cf_grid_v3": (5, 5),
-    "geozarr_dataset": (36, 100),
+    "geozarr_dataset": (72, 100),
     "ome_ngff_04_bf2raw": (8, 8),
     "ome_ngff_04_image": (8, 8),
     "ome_ngff_04_plate": (8, 8),
@@ -89,7 +91,7 @@ BUILT: dict[str, tuple[int, int]] = {
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
     "zarr_conventions_cf": (7, 7),
-    "zarr_conventions_geo_proj": (37, 103),
+    "zarr_conventions_geo_proj": (70, 103),
     "zarr_conventions_multiscales": (2, 2),
     "zarr_conventions_spatial": (2, 2),
 }
@@ -102,7 +104,7 @@ BUILT: dict[str, tuple[int, int]] = {
 VALUES: dict[str, tuple[int, int]] = {
     "cf_grid_v2": (26, 93),
     "cf_grid_v3": (26, 93),
-    "geozarr_dataset": (276, 680),
+    "geozarr_dataset": (2631, 2051),
     "ome_ngff_04_bf2raw": (0, 1),
     "ome_ngff_04_image": (0, 19),
     "ome_ngff_04_plate": (0, 5),
@@ -111,15 +113,15 @@ VALUES: dict[str, tuple[int, int]] = {
     "ome_ngff_05_image": (0, 20),
     "ome_ngff_05_plate": (0, 0),
     "ome_ngff_05_well": (0, 0),
-    "ome_ngff_06_bf2raw": (12, 98),
-    "ome_ngff_06_image": (12, 100),
-    "ome_ngff_06_plate": (12, 107),
-    "ome_ngff_06_scene": (4, 64),
-    "ome_ngff_06_well": (12, 99),
+    "ome_ngff_06_bf2raw": (12, 104),
+    "ome_ngff_06_image": (12, 106),
+    "ome_ngff_06_plate": (12, 113),
+    "ome_ngff_06_scene": (10, 73),
+    "ome_ngff_06_well": (12, 105),
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
     "zarr_conventions_cf": (26, 95),
-    "zarr_conventions_geo_proj": (50, 17),
+    "zarr_conventions_geo_proj": (306, 28),
     "zarr_conventions_multiscales": (0, 5),
     "zarr_conventions_spatial": (1, 9),
 }

@@ -399,3 +399,29 @@ def test_a_path_across_two_members_is_repaired_by_renaming_them(tmp_path: Path) 
     options = _options_report(convention, tmp_path)
     assert options["not_built"] == [] and options["failures"] == []
     assert options["built"] == options["options"] >= 2
+
+
+def test_options_told_apart_by_an_optional_tag_are_built_with_it(tmp_path: Path) -> None:
+    """PROJJSON: a projected CRS and a derived geodetic CRS have the same required keys and
+    differ by their optional `type` alone, so a `oneOf` of the two refuses a value without
+    it. An option is built with its optional keys of literal type, so each is built (before:
+    neither, in an optional key)."""
+
+    def crs(tag: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"type": {"const": tag}, "name": {"type": "string"}},
+            "required": ["name"],
+            "additionalProperties": False,
+        }
+
+    attributes = {
+        "type": "object",
+        "properties": {
+            "crs": {"oneOf": [{"$ref": "#/$defs/Projected"}, {"$ref": "#/$defs/Derived"}]}
+        },
+    }
+    defs = {"Projected": crs("ProjectedCRS"), "Derived": crs("DerivedGeodeticCRS")}
+    options = _options_report(group(attributes, defs), tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] >= 2

@@ -268,6 +268,18 @@ class Synthesiser:
         made = len(self.chosen)
         value = self.value(ref.options[index], where)
         self.chosen.insert(made, (tuple(self._path), ref, index))  # outer unions first
+        return self._tagged(value, ref.options[index])
+
+    def _tagged(self, value: Any, option: ir.TypeRef) -> Any:
+        """An option's value with its optional keys of literal type, at their first value
+        (PROJJSON's `"type": "ProjectedCRS"`): without them a projected CRS is also a derived
+        geodetic one, and a `oneOf` of the two refuses it."""
+        named = self.hierarchy.type_named(option.name) if isinstance(option, ir.Ref) else None
+        if not isinstance(named, ir.ObjectType) or not isinstance(value, dict):
+            return value
+        for f in named.fields:
+            if f.key not in value and isinstance(f.type, ir.Literal):
+                value[f.key] = f.type.values[0]
         return value
 
     def _named(self, name: str) -> Any:
