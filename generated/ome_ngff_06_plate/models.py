@@ -15,7 +15,7 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 from typing_extensions import TypedDict
 
 # mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a wider view of them.
+# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
 MYPY = False
 
 JsonValue: TypeAlias = (
@@ -113,12 +113,12 @@ class _OmeZarr06ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 7
     pass
 
 
-_OmeZarr06ImageMembersMypy: TypeAlias = "_OmeZarr06ImageMembersKeys | dict[str, Labels | AnyNode]"
+_OmeZarr06ImageMembersMypy: TypeAlias = "_OmeZarr06ImageMembersKeys"
 
 
 # The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys or a dict of the members'
-# types (README.md).
+# read. mypy does not yet: it reads each as its listed keys (run it with
+# `typeddict-unknown-key` off), and reads other members with `.get()` (README.md).
 # Each name is defined three times because the checkers read repeated definitions differently:
 # pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
 if not MYPY:

@@ -3,12 +3,11 @@ members (levels, by `additionalProperties`) and other attributes of the open lab
 are valid for every checker.
 
 pyright, pyrefly and ty read `ImageMembers` as PEP 728 declares it: "0" is a `Level`, "labels" a
-`Labels`. mypy, which has no PEP 728, reads a document's as its listed keys and a model's as
-those or a dict of any member type (docs/exact-types.md), so for mypy every member of a model is
-`Level | Labels`. The file therefore narrows a
-member with `isinstance` (or its `node_type`) before reading its fields, which every checker types
-the same, and asserts the precise member types under `if not MYPY:`, which mypy skips (it reads a
-name `MYPY` as True) and pyright, pyrefly and ty check.
+`Labels`. mypy, which has no PEP 728, reads it as its listed keys (docs/exact-types.md) and
+reads other members with `.get()` only. The file narrows a member with `isinstance` (or its
+`node_type`) before reading its fields, which every checker types the same, and asserts the
+precise member types under `if not MYPY:`, which mypy skips (it reads a name `MYPY` as True) and
+pyright, pyrefly and ty check.
 """
 
 from typing import Literal, assert_type

@@ -297,14 +297,13 @@ class PythonTarget:
                 fallback=self._mypy_view(name, members.named, other_ir),
             )
         )
-        model_values = union([*(f.model_type for f in model_fields), other_model or ""])
         typed = PyTypedDict(
             name,
             model_fields,
             None,
             other_model,
             True,
-            fallback=None if other_model is None else f"_{name}Keys | dict[str, {model_values}]",
+            fallback=None if other_model is None else f"_{name}Keys",
         )
         return name, name, typed, converted
 

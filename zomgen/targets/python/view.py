@@ -64,8 +64,7 @@ class PyTypedDict:
     extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
     functional: bool
     generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
-    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys (the
-    # models' members: those or a dict of the members' types).
+    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys.
     fallback: str | None = None
     precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
 
