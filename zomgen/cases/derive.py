@@ -218,7 +218,7 @@ class _Lines:
     root: str
     documents: list[str] = field(default_factory=list)  # documents_cases.py
     typescript: list[str] = field(default_factory=list)  # cases.ts
-    models: list[str] = field(default_factory=list)  # models_cases.py
+    models: emit.ModelStatements = field(default_factory=lambda: emit.ModelStatements("models"))
     frozen: list[str] = field(default_factory=list)  # frozen_cases.py
 
     @property
@@ -237,14 +237,16 @@ class _Lines:
         )
 
     def add_model(self, name: str, model: Any) -> None:
-        self.models.append(f"{name}: models.{self.root} = {emit.model_source(model, 'models')}")
+        self.models.add(name, f"models.{self.root}", model)
 
     def files(self) -> dict[str, str]:
         """The four source files, by name in the cases folder."""
         package, root = self.package, self.root
         return {
             "documents_cases.py": emit.python_file(self.documents_imports, self.documents),
-            "models_cases.py": emit.python_file(f"from {package} import models", self.models),
+            "models_cases.py": emit.python_file(
+                f"from {package} import models", self.models.lines, emit.MODELS_HEADER
+            ),
             "frozen_cases.py": emit.python_file(self.frozen_imports, self.frozen),
             "cases.ts": emit.typescript_file(package, root, self.typescript),
         }
