@@ -42,8 +42,9 @@ BUILT: dict[str, tuple[int, int]] = {
     "extensions__codec_bytes": (2, 2),
     # 38 since an optional key the run time refuses is repaired (cases/enrich.py): 0.6's
     # multiscale transformations name coordinate systems that exist (was 33); 39 since a
-    # sequence holds a transformation that ends (cases/synth.py)
-    "ome_0_6rc0__image": (39, 41),
+    # sequence holds a transformation that ends (cases/synth.py); 41 since an optional key
+    # that makes the option built read as another is left out (cases/enrich.py `keeps`)
+    "ome_0_6rc0__image": (41, 41),
     # 38 since a bound CRS holds CRSs that end (cases/synth.py; was 37); 74 since a union
     # option is built with its optional keys of literal type (a CRS's `type`)
     "zarr_cm__cm_proj_r3": (74, 101),

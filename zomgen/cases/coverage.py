@@ -131,6 +131,20 @@ def _unions_in(t: ir.TypeRef) -> Iterator[ir.UnionOf]:
             yield from _unions_in(part)
 
 
+REFUSED_KEY = "built for an optional key the run time refused"
+Chosen = list[tuple[walk.Path, ir.UnionOf, int]]  # where the synthesiser took which option
+
+
+def _values_at(document: Any, chosen: Chosen, union: ir.UnionOf, index: int) -> Iterator[Any]:
+    """The values `document` holds where option `index` of `union` was built."""
+    for path, built_union, built_index in chosen:
+        if built_union == union and built_index == index:
+            try:
+                yield get(document, path)
+            except (KeyError, IndexError, TypeError):
+                continue  # not (or no longer) in this document
+
+
 # How each option is tried, until one builds it: (every optional key, lists of two items).
 _TRIES = ((False, False), (True, False), (False, True), (True, True))
 
@@ -177,17 +191,35 @@ class _Judge:
             def first(f: ir.Field, target: str = target) -> bool:
                 return target in self._reached(f.type) or repr(f.type) == target
 
+            left_out: list[str] = []  # why keys that would hold the option were left out
+
+            def keeps(
+                document: Any, chosen: Chosen = synthesiser.chosen, left_out: list[str] = left_out
+            ) -> bool:
+                # an optional key that makes the option built read as another (a 0.6
+                # projectAxis with `createdOutputs` given `droppedInputs` too) is left out
+                for value in _values_at(document, chosen, union, index):
+                    why = self._not_this_option(union, index, value)
+                    if why is not None:
+                        left_out.append(why)
+                        return False
+                return True
+
             # With optional keys: first as the synthesiser builds them, then repaired where
             # the run time refuses them (a 0.6 transformation between coordinate systems);
             # a repair may change other values, so it is tried only where the first fails.
             for repair in (None, self._repaired) if optional else (None,):
                 if optional:
-                    document = enriched(smallest, self.h, self._accepts, synthesiser, first, repair)
+                    document = enriched(
+                        smallest, self.h, self._accepts, synthesiser, first, repair, keeps
+                    )
                 built = synthesiser.chosen
                 for path in dict.fromkeys(p for p, u, i in built if u == union and i == index):
                     # the union, and every union around it, took the option built
                     around = [(p, u, i) for p, u, i in built if path[: len(p)] == p]
                     why = self._not_built_as(document, around)
+                    if why == REFUSED_KEY and left_out:
+                        why = f"an optional key holding it was left out: {left_out[0]}"
                     if why is None:
                         found = dataclasses.replace(made, document=document, path=path)
                         return self._checked(found, option)
@@ -271,7 +303,7 @@ class _Judge:
             try:
                 value = get(document, path)
             except (KeyError, IndexError, TypeError):
-                return "built for an optional key the run time refused"
+                return REFUSED_KEY
             why = self._not_this_option(union, index, value)
             if why is not None:
                 return why if union == decisions[-1][1] else f"a union around it: {why}"

@@ -32,10 +32,12 @@ def enriched(
     synthesiser: Synthesiser | None = None,
     first: Callable[[ir.Field], bool] | None = None,
     repair: Callable[[Any], Any | None] | None = None,
+    keeps: Callable[[Any], bool] = lambda _document: True,
 ) -> Any:
     """`valid` with every optional key added that the run time accepts (their values built
     by `synthesiser`, by default one that chooses no union's option; the fields `first`
-    picks are tried before the others, as where only one of several keys may be present)."""
+    picks are tried before the others, as where only one of several keys may be present),
+    and that `keeps` accepts (a key that would turn the option built into another)."""
     synthesiser = synthesiser or Synthesiser(h)
     tried: set[walk.Path] = set()
     for _ in range(ROUNDS):
@@ -60,10 +62,11 @@ def enriched(
                 continue
             candidate = edited(valid, place.path, value)
             if accepts(candidate):
-                valid, added = candidate, True
+                if keeps(candidate):
+                    valid, added = candidate, True
             elif repair is not None:
                 fixed = repair(candidate)
-                if fixed is not None and _holds_key(fixed, place.path):
+                if fixed is not None and _holds_key(fixed, place.path) and keeps(fixed):
                     valid, added = fixed, True
         if not added:
             break
