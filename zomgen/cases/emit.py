@@ -62,7 +62,7 @@ class ModelStatements:
         self.lines.append(f"{name}: {annotation} = {self._expression(value)}")
 
     def _expression(self, value: Any) -> str:
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if _is_model(value):
             args = ", ".join(
                 f"{f.name}={self._argument(getattr(value, f.name))}"
                 for f in dataclasses.fields(value)
@@ -86,7 +86,7 @@ class ModelStatements:
     def _argument(self, value: Any) -> str:
         """A part of a node: a dataclass by its name, bound first; anything else spelled."""
         expression = self._expression(value)
-        if not (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        if not _is_model(value):
             return expression
         if expression not in self._names:
             stem = _snake(type(value).__name__)
@@ -94,6 +94,11 @@ class ModelStatements:
             self._names[expression] = f"{stem}_{self._count[stem]}"
             self.lines.append(f"{self._names[expression]} = {expression}")
         return self._names[expression]
+
+
+def _is_model(value: Any) -> bool:
+    """Whether `value` is a dataclass instance (a node or object of a parsed model)."""
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
 
 
 def _snake(name: str) -> str:
