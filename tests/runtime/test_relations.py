@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.node import compiled_runtime, run_node
+from tests.support.node import run_node
 from tests.support.runtime import CHECK_COMBINATOR_CASES, V3_GROUP, v3_array
 from zomgen.runtime import Problem, check_document, is_valid
 from zomgen.runtime.paths import canonical, same
@@ -165,6 +165,8 @@ def _plate(wells: list[tuple[str, int, int]]) -> dict[str, Any]:
 
 # OME-Zarr 0.6: a level has as many dimensions as the coordinate system its transformation
 # outputs to has axes, that system looked up by its name.
+# An affine matrix's rows: one item more than the axes (the last is the translation).
+PLUS_RULE = {LENGTH: [["/attributes/m/*/affine/*", {"path": "/attributes/m/*/axes", "plus": 1}]]}
 LOOKUP_RULE: dict[str, Any] = {
     LENGTH: [
         [
@@ -365,6 +367,48 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
         [],
     ),
     (
+        "plus: each affine row has one item more than the axes, per matrix",
+        PLUS_RULE,
+        _group(
+            {
+                "m": [
+                    {"axes": [1, 2], "affine": [[1, 0, 0], [0, 1, 0]]},
+                    {"axes": [1], "affine": [[1, 0]]},
+                ]
+            },
+            {},
+        ),
+        [],
+    ),
+    (
+        "plus: a row as long as the axes, one too few (the problem at the axes)",
+        PLUS_RULE,
+        _group(
+            {
+                "m": [
+                    {"axes": [1], "affine": [[1, 0]]},
+                    {"axes": [1, 2], "affine": [[1, 0, 0], [0, 1]]},
+                ]
+            },
+            {},
+        ),
+        [("/", "/attributes/m/1/axes", LENGTH, _at(LENGTH, 0))],
+    ),
+    (
+        "plus: a negative count; a value that is no list is not compared",
+        {
+            LENGTH: [
+                [
+                    "/attributes/rows",
+                    {"path": "/attributes/axes", "plus": -1},
+                    {"path": "/attributes/other", "plus": 1},
+                ]
+            ]
+        },
+        _group({"rows": [1, 2], "axes": [1, 2, 3], "other": 1}, {}),
+        [],
+    ),
+    (
         "a coordinate system looked up by name: as many axes as the level's dimensions",
         LOOKUP_RULE,
         _systems("intrinsic", "intrinsic", systems=(("world", 3), ("intrinsic", 2))),
@@ -479,6 +523,13 @@ MALFORMED: list[tuple[str, Any]] = [
     (EQUAL, [["/a", {"join": ["/b"], "sep": "/"}]]),
     (LENGTH, [["/a", {"join": ["/b"]}]]),
     (LENGTH, [["/a/{/b", "/c"]]),
+    (LENGTH, [["/a", {"path": "/b"}]]),
+    (LENGTH, [["/a", {"path": "/b", "plus": 1.5}]]),
+    (LENGTH, [["/a", {"path": "/b", "plus": True}]]),
+    (LENGTH, [["/a", {"path": "/b", "plus": 1, "with": "/"}]]),
+    (LENGTH, [["/a", {"path": "/b/{/c", "plus": 1}]]),
+    (EQUAL, [["/a", {"path": "/b", "plus": 1}]]),
+    (REACHES, [["/a", {"path": "/b", "plus": 1}]]),
     (LENGTH, [["/a/[name={/b]", "/c"]]),
     (LENGTH, [["/a/[name={/b}]x", "/c"]]),
     (COUNT, {"/a": "/b"}),
@@ -515,6 +566,14 @@ def test_a_malformed_relation_is_reported(keyword: str, value: Any) -> None:
     assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [("/", "", keyword)]
     assert "malformed" in problems[0].message
     assert not is_valid(_labelled(), {keyword: value})
+
+
+def test_plus_says_how_long_the_list_must_be() -> None:
+    document = _group({"m": [{"axes": [1, 2], "affine": [[1, 0, 0], [0, 1, 0, 0]]}]}, {})
+    (problem,) = check_document(document, PLUS_RULE)
+    assert (
+        problem.message == "has 2 items, so /attributes/m/0/affine/1 must have 3 items, but has 4"
+    )
 
 
 def test_reaches_and_in_say_what_is_missing() -> None:
@@ -556,12 +615,6 @@ def test_other_validators_ignore_the_keywords() -> None:
     jsonschema: Any = pytest.importorskip("jsonschema")
     document = _broken(_three_dims)
     assert jsonschema.Draft202012Validator(SCHEMA).is_valid(document)
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out: Path = compiled_runtime(tmp_path_factory.mktemp("relations_ts"))
-    return out
 
 
 @pytest.mark.node

@@ -169,7 +169,7 @@ function escapePointer(pointer: unknown): unknown {
 }
 
 /** The paths of a check keyword's value with `__proto__` renamed: lists of paths, rules of
- * paths (`[anchor, ...]`, `{member, length_of}`, `{join, with}`), maps keyed (and, for
+ * paths (`[anchor, ...]`, `{member, length_of}`, `{join, with}`, `{path, plus}`), maps keyed (and, for
  * x-zomgen-unique-by, valued) by paths. */
 function escapePointers(value: unknown): unknown {
   if (isArray(value)) {
@@ -179,6 +179,7 @@ function escapePointers(value: unknown): unknown {
         const parts = v["join"];
         return { ...v, join: isArray(parts) ? parts.map(escapePointer) : parts };
       }
+      if (isObject(v) && hasOwn(v, "path")) return { ...v, path: escapePointer(v["path"]) };
       if (isObject(v)) {
         return { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) };
       }

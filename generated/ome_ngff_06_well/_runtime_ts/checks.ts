@@ -587,12 +587,32 @@ interface Join {
   readonly separator: string;
 }
 
-type Operand = Path | Join;
+/** `{"path": path, "plus": n}` (equal-length only): a list whose length plus n is the anchor's
+ * (OME-Zarr 0.6: an affine row has one item more than its input system has axes). */
+interface Plus {
+  readonly path: Path;
+  readonly plus: number;
+}
+
+type Operand = Path | Join | Plus;
 
 const isJoin = (operand: Operand): operand is Join => "parts" in operand;
+const isPlus = (operand: Operand): operand is Plus => "plus" in operand;
 
-function operand(value: unknown): Operand | null {
+function plusOperand(value: { readonly [key: string]: unknown }): Plus | null {
+  const keys = Object.keys(value);
+  const path = value["path"];
+  const plus = value["plus"];
+  if (keys.length !== 2 || typeof path !== "string" || typeof plus !== "number") return null;
+  if (!Number.isInteger(plus)) return null;
+  const parsed = parsePath(path);
+  return parsed === null ? null : { path: parsed, plus };
+}
+
+function operand(value: unknown, keyword: string): Operand | null {
   if (typeof value === "string") return parsePath(value);
+  if (keyword === EQUAL_LENGTH && isObject(value)) return plusOperand(value);
+  if (keyword !== EQUAL) return null;
   if (!isObject(value) || Object.keys(value).some((k) => k !== "join" && k !== "with")) return null;
   const parts = value["join"];
   const separator = hasOwn(value, "with") ? value["with"] : "";
@@ -604,29 +624,27 @@ function operand(value: unknown): Operand | null {
 
 type Rule = readonly [Path, readonly Operand[]];
 
-function ruleList(value: unknown, joins: boolean): Rule[] | null {
+function bound(anchor: Path, o: Operand): Operand {
+  if (isJoin(o)) return { parts: o.parts.map((p) => boundTo(anchor, p)), separator: o.separator };
+  if (isPlus(o)) return { path: boundTo(anchor, o.path), plus: o.plus };
+  return boundTo(anchor, o);
+}
+
+function ruleList(value: unknown, keyword: string): Rule[] | null {
   if (!isArray(value)) return null;
   const rules: Rule[] = [];
   for (const rule of value) {
     if (!isArray(rule) || rule.length < 2 || typeof rule[0] !== "string") return null;
     const anchor = parsePath(rule[0]);
-    const others = rule.slice(1).map((o) => (joins || typeof o === "string" ? operand(o) : null));
+    const others = rule.slice(1).map((o) => operand(o, keyword));
     if (anchor === null || others.some((o) => o === null)) return null;
-    rules.push([
-      anchor,
-      others
-        .filter((o): o is Operand => o !== null)
-        .map((o) =>
-          isJoin(o)
-            ? { parts: o.parts.map((p) => boundTo(anchor, p)), separator: o.separator }
-            : boundTo(anchor, o),
-        ),
-    ]);
+    rules.push([anchor, others.filter((o): o is Operand => o !== null).map((o) => bound(anchor, o))]);
   }
   return rules;
 }
 
 function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Segment>): Reached[] {
+  if (isPlus(op)) return evaluate(root, op.path, choices);
   if (!isJoin(op)) return evaluate(root, op, choices);
   const texts: string[] = [];
   for (const part of op.parts) {
@@ -640,7 +658,7 @@ function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Segment>
 
 const SHAPES: { readonly [keyword: string]: string } = {
   [EQUAL]: "[[anchor path, path or {join, with}, ...], ...]",
-  [EQUAL_LENGTH]: "[[anchor path, path, ...], ...]",
+  [EQUAL_LENGTH]: "[[anchor path, path or {path, plus}, ...], ...]",
   [COUNT_EQUAL]: "[[anchor path, path, ...], ...]",
   [REACHES]: "[[anchor path, path, ...], ...]",
   [IN]: "[[anchor path, path, ...], ...]",
@@ -659,14 +677,15 @@ function isWhole(value: unknown): value is Whole {
   return isObject(value) && value["whole"] === true;
 }
 
-type Compare = (a: Reached, o: Reached, placed: boolean) => string | null;
+// (anchor's value, other's value, whether the problem stands at the other's, its `plus`)
+type Compare = (a: Reached, o: Reached, placed: boolean, plus: number) => string | null;
 
 /** A relation keyword: for every value the anchor reaches, each other operand (its shared `*`s
  * bound) is compared with it; a problem stands at the other operand's value (at the anchor's,
  * for a join or a count). */
 function relation(keyword: string, compare: Compare): (value: unknown) => Check {
   return (value) => {
-    const rules = ruleList(value, keyword === EQUAL);
+    const rules = ruleList(value, keyword);
     return (instance) => {
       if (!isObject(instance)) return [];
       if (rules === null) return [malformed(keyword, `expected ${SHAPES[keyword] ?? ""}`)];
@@ -675,9 +694,10 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
         for (const a of evaluate(instance, anchor, new Map())) {
           for (const other of others) {
             const placed = !isJoin(other) && !WHOLE.includes(keyword);
+            const plus = isPlus(other) ? other.plus : 0;
             // compared as a whole: how many values, or which, and where
             const reached =
-              WHOLE.includes(keyword) && !isJoin(other)
+              WHOLE.includes(keyword) && !isJoin(other) && !isPlus(other)
                 ? [
                     {
                       location: [],
@@ -687,7 +707,7 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
                   ]
                 : reach(instance, other, a.choices);
             for (const o of reached) {
-              const message = compare(a, o, placed);
+              const message = compare(a, o, placed, plus);
               if (message !== null) found.push({ path: placed ? o.location : a.location, message, at: index });
             }
           }
@@ -704,9 +724,12 @@ const compareEqual: Compare = (a, o, placed) => {
   return `${short(a.value)} does not equal ${short(o.value)}`;
 };
 
-const compareLength: Compare = (a, o) => {
-  if (!isArray(a.value) || !isArray(o.value) || a.value.length === o.value.length) return null;
+const compareLength: Compare = (a, o, _placed, plus) => {
+  if (!isArray(a.value) || !isArray(o.value) || a.value.length === o.value.length + plus) return null;
   const other = describe(a.location, o.location);
+  if (plus !== 0) {
+    return `has ${items(o.value.length)}, so ${other} must have ${items(o.value.length + plus)}, but has ${a.value.length}`;
+  }
   if (o.location.length > 0 && o.location[o.location.length - 1] === "shape") {
     return (
       `the array has ${dims(o.value.length)} (shape ${repr(o.value)}), but ${other} has ` +

@@ -5,7 +5,8 @@ words (`[words]`); a string held by an array names a sibling (arrays have no mem
 
 - `x-zomgen-equal: [[anchor, other, ...], ...]`: every value `other` reaches equals the anchor's.
 - `x-zomgen-equal-length: [[anchor, other, ...], ...]`: every list `other` reaches has as many
-  items as the anchor's list (OME: each level's `shape`, each `scale`, and `len(axes)`).
+  items as the anchor's list (OME: each level's `shape`, each `scale`, and `len(axes)`); an
+  other `{"path": path, "plus": n}` has n items fewer (an affine row: its input axes, plus one).
 - `x-zomgen-count-equal: [[anchor, other, ...], ...]`: `other` reaches as many values as the
   integer at the anchor says.
 - `x-zomgen-reaches: [[anchor, other, ...], ...]`: `other` reaches a value, for every value of
@@ -59,13 +60,32 @@ class Join:
     separator: str
 
 
-Operand = Path | Join
+@dataclass(frozen=True)
+class Plus:
+    """`{"path": path, "plus": n}` (equal-length only): a list whose length plus n is the
+    anchor's (OME-Zarr 0.6: an affine row has one item more than its input system has axes)."""
+
+    path: Path
+    plus: int
 
 
-def _operand(value: Any) -> Operand | None:
+Operand = Path | Join | Plus
+
+
+def _plus(value: dict[str, Any]) -> Plus | None:
+    path, plus = value.get("path"), _integer(value.get("plus"))  # 1.0 is 1, as in JavaScript
+    if set(value) != {"path", "plus"} or not isinstance(path, str) or plus is None:
+        return None
+    parsed = parse_path(path)
+    return None if parsed is None else Plus(parsed, plus)
+
+
+def _operand(value: Any, keyword: str) -> Operand | None:
     if isinstance(value, str):
         return parse_path(value)
-    if not is_object(value) or set(value) - {"join", "with"}:
+    if keyword == EQUAL_LENGTH and is_object(value):
+        return _plus(value)
+    if keyword != EQUAL or not is_object(value) or set(value) - {"join", "with"}:
         return None
     parts, separator = value.get("join"), value.get("with", "")
     if not is_array(parts) or not parts or not isinstance(separator, str):
@@ -76,7 +96,15 @@ def _operand(value: Any) -> Operand | None:
     return Join(tuple(p for p in parsed if p is not None), separator)
 
 
-def _rule_list(value: Any, joins: bool) -> list[tuple[Path, list[Operand]]] | None:
+def _bound(anchor: Path, operand: Operand) -> Operand:
+    if isinstance(operand, Path):
+        return bound_to(anchor, operand)
+    if isinstance(operand, Plus):
+        return Plus(bound_to(anchor, operand.path), operand.plus)
+    return Join(tuple(bound_to(anchor, p) for p in operand.parts), operand.separator)
+
+
+def _rule_list(value: Any, keyword: str) -> list[tuple[Path, list[Operand]]] | None:
     """`[[anchor, other, ...], ...]` -> parsed, the others bound to their anchor."""
     if not is_array(value):
         return None
@@ -85,21 +113,10 @@ def _rule_list(value: Any, joins: bool) -> list[tuple[Path, list[Operand]]] | No
         if not is_array(rule) or len(rule) < 2 or not isinstance(rule[0], str):
             return None
         anchor = parse_path(rule[0])
-        others = [_operand(o) if joins or isinstance(o, str) else None for o in rule[1:]]
+        others = [_operand(o, keyword) for o in rule[1:]]
         if anchor is None or any(o is None for o in others):
             return None
-        rules.append(
-            (
-                anchor,
-                [
-                    bound_to(anchor, o)
-                    if isinstance(o, Path)
-                    else Join(tuple(bound_to(anchor, p) for p in o.parts), o.separator)
-                    for o in others
-                    if o is not None
-                ],
-            )
-        )
+        rules.append((anchor, [_bound(anchor, o) for o in others if o is not None]))
     return rules
 
 
@@ -107,6 +124,8 @@ def _reach(root: Any, operand: Operand, choices: Mapping[int, str | int]) -> lis
     """What an operand reaches; a join reaches one value without a location, or nothing."""
     if isinstance(operand, Path):
         return evaluate(root, operand, choices)
+    if isinstance(operand, Plus):
+        return evaluate(root, operand.path, choices)
     texts: list[str] = []
     for part in operand.parts:
         reached = evaluate(root, part, choices)
@@ -119,13 +138,14 @@ def _reach(root: Any, operand: Operand, choices: Mapping[int, str | int]) -> lis
 
 _SHAPES = {
     EQUAL: "[[anchor path, path or {join, with}, ...], ...]",
-    EQUAL_LENGTH: "[[anchor path, path, ...], ...]",
+    EQUAL_LENGTH: "[[anchor path, path or {path, plus}, ...], ...]",
     COUNT_EQUAL: "[[anchor path, path, ...], ...]",
     REACHES: "[[anchor path, path, ...], ...]",
     IN: "[[anchor path, path, ...], ...]",
 }
 
-Compare = Callable[[Reached, Reached, bool], str | None]
+# (anchor's value, other's value, whether the problem stands at the other's, its `plus`)
+Compare = Callable[[Reached, Reached, bool, int], str | None]
 
 
 def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
@@ -134,7 +154,7 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
     anchor's, for a join or a count, which have no place of their own)."""
 
     def compile_relation(value: Any) -> Check:
-        rules = _rule_list(value, joins=keyword == EQUAL)
+        rules = _rule_list(value, keyword)
 
         def check(instance: Any) -> list[Violation]:
             if not is_object(instance):
@@ -145,7 +165,8 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
             for index, (anchor, others) in enumerate(rules):
                 for a in evaluate(instance, anchor, {}):
                     for other in others:
-                        placed = isinstance(other, Path) and keyword not in _WHOLE
+                        placed = not isinstance(other, Join) and keyword not in _WHOLE
+                        plus = other.plus if isinstance(other, Plus) else 0
                         if keyword in _WHOLE and isinstance(other, Path):
                             # compared as a whole: how many values, or which, and where
                             values = evaluate(instance, other, a.choices)
@@ -153,7 +174,7 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
                         else:
                             reached = _reach(instance, other, a.choices)
                         for o in reached:
-                            message = compare(a, o, placed)
+                            message = compare(a, o, placed, plus)
                             if message is not None:
                                 where = o.location if placed else a.location
                                 found.append(Violation(where, message, index))
@@ -164,7 +185,7 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
     return compile_relation
 
 
-def _equal(a: Reached, o: Reached, placed: bool) -> str | None:
+def _equal(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
     if same(a.value, o.value):
         return None
     if placed:
@@ -174,10 +195,15 @@ def _equal(a: Reached, o: Reached, placed: bool) -> str | None:
     return f"{short(a.value)} does not equal {short(o.value)}"
 
 
-def _equal_length(a: Reached, o: Reached, placed: bool) -> str | None:
-    if not is_array(a.value) or not is_array(o.value) or len(a.value) == len(o.value):
+def _equal_length(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
+    if not is_array(a.value) or not is_array(o.value) or len(a.value) == len(o.value) + plus:
         return None
     other = describe(a.location, o.location)
+    if plus:
+        return (
+            f"has {n_items(len(o.value))}, so {other} must have {n_items(len(o.value) + plus)}, "
+            f"but has {len(a.value)}"
+        )
     if o.location and o.location[-1] == "shape":
         return (
             f"the array has {n_dims(len(o.value))} (shape {o.value}), but {other} has "
@@ -207,7 +233,7 @@ class _Whole:
 _WHOLE = (COUNT_EQUAL, REACHES, IN)
 
 
-def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
+def _count_equal(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
     expected = _integer(a.value)
     if expected is None or not isinstance(o.value, _Whole):
         return None
@@ -217,13 +243,13 @@ def _count_equal(a: Reached, o: Reached, placed: bool) -> str | None:
     return f"is {expected}, but {n_items(count)} {'is' if count == 1 else 'are'} there"
 
 
-def _reaches(a: Reached, o: Reached, placed: bool) -> str | None:
+def _reaches(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
     if not isinstance(o.value, _Whole) or o.value.values:
         return None
     return f"{short(a.value)}: {o.value.text} reaches nothing"
 
 
-def _in(a: Reached, o: Reached, placed: bool) -> str | None:
+def _in(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
     if not isinstance(o.value, _Whole) or not o.value.values:
         return None
     values = [v.value for v in o.value.values]
