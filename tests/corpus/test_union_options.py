@@ -46,8 +46,10 @@ BUILT: dict[str, tuple[int, int]] = {
     # that makes the option built read as another is left out (cases/enrich.py `keeps`)
     "ome_0_6rc0__image": (41, 41),
     # 38 since a bound CRS holds CRSs that end (cases/synth.py; was 37); 74 since a union
-    # option is built with its optional keys of literal type (a CRS's `type`)
-    "zarr_cm__cm_proj_r3": (74, 101),
+    # option is built with its optional keys of literal type (a CRS's `type`); 75 since,
+    # inside the option chosen, a union being built may be entered again (a bound CRS's
+    # source CRS: cases/synth.py `_inside_chosen`)
+    "zarr_cm__cm_proj_r3": (75, 101),
     "zarr_cm__cm_spatial_r3": (0, 0),
     "zarr_metadata__pr347_array": (16, 20),
     "zarr_metadata__pydantic_v2_group": (1, 2),

@@ -137,6 +137,10 @@ class Synthesiser:
         # Values one hierarchy may take to build: a union whose options all recurse (PROJJSON's
         # CRS inside CRS) is otherwise searched option by option at every level.
         self._budget = BUDGET
+        # How many chosen unions' options are being built: inside one, an alias union already
+        # being built may be entered again through an option that ends (a bound CRS's source
+        # CRS is a CRS), and the routes (`prefer`) are not followed again.
+        self._inside_chosen = 0
 
     def root(self) -> Any:
         return self.value(ir.Ref(self.hierarchy.root), "#")
@@ -199,13 +203,16 @@ class Synthesiser:
     def recursive(self, ref: ir.TypeRef) -> bool:
         """Whether building `ref` now would enter a named type already being built. The union
         whose option is chosen may be entered again through an option that does not recurse:
-        a sequence of transformations holds transformations, a scale among them. (Any union
-        entered again made PROJJSON's hierarchies too deep to repair.)"""
+        a sequence of transformations holds transformations, a scale among them; inside a chosen
+        option, any union may (PROJJSON's bound CRS holds a CRS). (Any union entered again
+        everywhere made PROJJSON's hierarchies too deep to repair.)"""
         if isinstance(ref, ir.Ref):
             if ref.name not in self._stack:
                 return False
             union = self._aliased_union(ref.name)
-            if union is None or union_key(union) not in self.choose:
+            if union is None:
+                return True
+            if union_key(union) not in self.choose and not self._inside_chosen:
                 return True
             return self.recursive(union)
         if isinstance(ref, ir.UnionOf):
@@ -253,7 +260,7 @@ class Synthesiser:
             return self._option(ref, chosen, where)
         problem: Unsatisfiable | None = None
         order = sorted(range(len(ref.options)), key=lambda i: self.recursive(ref.options[i]))
-        if key in self.prefer:
+        if key in self.prefer and not self._inside_chosen:
             order.insert(0, order.pop(order.index(self.prefer[key])))
         for index in order:
             made = len(self.chosen)
@@ -266,7 +273,12 @@ class Synthesiser:
 
     def _option(self, ref: ir.UnionOf, index: int, where: str) -> Any:
         made = len(self.chosen)
-        value = self.value(ref.options[index], where)
+        inside = union_key(ref) in self.choose
+        self._inside_chosen += inside
+        try:
+            value = self.value(ref.options[index], where)
+        finally:
+            self._inside_chosen -= inside
         self.chosen.insert(made, (tuple(self._path), ref, index))  # outer unions first
         return self._tagged(value, ref.options[index])
 
