@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.node import compiled_runtime, run_node
+from tests.support.node import run_node
 from tests.support.packages import import_package
 from tests.support.runtime import ROOT, bundled
 from zomgen.runtime import check_document, read_document
@@ -203,12 +203,6 @@ def test_dimension_names_must_match_the_dimensions(tmp_path: Path) -> None:
             expected = ("/lat", "/dimension_names", "x-zomgen-ndim-length")
         problems = _package(version).validate(store)
         assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [expected]
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out: Path = compiled_runtime(tmp_path_factory.mktemp("cf_ts"))
-    return out
 
 
 @pytest.mark.node

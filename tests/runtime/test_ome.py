@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from tests.support.corpus_cases import MANIFEST, read_json
-from tests.support.node import compiled_runtime, run_node
+from tests.support.node import run_node
 from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, V3_GROUP, bundled, v2_array, v3_array
 from zomgen.catalog.declarations import Matcher
@@ -207,12 +207,6 @@ def test_suites_and_examples_agree_through_the_catalog() -> None:
             differ[label] = report.problems
         assert _rows(report.problems) == _rows(check_document(document, _schema(version)))
     assert set(differ) == set(DEPARTURES), differ
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out: Path = compiled_runtime(tmp_path_factory.mktemp("ome_ts"))
-    return out
 
 
 def _rows(problems: list[Problem] | list[dict[str, str]]) -> list[tuple[str, str, str, str]]:

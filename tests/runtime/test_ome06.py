@@ -24,9 +24,11 @@ from typing import Any
 
 import pytest
 
+from tests.support.node import run_node
 from tests.support.ome06 import VALID_IMAGE, VERSION
 from tests.support.packages import import_package
-from tests.support.runtime import CORPUS, ROOT, V3_GROUP, v3_array
+from tests.support.runtime import CORPUS, ROOT, V3_GROUP, bundled, v3_array
+from zomgen.runtime import check_document
 
 FOLDER = CORPUS / "ome-ngff" / VERSION
 PACKAGES = {
@@ -410,9 +412,15 @@ DEPARTURES: dict[str, tuple[str, set[tuple[str, str, str]]]] = {
             "the multiscale's transformation maps from `intrinsic`, which is no coordinate system "
             "of the multiscale (it defines `world` and `physical`, and its levels output to "
             "`physical`); the spec: the other of `input` or `output` MUST reference a named "
-            "coordinate system in the same multiscales group"
+            "coordinate system in the same multiscales group, and one of them MUST reference "
+            "the intrinsic system, `physical`, which neither `intrinsic` nor `world` is (so no "
+            "transformation links `physical` to `world`: the graph MUST be connected)"
         ),
-        {("/", f"{MS}/coordinateTransformations/0/input/name", "x-zomgen-in")},
+        {
+            ("/", f"{MS}/coordinateTransformations/0/input/name", "x-zomgen-in"),
+            ("/", f"{MS}/coordinateTransformations/0", "x-zomgen-reaches"),
+            ("/", f"{MS}/coordinateSystems/1/name", "x-zomgen-in"),
+        },
     ),
     "examples/multiscales_strict/multiscales_example_relative.json": (
         (
@@ -545,7 +553,7 @@ def test_multiscale_transformations_map_between_systems_that_exist() -> None:
     systems.append({"name": "world", "axes": copy.deepcopy(systems[0]["axes"])})
     _put_label(image["members"], "labels/l", "physical", systems[0]["axes"], ["0"])
     to_world = {"input": {"name": "physical"}, "output": {"name": "world"}}
-    to_label = {"input": {"name": "world"}, "output": {"name": "physical", "path": "labels/l"}}
+    to_label = {"input": {"name": "physical"}, "output": {"name": "physical", "path": "labels/l"}}
     multiscale["coordinateTransformations"] = [
         {"type": "scale", "scale": [2, 2], **to_world},
         {"type": "translation", "translation": [1, 1], **to_label},
@@ -559,11 +567,148 @@ def test_multiscale_transformations_map_between_systems_that_exist() -> None:
     transformations[2]["input"] = {"name": "nowhere"}
     cs = f"{MS}/coordinateSystems"
     assert _rows(_problems("image", image)) == {
-        ("/", f"{cs}/0/axes", "x-zomgen-equal-length"),  # the scale's input, physical
-        ("/", f"{cs}/1/axes", "x-zomgen-equal-length"),  # its output and the translation's input
+        ("/", f"{cs}/0/axes", "x-zomgen-equal-length"),  # both inputs, physical
+        ("/", f"{cs}/1/axes", "x-zomgen-equal-length"),  # the scale's output, world
         ("/labels/l", f"{cs}/0/axes", "x-zomgen-equal-length"),  # the translation's output
         ("/", f"{MS}/coordinateTransformations/2/input/name", "x-zomgen-in"),
+        ("/", f"{MS}/coordinateTransformations/2", "x-zomgen-reaches"),  # neither end intrinsic
     }
+
+
+def _with_transformations(*transformations: dict[str, Any]) -> dict[str, Any]:
+    """The valid image with a second coordinate system `world` (the same axes as the intrinsic
+    `physical`), a label image `labels/l` in `physical`, and these multiscale transformations."""
+    image = _image(copy.deepcopy(VALID_IMAGE))
+    multiscale = image["attributes"]["ome"]["multiscales"][0]
+    systems = multiscale["coordinateSystems"]
+    systems.append({"name": "world", "axes": copy.deepcopy(systems[0]["axes"])})
+    _put_label(image["members"], "labels/l", "physical", systems[0]["axes"], ["0"])
+    multiscale["coordinateTransformations"] = copy.deepcopy(list(transformations))
+    return image
+
+
+INTRINSIC = {"name": "physical"}
+WORLD = {"name": "world"}
+LABEL = {"name": "physical", "path": "labels/l"}
+SAME_SYSTEM = {"input": INTRINSIC, "output": WORLD}  # two systems of the same axes
+
+
+def _transformation_rows(*transformations: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return _rows(_problems("image", _with_transformations(*transformations)))
+
+
+# Ends of a multiscale transformation that reference the intrinsic system (valid), and ends
+# that do not (the problem at the transformation).
+TO_OR_FROM_INTRINSIC = [
+    {"input": INTRINSIC, "output": WORLD},
+    {"input": WORLD, "output": INTRINSIC},
+    {"input": INTRINSIC, "output": LABEL},
+    {"input": LABEL, "output": INTRINSIC},
+    {"input": {**INTRINSIC, "path": None}, "output": WORLD},
+    {"input": INTRINSIC, "output": INTRINSIC},
+]
+ELSEWHERE = [
+    {"input": WORLD, "output": WORLD},
+    {"input": WORLD, "output": LABEL},
+    {"input": LABEL, "output": WORLD},
+]
+
+
+def _intrinsic_cases() -> Iterator[tuple[tuple[dict[str, Any], ...], set[tuple[str, str, str]]]]:
+    """(transformations, problems): each end above after a valid transformation."""
+    first = {"type": "identity", **SAME_SYSTEM}
+    for ends in TO_OR_FROM_INTRINSIC:
+        yield (first, {"type": "identity", **ends}), set()
+    at = f"{MS}/coordinateTransformations/1"
+    for ends in ELSEWHERE:
+        yield (first, {"type": "identity", **ends}), {("/", at, "x-zomgen-reaches")}
+
+
+def test_a_multiscale_transformation_maps_from_or_to_the_intrinsic_system() -> None:
+    """ "One of `input` or `output` MUST reference the intrinsic coordinate system by `name`
+    (`path` MAY be omitted or null)": the system the levels output to, in this multiscale, so
+    without a `path`; either end may be it, and the other may be a label image's system. A
+    transformation whose ends are both elsewhere is the problem, at the transformation."""
+    for transformations, expected in _intrinsic_cases():
+        assert _transformation_rows(*transformations) == expected, transformations
+    linked = {"type": "identity", **SAME_SYSTEM}
+    unlinked = {"type": "identity", "input": WORLD, "output": WORLD}
+    (problem,) = _problems("image", _with_transformations(linked, unlinked))
+    multiscales = "/attributes/ome/multiscales/*"
+    assert problem.message.endswith(
+        f"{multiscales}/coordinateTransformations/*/[name={{{multiscales}/datasets/0/"
+        "coordinateTransformations/0/output/name}]/[!path] reaches nothing"
+    )
+
+
+def _linking_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]]]:
+    """(image, problems) of a third system `island`, linked or not."""
+    image = _with_transformations({"type": "identity", **SAME_SYSTEM})
+    multiscale = image["attributes"]["ome"]["multiscales"][0]
+    multiscale["coordinateSystems"].append(
+        {"name": "island", "axes": copy.deepcopy(multiscale["coordinateSystems"][0]["axes"])}
+    )
+    yield copy.deepcopy(image), {("/", f"{MS}/coordinateSystems/2/name", "x-zomgen-in")}
+    multiscale["coordinateTransformations"].append(
+        {"type": "identity", "input": {"name": "island"}, "output": INTRINSIC}
+    )
+    yield image, set()
+    # a label image's system, reached by `path`, does not link `world`
+    yield (
+        _with_transformations({"type": "identity", "input": INTRINSIC, "output": LABEL}),
+        {("/", f"{MS}/coordinateSystems/1/name", "x-zomgen-in")},
+    )
+
+
+def test_every_coordinate_system_is_linked_to_the_others() -> None:
+    """ "The graph MUST be connected ...: any two coordinate systems in the metadata MUST be
+    linked by a path of one or more coordinate transformations". Every multiscale
+    transformation has the intrinsic system at one end, so the graph is connected exactly when
+    every other system is an end of one (`in`). A multiscale with no transformations at all is
+    not checked (`in` holds when its list is empty): schemas/README.md."""
+    for image, expected in _linking_cases():
+        assert _rows(_problems("image", image)) == expected
+
+
+def _matrix_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]]]:
+    """(transformation, problems) of a mapAxis, a rotation and an affine between `physical` and
+    `world` (2 axes each)."""
+    at = f"{MS}/coordinateTransformations/0"
+    map_axis: dict[tuple[int, ...], str | None] = {
+        (0, 1): None,
+        (1, 0): None,
+        (2, 0): "0",  # indices past the last axis
+        (0, 3): "1",
+    }
+    for indices, wrong in map_axis.items():
+        rows = set() if wrong is None else {("/", f"{at}/mapAxis/{wrong}", "x-zomgen-reaches")}
+        yield {"type": "mapAxis", "mapAxis": list(indices), **SAME_SYSTEM}, rows
+    length = "x-zomgen-equal-length"
+    yield {"type": "rotation", "rotation": [[0, 1], [1, 0]], **SAME_SYSTEM}, set()
+    yield {"type": "affine", "affine": [[1, 0, 0], [0, 1, 0]], **SAME_SYSTEM}, set()
+    yield (  # one row for two output axes
+        {"type": "affine", "affine": [[1, 0, 0]], **SAME_SYSTEM},
+        {("/", f"{MS}/coordinateSystems/1/axes", length)},
+    )
+    yield (  # a row shorter than the first, and than the input axes plus one
+        {"type": "affine", "affine": [[1, 0, 0], [0, 1]], **SAME_SYSTEM},
+        {("/", f"{at}/affine/1", length), ("/", f"{MS}/coordinateSystems/0/axes", length)},
+    )
+    yield (  # rows of N items for N input axes: the translation column is missing
+        {"type": "affine", "affine": [[1, 0], [0, 1]], **SAME_SYSTEM},
+        {("/", f"{MS}/coordinateSystems/0/axes", length)},
+    )
+
+
+def test_map_axis_and_matrices_fit_their_systems() -> None:
+    """mapAxis: "Each integer in the array MUST be a valid zero-based index into the input
+    coordinate system's axes" (its length is the number of axes, and `uniqueItems` says each
+    index appears once), so an index the list itself cannot hold is the problem, where it is.
+    An affine has one row per output axis, every row as long as the first and one item longer
+    than the input system has axes ("the outer array MUST be length M and the inner arrays
+    MUST be length N+1": `{"path": ..., "plus": 1}`)."""
+    for transformation, expected in _matrix_cases():
+        assert _transformation_rows(transformation) == expected, transformation
 
 
 def test_scene_transformations_map_between_systems_that_exist() -> None:
@@ -580,6 +725,115 @@ def test_scene_transformations_map_between_systems_that_exist() -> None:
         ("/tile_0", f"{MS}/coordinateSystems/0/axes", "x-zomgen-equal-length"),
         ("/", f"{t}/3/output/name", "x-zomgen-in"),
     }
+
+
+def _scene_with_matrices(map_axis: list[int], rotation: list[list[int]]) -> dict[str, Any]:
+    """Upstream's stitching scene with its second and third transformations made a mapAxis and
+    a rotation from `tile_1`'s `physical` (2 axes) to the scene's `world`."""
+    document = _scene(_read(FOLDER / "examples" / "scene" / "scene_stitching.json")["attributes"])
+    transformations = document["attributes"]["ome"]["scene"]["coordinateTransformations"]
+    ends = {k: transformations[1][k] for k in ("input", "output")}
+    transformations[1] = {"type": "mapAxis", "mapAxis": map_axis, **ends}
+    transformations[2] = {"type": "rotation", "rotation": rotation, **ends}
+    return document
+
+
+SCENE_MATRICES = [
+    (([1, 0], [[0, 1], [1, 0]]), set()),
+    (
+        ([0, 2], [[0, 1, 0], [1, 0, 0], [0, 0, 1]]),
+        {
+            (
+                "/",
+                "/attributes/ome/scene/coordinateTransformations/1/mapAxis/1",
+                "x-zomgen-reaches",
+            ),
+            (
+                "/",
+                "/attributes/ome/scene/coordinateSystems/0/axes",
+                "x-zomgen-equal-length",
+            ),
+            ("/tile_1", f"{MS}/coordinateSystems/0/axes", "x-zomgen-equal-length"),
+        },
+    ),
+]
+
+
+def test_scene_map_axis_and_matrices_fit_their_systems() -> None:
+    """The scene's transformations follow the image's rules for a mapAxis (every index one the
+    list can hold), with inputs in its images; a rotation has one row per axis."""
+    for (map_axis, rotation), expected in SCENE_MATRICES:
+        assert _rows(_problems("scene", _scene_with_matrices(map_axis, rotation))) == expected
+
+
+def _scene_with_island() -> dict[str, Any]:
+    """Upstream's stitching scene with a second coordinate system that no transformation
+    names."""
+    document = _scene(_read(FOLDER / "examples" / "scene" / "scene_stitching.json")["attributes"])
+    systems = document["attributes"]["ome"]["scene"]["coordinateSystems"]
+    systems.append({**copy.deepcopy(systems[0]), "name": "island"})
+    return document
+
+
+def test_a_scene_system_no_transformation_names_is_not_linked() -> None:
+    """In a scene, every coordinate system of its own is an end of one of its transformations
+    (when it has any): a system no transformation names cannot be linked to the rest. (That
+    the whole graph, through its images, is connected is not checked: schemas/README.md.)"""
+    assert _rows(_problems("scene", _scene_with_island())) == {
+        ("/", "/attributes/ome/scene/coordinateSystems/1/name", "x-zomgen-in")
+    }
+
+
+def _rule_documents() -> dict[str, list[dict[str, Any]]]:
+    """Every document above, by the package that checks it: upstream's cases and examples, and
+    the transformations of the rule tests."""
+    documents: dict[str, list[dict[str, Any]]] = {kind: [] for kind in PACKAGES}
+    for _label, package, node, _valid in CASES:
+        documents[package].append(node)
+    for transformations, _problems_of in _intrinsic_cases():
+        documents["image"].append(_with_transformations(*transformations))
+    for image, _problems_of in _linking_cases():
+        documents["image"].append(image)
+    for transformation, _problems_of in _matrix_cases():
+        documents["image"].append(_with_transformations(transformation))
+    for (map_axis, rotation), _problems_of in SCENE_MATRICES:
+        documents["scene"].append(_scene_with_matrices(map_axis, rotation))
+    documents["scene"].append(_scene_with_island())
+    return documents
+
+
+@pytest.mark.node
+def test_typescript_gives_the_same_problems(runtime: Path) -> None:
+    """validate.ts, over the same documents, gives the same problems (and, for zomgen's own
+    keywords, the same messages) as the Python run time."""
+    documents = _rule_documents()
+    schemas = {
+        kind: bundled(ROOT / "schemas" / f"ome-ngff-06-{kind}" / "schema.json")
+        for kind in documents
+    }
+    payload = [{"schema": json.dumps(schemas[k]), "documents": d} for k, d in documents.items()]
+    results = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    compared = 0
+    for (kind, batch), job in zip(documents.items(), results, strict=True):
+        for document, result in zip(batch, job, strict=True):
+            python = [p.to_json() for p in check_document(copy.deepcopy(document), schemas[kind])]
+            assert _problem_rows(result["problems"]) == _problem_rows(python), (kind, document)
+            assert result["valid"] is (not python)
+            compared += 1
+    assert compared == sum(len(d) for d in documents.values()) > len(CASES)
+
+
+def _problem_rows(problems: list[dict[str, str]]) -> list[tuple[str, ...]]:
+    return sorted(
+        (
+            p["node_path"],
+            p["pointer"],
+            p["keyword"],
+            p["schema_path"],
+            p["message"] if p["keyword"].startswith("x-zomgen-") else "",
+        )
+        for p in problems
+    )
 
 
 def test_levels_have_as_many_dimensions_as_their_coordinate_system_has_axes() -> None:

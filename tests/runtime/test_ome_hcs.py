@@ -36,7 +36,7 @@ from ome_zarr import format as ome_format
 from ome_zarr import writer
 
 from tests.support.corpus_cases import MANIFEST, read_json
-from tests.support.node import compiled_runtime, run_node
+from tests.support.node import run_node
 from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, bundled, v2_array, v3_array
 from zomgen.catalog.declarations import Matcher
@@ -280,12 +280,6 @@ def test_suites_and_examples_agree_through_the_catalog() -> None:
             differ[label] = report.problems
         assert _rows(report.problems) == _rows(check_document(document, _schema(version, kind)))
     assert set(differ) == set(DEPARTURES), differ
-
-
-@pytest.fixture(scope="module")
-def runtime(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out: Path = compiled_runtime(tmp_path_factory.mktemp("ome_hcs_ts"))
-    return out
 
 
 def _rows(problems: list[Problem] | list[dict[str, str]]) -> list[tuple[str, str, str, str]]:

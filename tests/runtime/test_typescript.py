@@ -34,7 +34,7 @@ from tests.support.corpus_cases import (
     as_node,
     with_length_checks,
 )
-from tests.support.node import HARNESS, compile_typescript, compiled_runtime, run_node
+from tests.support.node import HARNESS, compile_typescript, run_node
 from tests.support.runtime import (
     CHECK_COMBINATOR_CASES,
     CONVENTIONS,
@@ -153,9 +153,9 @@ MINIMUM = {
 
 
 @pytest.fixture(scope="module")
-def corpus_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
+def corpus_verdicts(runtime: Path) -> dict[str, list[Any]]:
     """family -> [(label, Python verdict, TypeScript verdict)], from one Node run."""
-    out = compiled_runtime(tmp_path_factory.mktemp("ts_runtime"))
+    out = runtime
     jobs: dict[str, tuple[dict[str, Any], list[tuple[str, str, Any]]]] = {}
     for family, cases in FAMILIES.items():
         for label, schema_of, document in cases():
@@ -186,9 +186,9 @@ def test_corpus_verdicts_and_problems_agree(
     assert not differ, f"{len(differ)} of {len(rows)} differ, first: {differ[:3]}"
 
 
-def test_a_value_meant_for_no_option_gets_one_part_per_option(tmp_path: Path) -> None:
+def test_a_value_meant_for_no_option_gets_one_part_per_option(runtime: Path) -> None:
     # as in Python (test_reporting.py): each option's deepest cause, in Ajv's words
-    out = compiled_runtime(tmp_path)
+    out = runtime
     _label, document, _where = encoded_cases()[-1]
     job = {"schema": json.dumps(convention("encoded-elements")), "documents": [document]}
     ((result,),) = run_node(out / "harness" / "verdicts.mjs", [job])

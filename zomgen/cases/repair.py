@@ -72,7 +72,7 @@ def repaired(document: Any, schema: Any, check: Check, renames: Renames | None =
             whole = [
                 _put(json_copy(doc), refusal.pointer, c) for c in _candidates(refusal, schema, doc)
             ]
-            whole += _relations(refusal, schema, doc)
+            whole += _relations(refusal, schema, check, doc)
             candidates = [c for c in whole if (key, repr(_document(c))) not in tried]
             if candidates:
                 chosen = candidates[0]
@@ -164,15 +164,27 @@ def _guessed(keyword: str, subschema: dict[str, Any], current: Any, schema: Any)
     return []
 
 
-def _relations(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
+def _relations(refusal: Refusal, schema: Any, check: Check, doc: Any) -> list[Any]:
     """Whole documents that may satisfy a refused `x-zomgen-member-kind`: the string names an
     existing member of the kind, else a new member of that kind is added under that name."""
     if refusal.keyword in LENGTHS:
-        return _resized(refusal, doc) + _other_resized(refusal, doc)
+        if _OTHER_PLUS.match(refusal.message):
+            # the axes are right as they are, and the numbers in the message are the row's
+            return _other_resized(refusal, doc)
+        # A list grown may need its new items repaired (a fourth axis gets a type) in a later
+        # round; one shrunk and refused where it is can only grow back (a 0.6 system's axes
+        # cut to an affine's one row), so the other list is resized before it.
+        resized = _resized(refusal, doc)
+        kept = _kept(refusal, check, resized)
+        size = len(resolve(doc, refusal.pointer)) if resized else 0  # a list: it was resized
+        grown = [d for d in resized if d not in kept and len(resolve(d, refusal.pointer)) > size]
+        shrunk = [d for d in resized if d not in kept and d not in grown]
+        return kept + grown + _other_resized(refusal, doc) + shrunk
     if refusal.keyword == "x-zomgen-unique-by":
         return [_put(json_copy(doc), refusal.pointer, v) for v in _variants(refusal, doc)]
     if refusal.keyword in ("x-zomgen-equal", "x-zomgen-in"):
-        return [_put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
+        named = [_put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
+        return _kept(refusal, check, named)
     if refusal.keyword == "x-zomgen-reaches":
         return _reached_members(refusal, schema, doc)
     if refusal.keyword != "x-zomgen-member-kind":
@@ -297,23 +309,28 @@ def _resized(refusal: Refusal, doc: Any) -> list[Any]:
     return found
 
 
-# "has 2 items, but /attributes/.../scale has 1 item": the other list, in the same node
-_OTHER_LENGTH = re.compile(r"^has (\d+) items?, but (/\S*) has \d+ items?$")
+# "has 2 items, but /attributes/.../scale has 1 item": the other list, in the same node, and
+# its length; with a `plus`, "has 2 items, so /attributes/.../affine/0 must have 3 items, but
+# has 4"
+_OTHER_LENGTH = re.compile(r"^has (?P<length>\d+) items?, but (?P<other>/\S*) has \d+ items?$")
+_OTHER_PLUS = re.compile(
+    r"^has \d+ items?, so (?P<other>/\S*) must have (?P<length>\d+) items?, but has \d+$"
+)
 
 
 def _other_resized(refusal: Refusal, doc: Any) -> list[Any]:
     """The other list of a refused length relation resized to the refused list's length: the
     refused one (a multiscale's axes) has other constraints to keep (two space axes), the other
     (a scale transformation's factors) only this one."""
-    found = _OTHER_LENGTH.match(refusal.message)
+    found = _OTHER_LENGTH.match(refusal.message) or _OTHER_PLUS.match(refusal.message)
     if found is None:
         return []
-    other = _node_of(refusal.pointer) + found.group(2)
+    other = _node_of(refusal.pointer) + found.group("other")
     try:
         current = resolve(doc, other)
     except (KeyError, IndexError, ValueError, TypeError):
         return []
-    length = int(found.group(1))
+    length = int(found.group("length"))
     if not isinstance(current, list) or not 0 < length <= 32 or length == len(current):
         return []
     last = current[-1] if current else None
@@ -329,6 +346,14 @@ def _variants(refusal: Refusal, doc: Any) -> list[Any]:
     except (KeyError, IndexError, ValueError, TypeError):
         return []
     return [v for v in (variant(current, n) for n in range(1, 4)) if v != current]
+
+
+def _kept(refusal: Refusal, check: Check, documents: list[Any]) -> list[Any]:
+    """The documents in which the refused place itself is now accepted: a relation does not
+    know what else the place must be, so a 0.6 coordinate system is not renamed to the empty
+    name a transformation was built with (`minLength`), nor its axes cut to the one row of an
+    affine (`oneOf`); the other end of the relation is repaired instead."""
+    return [d for d in documents if all(r.pointer != refusal.pointer for r in check(d))]
 
 
 def _named_values(refusal: Refusal) -> list[Any]:
