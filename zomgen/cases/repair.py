@@ -349,11 +349,17 @@ def _variants(refusal: Refusal, doc: Any) -> list[Any]:
 
 
 def _kept(refusal: Refusal, check: Check, documents: list[Any]) -> list[Any]:
-    """The documents in which the refused place itself is now accepted: a relation does not
-    know what else the place must be, so a 0.6 coordinate system is not renamed to the empty
-    name a transformation was built with (`minLength`), nor its axes cut to the one row of an
-    affine (`oneOf`); the other end of the relation is repaired instead."""
-    return [d for d in documents if all(r.pointer != refusal.pointer for r in check(d))]
+    """The documents in which the refused place's own schema accepts its new value: a
+    relation does not know what else the place must be, so a 0.6 coordinate system is not
+    renamed to the empty name a transformation was built with (`minLength`), nor its axes cut
+    to the one row of an affine (`oneOf`); the other end of the relation is repaired instead.
+    Another relation refusing it is for a later round (a well path `A/1` names members the
+    `x-zomgen-member-kind` repair then renames)."""
+    return [
+        d
+        for d in documents
+        if all(r.pointer != refusal.pointer or r.keyword.startswith("x-zomgen-") for r in check(d))
+    ]
 
 
 def _named_values(refusal: Refusal) -> list[Any]:
