@@ -48,10 +48,15 @@ BUILT: dict[str, tuple[int, int]] = {
     # 38 since a bound CRS holds CRSs that end (cases/synth.py; was 37); 74 since a union
     # option is built with its optional keys of literal type (a CRS's `type`); 75 since,
     # inside the option chosen, a union being built may be entered again (a bound CRS's
-    # source CRS: cases/synth.py `_inside_chosen`)
-    "zarr_cm__cm_proj_r3": (75, 101),
+    # source CRS: cases/synth.py `_inside_chosen`); 77 since the route to a union goes through
+    # the option that holds it below a required key (`proj:projjson`), nearest first, and no
+    # optional key makes that option read as an earlier one of its `anyOf` (`proj:wkt2`:
+    # cases/coverage.py `_routes` and `keeps`)
+    "zarr_cm__cm_proj_r3": (77, 101),
     "zarr_cm__cm_spatial_r3": (0, 0),
-    "zarr_metadata__pr347_array": (16, 20),
+    # a transpose codec's `order` (both options) is reached since the route to it goes through
+    # the codec option nearest to it (cases/coverage.py `_routes`; was 16)
+    "zarr_metadata__pr347_array": (18, 20),
     "zarr_metadata__pydantic_v2_group": (1, 2),
 }
 

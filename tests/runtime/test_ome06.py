@@ -658,14 +658,19 @@ def _linking_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]
         _with_transformations({"type": "identity", "input": INTRINSIC, "output": LABEL}),
         {("/", f"{MS}/coordinateSystems/1/name", "x-zomgen-in")},
     )
+    # two systems and no transformation at all: the second is linked to nothing
+    image = _with_transformations()
+    del image["attributes"]["ome"]["multiscales"][0]["coordinateTransformations"]
+    yield image, {("/", f"{MS}/coordinateSystems/1", "x-zomgen-reaches")}
 
 
 def test_every_coordinate_system_is_linked_to_the_others() -> None:
     """ "The graph MUST be connected ...: any two coordinate systems in the metadata MUST be
     linked by a path of one or more coordinate transformations". Every multiscale
     transformation has the intrinsic system at one end, so the graph is connected exactly when
-    every other system is an end of one (`in`). A multiscale with no transformations at all is
-    not checked (`in` holds when its list is empty): schemas/README.md."""
+    every other system is an end of one (`in`); a multiscale with a second system has a
+    transformation (`reaches` from the second system to the first transformation), since `in`
+    holds over an empty list."""
     for image, expected in _linking_cases():
         assert _rows(_problems("image", image)) == expected
 
@@ -708,6 +713,114 @@ def test_map_axis_and_matrices_fit_their_systems() -> None:
     than the input system has axes ("the outer array MUST be length M and the inner arrays
     MUST be length N+1": `{"path": ..., "plus": 1}`)."""
     for transformation, expected in _matrix_cases():
+        assert _transformation_rows(transformation) == expected, transformation
+
+
+def _by_dimension(*children: tuple[dict[str, Any], list[int], list[int]]) -> dict[str, Any]:
+    return {
+        "type": "byDimension",
+        **SAME_SYSTEM,
+        "transformations": [
+            {"transformation": t, "inputAxes": i, "outputAxes": o} for t, i, o in children
+        ],
+    }
+
+
+def _wrapper_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]]]:
+    """(transformation, problems) of a byDimension and a bijection between `physical` and
+    `world` (2 axes each), every kind of parameter list in each."""
+    at = f"{MS}/coordinateTransformations/0"
+    length = "x-zomgen-equal-length"
+    scale, translation = (
+        {"type": "scale", "scale": [2]},
+        {"type": "translation", "translation": [1]},
+    )
+    yield _by_dimension((scale, [0], [0]), (translation, [1], [1])), set()
+    yield _by_dimension(({"type": "mapAxis", "mapAxis": [1, 0]}, [0, 1], [1, 0])), set()
+    yield _by_dimension(({"type": "rotation", "rotation": [[0, 1], [1, 0]]}, [0, 1], [0, 1])), set()
+    yield (
+        _by_dimension(({"type": "affine", "affine": [[1, 0]]}, [0], [0]), (scale, [1], [1])),
+        set(),
+    )
+    yield (  # a scale of two items for one axis each side
+        _by_dimension(({"type": "scale", "scale": [2, 3]}, [0], [0]), (translation, [1], [1])),
+        {
+            ("/", f"{at}/transformations/0/inputAxes", length),
+            ("/", f"{at}/transformations/0/outputAxes", length),
+        },
+    )
+    yield (  # two input axes for a translation of one item
+        _by_dimension((scale, [0], [0]), (translation, [0, 1], [1])),
+        {("/", f"{at}/transformations/1/inputAxes", length)},
+    )
+    yield (  # an affine row of N+2 items
+        _by_dimension(({"type": "affine", "affine": [[1, 0, 0]]}, [0], [0]), (scale, [1], [1])),
+        {("/", f"{at}/transformations/0/inputAxes", length)},
+    )
+    yield (  # two affine rows for one output axis
+        _by_dimension(
+            ({"type": "affine", "affine": [[1, 0], [0, 1]]}, [0], [0]), (scale, [1], [1])
+        ),
+        {("/", f"{at}/transformations/0/outputAxes", length)},
+    )
+    both = {"type": "scale", "scale": [2, 2]}
+    matrix = {"type": "affine", "affine": [[1, 0, 0], [0, 1, 0]]}
+    for forward, inverse in ((both, both), (matrix, matrix)):
+        yield {"type": "bijection", **SAME_SYSTEM, "forward": forward, "inverse": inverse}, set()
+    yield (  # ends of its own, the bijection's
+        {
+            "type": "bijection",
+            **SAME_SYSTEM,
+            "forward": {"type": "translation", "translation": [1, 1], **SAME_SYSTEM},
+            "inverse": {
+                "type": "translation",
+                "translation": [1, 1],
+                "input": WORLD,
+                "output": INTRINSIC,
+            },
+        },
+        set(),
+    )
+    yield (  # a forward scale of one item between systems of two axes
+        {"type": "bijection", **SAME_SYSTEM, "forward": scale, "inverse": both},
+        {
+            ("/", f"{MS}/coordinateSystems/0/axes", length),
+            ("/", f"{MS}/coordinateSystems/1/axes", length),
+        },
+    )
+    yield (  # the same, from a label image's system
+        {
+            "type": "bijection",
+            "input": LABEL,
+            "output": INTRINSIC,
+            "forward": scale,
+            "inverse": both,
+        },
+        {
+            ("/", f"{MS}/coordinateSystems/0/axes", length),
+            ("/labels/l", f"{MS}/coordinateSystems/0/axes", length),
+            ("/", f"{MS}/coordinateSystems/1/name", "x-zomgen-in"),
+        },  # `world` is linked no more
+    )
+    yield (  # an inverse affine has a row per axis of the bijection's input
+        {
+            "type": "bijection",
+            **SAME_SYSTEM,
+            "forward": matrix,
+            "inverse": {"type": "affine", "affine": [[1, 0, 0]]},
+        },
+        {("/", f"{MS}/coordinateSystems/0/axes", length)},
+    )
+
+
+def test_wrapped_transformations_fit_their_axes() -> None:
+    """byDimension: "The `inputAxes` and `outputAxes` arrays of each item MUST have the same
+    length as that transformation's parameter arrays" (an affine: a row per output axis, each
+    row one item longer than the input axes); bijection: "The input and output dimensions for
+    both the forward and inverse transformations MUST match bijection's input and output space
+    dimensions" (the inverse maps the bijection's output to its input). Checked for wrappers at
+    the top of a multiscale's or scene's transformations, not deeper: schemas/README.md."""
+    for transformation, expected in _wrapper_cases():
         assert _transformation_rows(transformation) == expected, transformation
 
 
@@ -759,6 +872,56 @@ SCENE_MATRICES = [
 ]
 
 
+def _scene_with_wrappers(forward: list[int], child: list[int]) -> dict[str, Any]:
+    """Upstream's stitching scene with its second transformation a bijection (a forward
+    `scale`) and its third a byDimension (one child `scale` on both axes)."""
+    document = _scene(_read(FOLDER / "examples" / "scene" / "scene_stitching.json")["attributes"])
+    transformations = document["attributes"]["ome"]["scene"]["coordinateTransformations"]
+    for i in (1, 2):
+        ends = {k: transformations[i][k] for k in ("input", "output")}
+        transformations[i] = (
+            {"type": "bijection", **ends} if i == 1 else {"type": "byDimension", **ends}
+        )
+    transformations[1]["forward"] = {"type": "scale", "scale": forward}
+    transformations[1]["inverse"] = {"type": "scale", "scale": [1, 1]}
+    transformations[2]["transformations"] = [
+        {
+            "transformation": {"type": "scale", "scale": child},
+            "inputAxes": [0, 1],
+            "outputAxes": [0, 1],
+        }
+    ]
+    return document
+
+
+SCENE_WRAPPERS = [
+    (([2, 2], [2, 2]), set()),
+    (
+        ([2], [2, 2, 2]),
+        {
+            ("/", "/attributes/ome/scene/coordinateSystems/0/axes", "x-zomgen-equal-length"),
+            ("/tile_1", f"{MS}/coordinateSystems/0/axes", "x-zomgen-equal-length"),
+            (
+                "/",
+                "/attributes/ome/scene/coordinateTransformations/2/transformations/0/inputAxes",
+                "x-zomgen-equal-length",
+            ),
+            (
+                "/",
+                "/attributes/ome/scene/coordinateTransformations/2/transformations/0/outputAxes",
+                "x-zomgen-equal-length",
+            ),
+        },
+    ),
+]
+
+
+def test_scene_wrapped_transformations_fit_their_axes() -> None:
+    """A scene's bijection and byDimension follow the image's rules, with ends in its images."""
+    for (forward, child), expected in SCENE_WRAPPERS:
+        assert _rows(_problems("scene", _scene_with_wrappers(forward, child))) == expected
+
+
 def test_scene_map_axis_and_matrices_fit_their_systems() -> None:
     """The scene's transformations follow the image's rules for a mapAxis (every index one the
     list can hold), with inputs in its images; a rotation has one row per axis."""
@@ -794,10 +957,12 @@ def _rule_documents() -> dict[str, list[dict[str, Any]]]:
         documents["image"].append(_with_transformations(*transformations))
     for image, _problems_of in _linking_cases():
         documents["image"].append(image)
-    for transformation, _problems_of in _matrix_cases():
+    for transformation, _problems_of in [*_matrix_cases(), *_wrapper_cases()]:
         documents["image"].append(_with_transformations(transformation))
     for (map_axis, rotation), _problems_of in SCENE_MATRICES:
         documents["scene"].append(_scene_with_matrices(map_axis, rotation))
+    for (forward, child), _problems_of in SCENE_WRAPPERS:
+        documents["scene"].append(_scene_with_wrappers(forward, child))
     documents["scene"].append(_scene_with_island())
     return documents
 
@@ -839,16 +1004,27 @@ def _problem_rows(problems: list[dict[str, str]]) -> list[tuple[str, ...]]:
 def test_levels_have_as_many_dimensions_as_their_coordinate_system_has_axes() -> None:
     """The intrinsic coordinate system is looked up by the name the datasets' transformations
     output to (`[name={...}]`); a system of another name may have other axes (upstream's own
-    projectAxis case); the problem stands at each level's `shape`."""
+    projectAxis case), linked by an affine; the problem stands at each level's `shape`."""
     image = _image(copy.deepcopy(VALID_IMAGE))
     multiscale = image["attributes"]["ome"]["multiscales"][0]
     systems = multiscale["coordinateSystems"]
     other = {"name": "stack", "axes": [{"name": n, "type": "space"} for n in ("z", "y", "x")]}
     systems.insert(0, other)
+    multiscale["coordinateTransformations"] = [
+        {
+            "type": "affine",
+            "affine": [[1, 0, 0], [0, 1, 0], [0, 0, 0]],
+            "input": {"name": systems[1]["name"]},
+            "output": {"name": "stack"},
+        }
+    ]
     assert _problems("image", image) == []
     systems[1]["axes"].insert(0, {"name": "t", "type": "time"})
-    assert _rows(_problems("image", image)) == {("/0", "/shape", "x-zomgen-equal-length")}
-    (problem,) = _problems("image", image)
+    assert _rows(_problems("image", image)) == {
+        ("/0", "/shape", "x-zomgen-equal-length"),
+        ("/", f"{MS}/coordinateSystems/1/axes", "x-zomgen-equal-length"),  # the affine's rows
+    }
+    (problem,) = [p for p in _problems("image", image) if p.node_path == "/0"]
     assert problem.message == (
         "the array has 2 dimensions (shape [1, 1]), but "
         f"{MS}/coordinateSystems/1/axes of the group above has 3 items"

@@ -62,14 +62,18 @@ def _params() -> list[Any]:
 #   BoundCrs (a CRS holding CRSs): its first option is built since, inside the option chosen,
 #   any union being built may be entered again through an option that ends (cases/synth.py
 #   `_inside_chosen`: geozarr 72 -> 73, geo-proj 70 -> 71); its second, like
-#   `TemporalCrsOption2`, only ever holds where the first does;
+#   `TemporalCrsOption2`, only ever holds where the first does; the route to a union chosen
+#   for a case goes through the options that hold it below a required key, nearest first
+#   (cases/coverage.py `_routes`: a CRS's `id` and a conversion's parameter values, reached
+#   through `proj:projjson`, not through `proj:code`'s optional `proj:projjson`, which its
+#   one-of-three refuses: geozarr 73 -> 75, geo-proj 71 -> 79);
 # - OME bf2raw and plate are built since cases/repair.py names an existing member for a
 #   refused `x-zomgen-reaches` (bf2raw's series) and renames the row and well built to a
 #   well's `path` (plate); before, no valid hierarchy was found (3 of 8; 0.6: 2 of 43).
 BUILT: dict[str, tuple[int, int]] = {
     "cf_grid_v2": (5, 5),
     "cf_grid_v3": (5, 5),
-    "geozarr_dataset": (73, 100),
+    "geozarr_dataset": (75, 100),
     "ome_ngff_04_bf2raw": (8, 8),
     "ome_ngff_04_image": (8, 8),
     "ome_ngff_04_plate": (8, 8),
@@ -96,7 +100,7 @@ BUILT: dict[str, tuple[int, int]] = {
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
     "zarr_conventions_cf": (7, 7),
-    "zarr_conventions_geo_proj": (71, 103),
+    "zarr_conventions_geo_proj": (79, 103),
     "zarr_conventions_multiscales": (2, 2),
     "zarr_conventions_spatial": (2, 2),
 }
@@ -109,7 +113,7 @@ BUILT: dict[str, tuple[int, int]] = {
 VALUES: dict[str, tuple[int, int]] = {
     "cf_grid_v2": (26, 93),
     "cf_grid_v3": (26, 93),
-    "geozarr_dataset": (7880, 3279),
+    "geozarr_dataset": (8827, 3830),
     "ome_ngff_04_bf2raw": (0, 1),
     "ome_ngff_04_image": (0, 19),
     "ome_ngff_04_plate": (0, 5),
@@ -126,7 +130,7 @@ VALUES: dict[str, tuple[int, int]] = {
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
     "zarr_conventions_cf": (26, 95),
-    "zarr_conventions_geo_proj": (1266, 131),
+    "zarr_conventions_geo_proj": (1654, 215),
     "zarr_conventions_multiscales": (0, 5),
     "zarr_conventions_spatial": (1, 9),
 }

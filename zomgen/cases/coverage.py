@@ -132,6 +132,7 @@ def _unions_in(t: ir.TypeRef) -> Iterator[ir.UnionOf]:
 
 
 REFUSED_KEY = "built for an optional key the run time refused"
+_DEEPEST = 64  # types down, past which a union is taken as not held
 Chosen = list[tuple[walk.Path, ir.UnionOf, int]]  # where the synthesiser took which option
 
 
@@ -174,6 +175,10 @@ class _Judge:
         reasons: list[str] = []
         choose = {union_key(union): index}
         prefer = self._routes(union)
+        # the option built, and the option each union on the way to it took
+        taken = [(union, index)] + [
+            (u, prefer[union_key(u)]) for _w, u in self.unions if union_key(u) in prefer
+        ]
         for optional, pairs in _TRIES:
             synthesiser = Synthesiser(self.h, choose=choose, prefer=prefer, pairs=pairs)
             renames: Renames = []
@@ -197,12 +202,15 @@ class _Judge:
                 document: Any, chosen: Chosen = synthesiser.chosen, left_out: list[str] = left_out
             ) -> bool:
                 # an optional key that makes the option built read as another (a 0.6
-                # projectAxis with `createdOutputs` given `droppedInputs` too) is left out
-                for value in _values_at(document, chosen, union, index):
-                    why = self._not_this_option(union, index, value)
-                    if why is not None:
-                        left_out.append(why)
-                        return False
+                # projectAxis with `createdOutputs` given `droppedInputs` too), or an option on
+                # the way to it (an `anyOf` whose earlier option the key satisfies: cm_proj_r3's
+                # `proj:wkt2` beside the `proj:projjson` that holds the CRS), is left out
+                for u, i in taken:
+                    for value in _values_at(document, chosen, u, i):
+                        why = self._not_this_option(u, i, value)
+                        if why is not None:
+                            left_out.append(why)
+                            return False
                 return True
 
             # With optional keys: first as the synthesiser builds them, then repaired where
@@ -260,15 +268,49 @@ class _Judge:
             key = union_key(other)
             if key == target:
                 continue
-            # an option that holds the union in a key the smallest value has, else any
+            # an option that holds the union in a key the smallest value has, else any; of
+            # those, the one that holds it nearest (geo-proj's CRS with a `conversion`, whose
+            # optional `parameters` hold `ParameterValue.value`, before a compound CRS whose
+            # components would hold that CRS in turn)
             for built in (True, False):
                 reaching = [
-                    i for i, o in enumerate(other.options) if target in self._reached(o, built)
+                    (self._depth(o, target, built), i)
+                    for i, o in enumerate(other.options)
+                    if target in self._reached(o, built)
+                ]
+                # below one of the option's own required keys, where there is one: geo-proj's
+                # `proj:projjson` option holds `Id.code` in a CRS's optional `id`, the
+                # `proj:code` option only in an optional `proj:projjson` that its one-of-three
+                # refuses beside `proj:code`
+                below = [
+                    (d, i) for d, i in reaching if self._below_required(other.options[i], target)
                 ]
                 if reaching:
-                    routes[key] = reaching[0]
+                    routes[key] = min(below or reaching)[1]
                     break
         return routes
+
+    def _below_required(self, t: ir.TypeRef, target: str) -> bool:
+        """Whether the union `target` is held below one of `t`'s own required keys."""
+        while isinstance(t, ir.Ref) and isinstance(
+            named := self.h.type_named(t.name), ir.AliasType
+        ):
+            t = named.target
+        return any(
+            self._depth(inner, target, False) < _DEEPEST for inner in _parts(self.h, t, True)
+        )
+
+    def _depth(self, t: ir.TypeRef, target: str, built: bool) -> int:
+        """How many types down from `t` the union `target` is first held (a large number where
+        it is not)."""
+        level, seen = [t], {repr(t)}
+        for depth in range(_DEEPEST):
+            if any(isinstance(x, ir.UnionOf) and union_key(x) == target for x in level):
+                return depth
+            below = [inner for x in level for inner in _parts(self.h, x, built)]
+            level = [x for x in below if repr(x) not in seen]
+            seen.update(repr(x) for x in level)
+        return _DEEPEST
 
     def _reached(self, t: ir.TypeRef, built: bool = False) -> frozenset[str]:
         """The unions a value of `t` may hold at any depth (`built`: in the keys and members
