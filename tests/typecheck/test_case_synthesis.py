@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from zomgen.cases.derive import derive
+from zomgen.cases.repair import repaired
 from zomgen.cases.strings import matching
+from zomgen.runtime import check_document
 
 PATTERNS = [
     r"^ID-[0-9]{4}$",
@@ -425,3 +427,29 @@ def test_options_told_apart_by_an_optional_tag_are_built_with_it(tmp_path: Path)
     options = _options_report(group(attributes, defs), tmp_path)
     assert options["not_built"] == [] and options["failures"] == []
     assert options["built"] == options["options"] >= 2
+
+
+def _counted(kind: str) -> dict[str, Any]:
+    return {"properties": {"type": {"const": kind}}, "required": ["type"]}
+
+
+def test_too_many_items_a_contains_counts_are_taken_off_it() -> None:
+    """OME-NGFF 0.6's axes: two or three of type `space` (else two of type `array`), and a
+    5 x 5 rotation needs five. Five `space` axes are repaired by keeping the first two and
+    varying the type of the rest, which no other repair of a `contains` does."""
+    axes = {
+        "type": "array",
+        "items": {"type": "object", "properties": {"name": {}, "type": {"type": "string"}}},
+        "uniqueItems": True,
+        "oneOf": [
+            {"contains": _counted("space"), "minContains": 2, "maxContains": 3},
+            {"contains": _counted("array"), "minContains": 2},
+        ],
+    }
+    schema = {"type": "object", "properties": {"axes": axes}}
+    document = {"axes": [{"name": f"a{i}", "type": "space"} for i in range(5)]}
+    out = repaired(document, schema, lambda d: check_document(d, schema))
+    assert check_document(out, schema) == []
+    types = [axis["type"] for axis in out["axes"]]
+    assert types == ["space", "space", "space1", "space2", "space3"]
+    assert [axis["name"] for axis in out["axes"]] == [f"a{i}" for i in range(5)]

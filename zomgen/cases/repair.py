@@ -421,7 +421,9 @@ def _bound(keyword: str, subschema: dict[str, Any], current: Any) -> list[Any]:
 
 def _items(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -> list[Any]:
     """The list a failed `uniqueItems` or `contains` asks for: items made distinct, or the
-    first items given the literals the `contains` subschema requires."""
+    first items given the literals the `contains` subschema requires (and, last, the items past
+    those taken off them, first, where more than a `maxContains` count: OME-NGFF 0.6's five
+    axes, at most three of type `space`)."""
     if not isinstance(current, list) or not current:
         return []
     if keyword == "uniqueItems":
@@ -438,8 +440,25 @@ def _items(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -
         count = min(max(wanted, 1), len(current))
         coerced = [_coerced(item, contains, schema) for item in current[:count]]
         guessed = [guess(schema, contains)] * count
-        return [coerced + current[count:], guessed + current[count:]]
+        found = [coerced + current[count:], guessed + current[count:]]
+        most = subschema.get("maxContains")
+        held = sum(1 for item in current if _coerced(item, contains, schema) == item)
+        if isinstance(most, int) and held > most:
+            # too many items count: only the first ones keep what the `contains` asks for
+            rest = current[count:]
+            off = [_off(item, contains, schema, n) for n, item in enumerate(rest, 1)]
+            found.insert(0, coerced + off)
+        return found
     return []
+
+
+def _off(item: Any, subschema: dict[str, Any], schema: Any, n: int) -> Any:
+    """`item` with the `n`-th variant of each literal `subschema` asks for that it holds, so
+    that it no longer counts for a `contains`."""
+    if not isinstance(item, dict):
+        return item
+    varied = {k: variant(v, n) for k, v in _keyed_literals(subschema, schema) if item.get(k) == v}
+    return {**item, **varied}
 
 
 def _coerced(item: Any, subschema: dict[str, Any], schema: Any) -> Any:
@@ -447,15 +466,21 @@ def _coerced(item: Any, subschema: dict[str, Any], schema: Any) -> Any:
     fixed = _literal(subschema)
     if fixed is not None:
         return fixed[0]
-    properties = subschema.get("properties")
-    if not isinstance(item, dict) or not isinstance(properties, dict):
+    if not isinstance(item, dict):
         return item
-    out = dict(item)
-    for key, sub in properties.items():
+    return {**item, **dict(_keyed_literals(subschema, schema))}
+
+
+def _keyed_literals(subschema: dict[str, Any], schema: Any) -> list[tuple[str, Any]]:
+    """(key, the value its property schema fixes) for each property of `subschema` that has
+    a `const` or `enum`."""
+    properties = subschema.get("properties")
+    found: list[tuple[str, Any]] = []
+    for key, sub in properties.items() if isinstance(properties, dict) else ():
         literal = _literal(deref(schema, sub))
         if literal is not None:
-            out[key] = literal[0]
-    return out
+            found.append((key, literal[0]))
+    return found
 
 
 def _literal(subschema: Any) -> tuple[Any] | None:
