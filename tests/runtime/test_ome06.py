@@ -845,7 +845,7 @@ def _scene_with_matrices(map_axis: list[int], rotation: list[list[int]]) -> dict
     a rotation from `tile_1`'s `physical` (2 axes) to the scene's `world`."""
     document = _scene(_read(FOLDER / "examples" / "scene" / "scene_stitching.json")["attributes"])
     transformations = document["attributes"]["ome"]["scene"]["coordinateTransformations"]
-    ends = {k: transformations[1][k] for k in ("input", "output")}
+    ends = _ends(transformations[1])
     transformations[1] = {"type": "mapAxis", "mapAxis": map_axis, **ends}
     transformations[2] = {"type": "rotation", "rotation": rotation, **ends}
     return document
@@ -877,21 +877,26 @@ def _scene_with_wrappers(forward: list[int], child: list[int]) -> dict[str, Any]
     `scale`) and its third a byDimension (one child `scale` on both axes)."""
     document = _scene(_read(FOLDER / "examples" / "scene" / "scene_stitching.json")["attributes"])
     transformations = document["attributes"]["ome"]["scene"]["coordinateTransformations"]
-    for i in (1, 2):
-        ends = {k: transformations[i][k] for k in ("input", "output")}
-        transformations[i] = (
-            {"type": "bijection", **ends} if i == 1 else {"type": "byDimension", **ends}
-        )
-    transformations[1]["forward"] = {"type": "scale", "scale": forward}
-    transformations[1]["inverse"] = {"type": "scale", "scale": [1, 1]}
-    transformations[2]["transformations"] = [
-        {
-            "transformation": {"type": "scale", "scale": child},
-            "inputAxes": [0, 1],
-            "outputAxes": [0, 1],
-        }
-    ]
+    transformations[1] = {
+        "type": "bijection",
+        **_ends(transformations[1]),
+        "forward": {"type": "scale", "scale": forward},
+        "inverse": {"type": "scale", "scale": [1, 1]},
+    }
+    child_scale = {"type": "scale", "scale": child}
+    transformations[2] = {
+        "type": "byDimension",
+        **_ends(transformations[2]),
+        "transformations": [
+            {"transformation": child_scale, "inputAxes": [0, 1], "outputAxes": [0, 1]}
+        ],
+    }
     return document
+
+
+def _ends(transformation: dict[str, Any]) -> dict[str, Any]:
+    """A transformation's `input` and `output`."""
+    return {k: transformation[k] for k in ("input", "output")}
 
 
 SCENE_WRAPPERS = [

@@ -421,9 +421,9 @@ def _bound(keyword: str, subschema: dict[str, Any], current: Any) -> list[Any]:
 
 def _items(keyword: str, subschema: dict[str, Any], current: Any, schema: Any) -> list[Any]:
     """The list a failed `uniqueItems` or `contains` asks for: items made distinct, or the
-    first items given the literals the `contains` subschema requires (and, last, the items past
-    those taken off them, first, where more than a `maxContains` count: OME-NGFF 0.6's five
-    axes, at most three of type `space`)."""
+    first items given the literals the `contains` subschema requires. Where more items count
+    than `maxContains` allows, the first candidate also takes the items past those off what
+    the `contains` counts (OME-NGFF 0.6's five axes, at most three of type `space`)."""
     if not isinstance(current, list) or not current:
         return []
     if keyword == "uniqueItems":
