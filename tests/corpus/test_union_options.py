@@ -51,8 +51,10 @@ BUILT: dict[str, tuple[int, int]] = {
     # source CRS: cases/synth.py `_inside_chosen`); 77 since the route to a union goes through
     # the option that holds it below a required key (`proj:projjson`), nearest first, and no
     # optional key makes that option read as an earlier one of its `anyOf` (`proj:wkt2`:
-    # cases/coverage.py `_routes` and `keeps`)
-    "zarr_cm__cm_proj_r3": (77, 101),
+    # cases/coverage.py `_routes` and `kept`); 101 since the second option of PROJJSON's
+    # `object_usage` `anyOf`, which the smallest value holds with the first, is built with a
+    # `scope` of another type (cases/spoil.py)
+    "zarr_cm__cm_proj_r3": (101, 101),
     "zarr_cm__cm_spatial_r3": (0, 0),
     # a transpose codec's `order` (both options) is reached since the route to it goes through
     # the codec option nearest to it (cases/coverage.py `_routes`; was 16)

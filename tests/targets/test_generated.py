@@ -52,28 +52,29 @@ def _params() -> list[Any]:
     ]
 
 
-# convention -> (options built, options in its unions). The others are not built because:
+# convention -> (options built, options in its unions), and what it took to build the hard ones:
 # - PROJJSON (geo-proj, geozarr): a union option is built with its optional keys of literal
 #   type (cases/synth.py `_tagged`), so the CRSs that differ by their `type` alone are told
-#   apart by the `oneOf` (geozarr 36 -> 72, geo-proj 37 -> 70). Not built: where an option's
-#   value also satisfies the first option of its `anyOf` (`TemporalCrsOption2`: PROJJSON's
-#   `object_usage` second option lists fewer keys), the first holds and is rightly what is
-#   parsed; a few options only an optional key deeper than cases/enrich.py's rounds holds;
-#   BoundCrs (a CRS holding CRSs): its first option is built since, inside the option chosen,
-#   any union being built may be entered again through an option that ends (cases/synth.py
-#   `_inside_chosen`: geozarr 72 -> 73, geo-proj 70 -> 71); its second, like
-#   `TemporalCrsOption2`, only ever holds where the first does; the route to a union chosen
-#   for a case goes through the options that hold it below a required key, nearest first
-#   (cases/coverage.py `_routes`: a CRS's `id` and a conversion's parameter values, reached
-#   through `proj:projjson`, not through `proj:code`'s optional `proj:projjson`, which its
-#   one-of-three refuses: geozarr 73 -> 75, geo-proj 71 -> 79);
+#   apart by the `oneOf` (geozarr 36 -> 72, geo-proj 37 -> 70); BoundCrs (a CRS holding CRSs):
+#   its first option is built since, inside the option chosen, any union being built may be
+#   entered again through an option that ends (cases/synth.py `_inside_chosen`: geozarr 72 ->
+#   73, geo-proj 70 -> 71); the route to a union chosen for a case goes through the options
+#   that hold it below a required key, nearest first (cases/coverage.py `_routes`: a CRS's
+#   `id` and a conversion's parameter values, reached through `proj:projjson`, not through
+#   `proj:code`'s optional `proj:projjson`, which its one-of-three refuses: geozarr 73 -> 75,
+#   geo-proj 71 -> 79); the second option of `object_usage`'s `anyOf` (24 CRSs, datums and
+#   operations), which the smallest value holds together with the first, is built with a key
+#   the first types given a value of another type, a `scope` of 0, which the CRS's own
+#   `scope: {}` allows (cases/spoil.py: geozarr 75 -> 99, geo-proj 79 -> 103);
+# - GeoZarr's other members and recursive-group's: the group option, the type being built, is
+#   built once more inside itself (cases/synth.py `_again`: geozarr 99 -> 100);
 # - OME bf2raw and plate are built since cases/repair.py names an existing member for a
 #   refused `x-zomgen-reaches` (bf2raw's series) and renames the row and well built to a
 #   well's `path` (plate); before, no valid hierarchy was found (3 of 8; 0.6: 2 of 43).
 BUILT: dict[str, tuple[int, int]] = {
     "cf_grid_v2": (5, 5),
     "cf_grid_v3": (5, 5),
-    "geozarr_dataset": (75, 100),
+    "geozarr_dataset": (100, 100),
     "ome_ngff_04_bf2raw": (8, 8),
     "ome_ngff_04_image": (8, 8),
     "ome_ngff_04_plate": (8, 8),
@@ -101,7 +102,7 @@ BUILT: dict[str, tuple[int, int]] = {
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
     "zarr_conventions_cf": (7, 7),
-    "zarr_conventions_geo_proj": (79, 103),
+    "zarr_conventions_geo_proj": (103, 103),
     "zarr_conventions_multiscales": (2, 2),
     "zarr_conventions_spatial": (2, 2),
 }
@@ -114,7 +115,9 @@ BUILT: dict[str, tuple[int, int]] = {
 VALUES: dict[str, tuple[int, int]] = {
     "cf_grid_v2": (26, 93),
     "cf_grid_v3": (26, 93),
-    "geozarr_dataset": (8827, 3830),
+    # more since PROJJSON's second `object_usage` options and GeoZarr's nested group are built
+    # (cases/spoil.py, synth.py `_again`; were (8827, 3830) and (1654, 215))
+    "geozarr_dataset": (8835, 3866),
     "ome_ngff_04_bf2raw": (0, 1),
     "ome_ngff_04_image": (0, 19),
     "ome_ngff_04_plate": (0, 5),
@@ -131,7 +134,7 @@ VALUES: dict[str, tuple[int, int]] = {
     "xarray_v2": (0, 0),
     "xarray_v3": (0, 0),
     "zarr_conventions_cf": (26, 95),
-    "zarr_conventions_geo_proj": (1654, 215),
+    "zarr_conventions_geo_proj": (1654, 216),
     "zarr_conventions_multiscales": (0, 5),
     "zarr_conventions_spatial": (1, 9),
 }

@@ -453,3 +453,87 @@ def test_too_many_items_a_contains_counts_are_taken_off_it() -> None:
     types = [axis["type"] for axis in out["axes"]]
     assert types == ["space", "space", "space1", "space2", "space3"]
     assert [axis["name"] for axis in out["axes"]] == [f"a{i}" for i in range(5)]
+
+
+def _usage_crs() -> dict[str, Any]:
+    """PROJJSON's shape: a CRS takes `object_usage` into its `allOf`, an `anyOf` of two open
+    objects, the first typing `scope`, the second `usages`; the CRS allows any `scope`."""
+    usage = {
+        "anyOf": [
+            {"type": "object", "properties": {"scope": {"type": "string"}}},
+            {
+                "type": "object",
+                "properties": {"usages": {"type": "array", "items": {"type": "string"}}},
+            },
+        ]
+    }
+    crs = {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/Usage"}],
+        "properties": {"name": {"type": "string"}, "scope": {}, "usages": {}},
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    return {"Usage": usage, "Crs": crs}
+
+
+@pytest.mark.parametrize("required", [True, False], ids=["required", "optional"])
+def test_a_later_option_an_earlier_one_also_holds_is_built_off_it(
+    required: bool, tmp_path: Path
+) -> None:
+    """The smallest CRS holds both options of the `anyOf`, and the run time reads the first.
+    The second is built with a `scope` that is not a string, which the first refuses and the
+    CRS allows (cases/spoil.py), in a required key and in an optional one (where the key was
+    left out before); the package parses it as the second option's class."""
+    attributes = {
+        "type": "object",
+        "properties": {"crs": {"$ref": "#/$defs/Crs"}},
+        "required": ["crs"] if required else [],
+    }
+    options = _options_report(group(attributes, _usage_crs()), tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] >= 2
+    models = (tmp_path / "out" / "lab_cases" / "models_cases.py").read_text("utf-8")
+    assert "CrsOption2(" in models and "scope=0" in models, models
+
+
+def test_an_option_no_change_can_tell_from_an_earlier_one_is_named_not_built(
+    tmp_path: Path,
+) -> None:
+    """An `anyOf` whose first option is any object: no key tells the second apart, so it is
+    never what a document means, and the report says why rather than building a value the run
+    time would read as the first."""
+    attributes = {
+        "type": "object",
+        "properties": {
+            "meta": {
+                "anyOf": [
+                    {"type": "object"},
+                    {"type": "object", "properties": {"a": {"type": "string"}}},
+                ]
+            }
+        },
+        "required": ["meta"],
+    }
+    options = _options_report(group(attributes), tmp_path)
+    assert options["failures"] == []
+    (missing,) = options["not_built"]
+    assert (missing["union"], missing["option"]) == ("LabAttributes.meta", 2)
+    assert "option 1" in missing["reason"] and "holds for every value" in missing["reason"]
+
+
+def test_a_group_whose_other_members_may_be_groups_like_it_is_built_inside_itself(
+    tmp_path: Path,
+) -> None:
+    """GeoZarr: a group's other members are groups like itself or arrays. The group option is
+    the type being built, so it is built once more inside itself, whose own other member then
+    takes the array (before: only the array was ever built)."""
+    convention = group({"type": "object"})
+    convention["properties"]["members"] = {
+        "additionalProperties": {
+            "anyOf": [{"$ref": "#"}, {"allOf": [{"$ref": "urn:zom:v3#/$defs/ArraySpec"}]}]
+        }
+    }
+    options = _options_report(convention, tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] == 2

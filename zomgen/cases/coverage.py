@@ -24,6 +24,7 @@ from zomgen.cases import walk
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import get
 from zomgen.cases.repair import Check, Renames, moved, repaired
+from zomgen.cases.spoil import spoiled
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
 from zomgen.cases.verdict import accepts
 from zomgen.runtime.subschemas import holds
@@ -136,12 +137,14 @@ _DEEPEST = 64  # types down, past which a union is taken as not held
 Chosen = list[tuple[walk.Path, ir.UnionOf, int]]  # where the synthesiser took which option
 
 
-def _values_at(document: Any, chosen: Chosen, union: ir.UnionOf, index: int) -> Iterator[Any]:
-    """The values `document` holds where option `index` of `union` was built."""
+def _values_at(
+    document: Any, chosen: Chosen, union: ir.UnionOf, index: int
+) -> Iterator[tuple[walk.Path, Any]]:
+    """Where `document` holds values built as option `index` of `union`, and those values."""
     for path, built_union, built_index in chosen:
         if built_union == union and built_index == index:
             try:
-                yield get(document, path)
+                yield path, get(document, path)
             except (KeyError, IndexError, TypeError):
                 continue  # not (or no longer) in this document
 
@@ -198,20 +201,24 @@ class _Judge:
 
             left_out: list[str] = []  # why keys that would hold the option were left out
 
-            def keeps(
+            def kept(
                 document: Any, chosen: Chosen = synthesiser.chosen, left_out: list[str] = left_out
-            ) -> bool:
+            ) -> Any | None:
                 # an optional key that makes the option built read as another (a 0.6
                 # projectAxis with `createdOutputs` given `droppedInputs` too), or an option on
                 # the way to it (an `anyOf` whose earlier option the key satisfies: cm_proj_r3's
-                # `proj:wkt2` beside the `proj:projjson` that holds the CRS), is left out
+                # `proj:wkt2` beside the `proj:projjson` that holds the CRS), is left out,
+                # unless a change makes the earlier option fail (spoil.py: a PROJJSON CRS in an
+                # optional key, given a `scope` that is not a string)
                 for u, i in taken:
-                    for value in _values_at(document, chosen, u, i):
+                    for path, value in list(_values_at(document, chosen, u, i)):
                         why = self._not_this_option(u, i, value)
                         if why is not None:
-                            left_out.append(why)
-                            return False
-                return True
+                            document = self._spoiled(document, [(path, u, i)])
+                            if document is None:
+                                left_out.append(why)
+                                return None
+                return document
 
             # With optional keys: first as the synthesiser builds them, then repaired where
             # the run time refuses them (a 0.6 transformation between coordinate systems);
@@ -219,13 +226,15 @@ class _Judge:
             for repair in (None, self._repaired) if optional else (None,):
                 if optional:
                     document = enriched(
-                        smallest, self.h, self._accepts, synthesiser, first, repair, keeps
+                        smallest, self.h, self._accepts, synthesiser, first, repair, kept
                     )
                 built = synthesiser.chosen
                 for path in dict.fromkeys(p for p, u, i in built if u == union and i == index):
                     # the union, and every union around it, took the option built
                     around = [(p, u, i) for p, u, i in built if path[: len(p)] == p]
                     why = self._not_built_as(document, around)
+                    if why is not None and (spoilt := self._spoiled(document, around)):
+                        document, why = spoilt, None
                     if why == REFUSED_KEY and left_out:
                         why = f"an optional key holding it was left out: {left_out[0]}"
                     if why is None:
@@ -350,6 +359,27 @@ class _Judge:
             if why is not None:
                 return why if union == decisions[-1][1] else f"a union around it: {why}"
         return None
+
+    def _spoiled(self, document: Any, around: Chosen) -> Any | None:
+        """`document` changed (spoil.py) so that each union around the option built, and the
+        union itself, takes the option built where an earlier option of an `anyOf` held too;
+        None where that is not done."""
+        for path, union, index in around:
+            try:
+                value = get(document, path)
+            except (KeyError, IndexError, TypeError):
+                return None
+            if self._holds(union, index, value) and union.option_schemas:
+                changed = spoiled(
+                    document, path, union.option_schemas, index, self.bundled, self._valid
+                )
+                if changed is None:
+                    return None
+                document = changed
+        return document if self._not_built_as(document, around) is None else None
+
+    def _valid(self, document: Any) -> bool:
+        return not self.check(document)
 
     def _not_this_option(self, union: ir.UnionOf, index: int, value: Any) -> str | None:
         """Why the value built is not the option's (None: it is)."""

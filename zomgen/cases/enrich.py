@@ -32,12 +32,13 @@ def enriched(
     synthesiser: Synthesiser | None = None,
     first: Callable[[ir.Field], bool] | None = None,
     repair: Callable[[Any], Any | None] | None = None,
-    keeps: Callable[[Any], bool] = lambda _document: True,
+    kept: Callable[[Any], Any | None] = lambda document: document,
 ) -> Any:
     """`valid` with every optional key added that the run time accepts (their values built
     by `synthesiser`, by default one that chooses no union's option; the fields `first`
     picks are tried before the others, as where only one of several keys may be present),
-    and that `keeps` accepts (a key that would turn the option built into another)."""
+    and that `kept` keeps (None: a key that would turn the option built into another; it
+    may give the document changed, so that the option built stays that option)."""
     synthesiser = synthesiser or Synthesiser(h)
     tried: set[walk.Path] = set()
     for _ in range(ROUNDS):
@@ -62,12 +63,14 @@ def enriched(
                 continue
             candidate = edited(valid, place.path, value)
             if accepts(candidate):
-                if keeps(candidate):
-                    valid, added = candidate, True
+                keep = kept(candidate)
             elif repair is not None:
                 fixed = repair(candidate)
-                if fixed is not None and _holds_key(fixed, place.path) and keeps(fixed):
-                    valid, added = fixed, True
+                keep = kept(fixed) if fixed is not None and _holds_key(fixed, place.path) else None
+            else:
+                keep = None
+            if keep is not None:
+                valid, added = keep, True
         if not added:
             break
     return valid

@@ -30,7 +30,7 @@ def guess(schema: Any, subschema: Any, depth: int = 0) -> Any:
         values = subschema.get(word)
         if isinstance(values, list) and values:
             return values[0]
-    merged = _merged(schema, subschema)
+    merged = all_of_merged(schema, subschema)
     kind = _kind(merged)
     if kind == "object":
         return _object(schema, merged, depth)
@@ -92,13 +92,13 @@ def _array(schema: Any, merged: dict[str, Any], depth: int) -> list[Any]:
     return out
 
 
-def _merged(schema: Any, subschema: dict[str, Any]) -> dict[str, Any]:
+def all_of_merged(schema: Any, subschema: dict[str, Any]) -> dict[str, Any]:
     """The subschema with its `allOf` parts' words added (theirs first, its own win)."""
     merged: dict[str, Any] = {}
     for part in subschema.get("allOf") or []:
         part = deref(schema, part)
         if isinstance(part, dict):
-            inner = _merged(schema, part)
+            inner = all_of_merged(schema, part)
             properties = {**merged.get("properties", {}), **inner.get("properties", {})}
             required = [*merged.get("required", []), *inner.get("required", [])]
             merged.update(inner)

@@ -141,6 +141,9 @@ class Synthesiser:
         # being built may be entered again through an option that ends (a bound CRS's source
         # CRS is a CRS), and the routes (`prefer`) are not followed again.
         self._inside_chosen = 0
+        # The named type the chosen option of a union may build once more although it is being
+        # built (a group whose other members may be groups like itself: GeoZarr's pyramid).
+        self._again: str | None = None
 
     def root(self) -> Any:
         return self.value(ir.Ref(self.hierarchy.root), "#")
@@ -258,6 +261,22 @@ class Synthesiser:
         # an option that ends
         if chosen is not None and not self.recursive(ref.options[chosen]):
             return self._option(ref, chosen, where)
+        if (
+            chosen is not None
+            and isinstance(option := ref.options[chosen], ir.Ref)
+            and not self._inside_chosen
+            and self._again is None
+        ):
+            # the chosen option is the type being built: built once more, where its own
+            # unions take options that end
+            self._again = option.name
+            made = len(self.chosen)
+            try:
+                return self._option(ref, chosen, where)
+            except Unsatisfiable:
+                del self.chosen[made:]
+            finally:
+                self._again = None
         problem: Unsatisfiable | None = None
         order = sorted(range(len(ref.options)), key=lambda i: self.recursive(ref.options[i]))
         if key in self.prefer and not self._inside_chosen:
@@ -296,7 +315,8 @@ class Synthesiser:
 
     def _named(self, name: str) -> Any:
         named = self.hierarchy.type_named(name)
-        if self.recursive(ir.Ref(name)):
+        again, self._again = self._again == name, None
+        if self.recursive(ir.Ref(name)) and not again:
             raise Unsatisfiable(named.pointer, f"`{name}` requires itself: no finite value")
         self._stack.append(name)
         try:
