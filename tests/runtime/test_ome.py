@@ -58,9 +58,10 @@ def _node(attributes: Any, members: dict[str, Any], version: str) -> dict[str, A
     return {"zarr_format": 2, "attributes": attributes, "members": members}
 
 
-def _levels(attributes: Any, version: str) -> dict[str, Any]:
+def _levels(attributes: Any, version: str, integers: bool = False) -> dict[str, Any]:
     """The arrays an image's `datasets[].path` name, shaped after its axes (what a writer that
-    follows the spec stores beside these attributes)."""
+    follows the spec stores beside these attributes); `integers`: of an integer data type, as a
+    label image's pixels must be."""
     levels: dict[str, Any] = {}
     ome = _ome(attributes, version)
     multiscales = ome.get("multiscales") if isinstance(ome, dict) else None
@@ -77,11 +78,10 @@ def _levels(attributes: Any, version: str) -> dict[str, Any]:
             if not isinstance(path, str) or any(n in ("", ".", "..") for n in path.split("/")):
                 continue
             if version == "0.4":
-                array = v2_array(shape, attributes={})
-            elif all(isinstance(n, str) for n in names):
-                array = v3_array(shape, dimension_names=names)
+                array = v2_array(shape, attributes={}, **({"dtype": "<u2"} if integers else {}))
             else:
-                array = v3_array(shape)
+                extra = {"dimension_names": names} if all(isinstance(n, str) for n in names) else {}
+                array = v3_array(shape, **extra, **({"data_type": "uint16"} if integers else {}))
             *folders, name = path.split("/")
             members = levels
             for folder in folders:  # `path/to/0`: the level sits below groups
@@ -128,7 +128,7 @@ def _labelled(label_attributes: Any, version: str) -> dict[str, Any]:
             else label_attributes
         )
         listing = {"labels": ["l"]}
-    label = _node(merged, _levels(merged, version), version)
+    label = _node(merged, _levels(merged, version, integers=True), version)
     labels = _node(listing, {"l": label}, version)
     image = _image(image_attributes, version)
     image["members"]["labels"] = labels
@@ -285,6 +285,16 @@ def _two_dimensional_level(store: Path, version: str) -> None:
     root.create_array("s1", shape=(32, 32), dtype="uint16", overwrite=True, **extra)
 
 
+def _float_labels(store: Path, version: str) -> None:
+    """The label image's levels rewritten as float32 arrays of the same shapes."""
+    zarr = pytest.importorskip("zarr")
+    cells = zarr.open_group(store / "labels" / "cells", mode="r+")
+    for name in ("s0", "s1", "s2"):
+        shape = cells[name].shape
+        extra = {"dimension_names": ["c", "y", "x"]} if version == "0.5" else {}
+        cells.create_array(name, shape=shape, dtype="float32", overwrite=True, **extra)
+
+
 MS = {"0.4": "/attributes/multiscales/0", "0.5": "/attributes/ome/multiscales/0"}
 LABELS = {"0.4": "/attributes/labels/0", "0.5": "/attributes/ome/labels/0"}
 
@@ -321,6 +331,14 @@ BROKEN: list[tuple[str, Breakage, Callable[[str], set[tuple[str, str, str]]]]] =
         "a missing label",
         lambda s, v: shutil.rmtree(s / "labels" / "cells"),
         lambda v: {("/labels", LABELS[v], "x-zomgen-member-kind")},
+    ),
+    (
+        "label pixels of a float data type",
+        _float_labels,
+        lambda v: {
+            (f"/labels/cells/s{i}", "/dtype" if v == "0.4" else "/data_type", "x-zomgen-in")
+            for i in range(3)
+        },
     ),
     (
         "two axes with one name",

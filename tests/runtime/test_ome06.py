@@ -98,10 +98,14 @@ def _multiscales(attributes: Any) -> list[dict[str, Any]]:
     return [m for m in found if isinstance(m, dict)] if isinstance(found, list) else []
 
 
-def _image(attributes: Any) -> dict[str, Any]:
+LABEL_PIXELS = "uint16"  # a label image's levels: "The pixels ... MUST be integer data types"
+
+
+def _image(attributes: Any, data_type: str = "float64") -> dict[str, Any]:
     """An image node: `attributes`, the arrays its `datasets[].path` name (as many dimensions
-    as its intrinsic coordinate system has axes), and the label images its multiscale
-    `coordinateTransformations` name by `path`, each holding the coordinate system named."""
+    as its intrinsic coordinate system has axes, of `data_type`), and the label images its
+    multiscale `coordinateTransformations` name by `path`, each holding the coordinate system
+    named."""
     members: dict[str, Any] = {}
     for multiscale in _multiscales(attributes):
         axes = _axes(multiscale)
@@ -115,7 +119,7 @@ def _image(attributes: Any) -> dict[str, Any]:
         )
         for path in paths:
             if _name_ok(path):
-                _put(members, path, v3_array([1] * len(axes), **extra))
+                _put(members, path, v3_array([1] * len(axes), data_type=data_type, **extra))
         transformations = multiscale.get("coordinateTransformations")
         for transformation in transformations if isinstance(transformations, list) else []:
             for end in ("input", "output"):
@@ -149,7 +153,7 @@ def _put_label(
         ],
     }
     attributes = {"ome": {"version": VERSION, "multiscales": [multiscale], "image-label": {}}}
-    label = _image(attributes)
+    label = _image(attributes, LABEL_PIXELS)
     first, _, rest = path.partition("/")
     if first == "labels" and rest:
         labels = members.setdefault("labels", _group({"ome": {"version": VERSION, "labels": []}}))
@@ -172,7 +176,7 @@ def _labelled(label_attributes: Any) -> dict[str, Any]:
     )
     image = _image(copy.deepcopy(VALID_IMAGE))
     listing = {"ome": {"version": VERSION, "labels": ["l"]}}
-    image["members"]["labels"] = _group(listing, {"l": _image(merged)})
+    image["members"]["labels"] = _group(listing, {"l": _image(merged, LABEL_PIXELS)})
     return image
 
 
@@ -952,6 +956,51 @@ def test_a_scene_system_no_transformation_names_is_not_linked() -> None:
     }
 
 
+def _label_pixels(*data_types: Any) -> dict[str, Any]:
+    """A valid image whose label image `l` has a level of each data type."""
+    # a copy: the label's multiscales are VALID_IMAGE's own lists, shared with other tests
+    image = copy.deepcopy(_labelled({"ome": {"image-label": {}}}))
+    label = image["members"]["labels"]["members"]["l"]
+    multiscale = label["attributes"]["ome"]["multiscales"][0]
+    first = multiscale["datasets"][0]
+    multiscale["datasets"] = []
+    for i, data_type in enumerate(data_types):
+        dataset = copy.deepcopy(first)
+        dataset["path"] = str(i)
+        dataset["coordinateTransformations"][0]["input"] = {"path": str(i)}
+        multiscale["datasets"].append(dataset)
+        label["members"][str(i)] = {**label["members"]["0"], "data_type": data_type}
+    return image
+
+
+# (a label image's levels' data types, the levels refused): "The pixels of the label images
+# MUST be integer data types", every integer type Zarr v3 and its registered extensions name.
+LABEL_PIXELS_CASES: list[tuple[tuple[Any, ...], set[int]]] = [
+    (("int8", "int16", "int32", "int64"), set()),
+    (("uint8", "uint16", "uint32", "uint64"), set()),
+    (("int2", "int4", "uint2", "uint4"), set()),
+    (("float32", "bool", "uint8"), {0, 1}),
+    (("uint8", {"name": "uint8"}, "complex64"), {1, 2}),
+]
+
+
+def test_label_pixels_are_of_an_integer_data_type() -> None:
+    """Every level of a label image, whatever the other levels (the rule that levels share a
+    data type reports those that differ from the first too)."""
+    for data_types, refused in LABEL_PIXELS_CASES:
+        problems = _problems("image", _label_pixels(*data_types))
+        found = {int(p.node_path.rsplit("/", 1)[1]) for p in problems if p.keyword == "x-zomgen-in"}
+        assert found == refused, (data_types, problems)
+        for problem in problems:
+            if problem.keyword == "x-zomgen-in":
+                level = int(problem.node_path.rsplit("/", 1)[1])
+                assert problem.node_path == f"/labels/l/{level}"
+                assert problem.pointer == "/data_type"
+                assert problem.message.startswith(
+                    f"{data_types[level]!r} is not one of ['int8', 'int16', 'int32', "
+                ), problem.message
+
+
 def _rule_documents() -> dict[str, list[dict[str, Any]]]:
     """Every document above, by the package that checks it: upstream's cases and examples, and
     the transformations of the rule tests."""
@@ -969,6 +1018,7 @@ def _rule_documents() -> dict[str, list[dict[str, Any]]]:
     for (forward, child), _problems_of in SCENE_WRAPPERS:
         documents["scene"].append(_scene_with_wrappers(forward, child))
     documents["scene"].append(_scene_with_island())
+    documents["image"] += [_label_pixels(*types) for types, _refused in LABEL_PIXELS_CASES]
     return documents
 
 

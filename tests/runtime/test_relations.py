@@ -140,6 +140,19 @@ INDEX_RULES: dict[str, Any] = {
 }
 
 
+# OME label images: every level has an integer data type; the type is in the level, so the
+# values are listed in the rule (`{"values": [...]}`).
+PIXEL_RULE: dict[str, Any] = {IN: [[f"{LEVEL}/data_type", {"values": ["uint8", "uint16", 1]}]]}
+
+
+def _pixels(*data_types: Any) -> dict[str, Any]:
+    """An image with a level of each data type."""
+    image = _image(len(data_types))
+    for i, data_type in enumerate(data_types):
+        image["members"][f"s{i}"]["data_type"] = data_type
+    return image
+
+
 def _acquired(acquisitions: list[int], fields: list[int]) -> dict[str, Any]:
     """A plate of one well `A/1` whose fields name `fields` as their acquisitions."""
     plate = _plate([("A/1", 0, 0)])
@@ -345,6 +358,23 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
         _acquired([0, 1], [1, 2]),
         [("/A/1", "/attributes/well/images/1/acquisition", IN, _at(IN, 0))],
     ),
+    ("levels of the data types listed", PIXEL_RULE, _pixels("uint8", "uint16"), []),
+    ("a listed number compares as JSON: 1.0 is 1", PIXEL_RULE, _pixels(1.0), []),
+    (
+        "a level of a data type not listed, and one not a string",
+        PIXEL_RULE,
+        _pixels("uint8", "float32", {"name": "uint8"}),
+        [
+            ("/s1", "/data_type", IN, _at(IN, 0)),
+            ("/s2", "/data_type", IN, _at(IN, 0)),
+        ],
+    ),
+    (
+        "listed objects, in any key order",
+        {IN: [["/attributes/o/*", {"values": [{"a": 1, "b": [2]}, None]}]]},
+        _group({"o": [{"b": [2.0], "a": 1}, None, {"a": 1}]}, {}),
+        [("/", "/attributes/o/2", IN, _at(IN, 0))],
+    ),
     (
         "a count that holds",
         {COUNT: [["/attributes/n", "/members/*"]]},
@@ -536,6 +566,10 @@ MALFORMED: list[tuple[str, Any]] = [
     (REACHES, [["/a"]]),
     (REACHES, [["/a", {"join": ["/b"], "with": "/"}]]),
     (IN, {"/a": "/b"}),
+    (IN, [["/a", {"values": []}]]),
+    (IN, [["/a", {"values": "uint8"}]]),
+    (IN, [["/a", {"values": ["uint8"], "with": "/"}]]),
+    (EQUAL, [["/a", {"values": ["uint8"]}]]),
     (UNIQUE, [["/a", "/b"]]),
     (UNIQUE, {"/a": 1}),
     (KIND, {"/a/{": "array"}),
@@ -586,6 +620,11 @@ def test_reaches_and_in_say_what_is_missing() -> None:
         "3 is not one of [0, 1], the values of /attributes/plate/acquisitions/*/id of the group "
         "2 levels above"
     )
+
+
+def test_in_a_list_says_which_values_are_allowed() -> None:
+    (problem,) = check_document(_pixels("float32"), PIXEL_RULE)
+    assert problem.message == "'float32' is not one of ['uint8', 'uint16', 1]"
 
 
 def test_problems_name_the_faulty_node_and_key() -> None:

@@ -18,6 +18,7 @@ relations and PROJJSON), so the fast subset leaves them to the full suite."""
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from zomgen.cases.coverage import coverage
 from zomgen.cases.derive import Derived, derive
 from zomgen.cases.values import value_cases
 from zomgen.cases.verdict import accepts
+from zomgen.runtime import check_document
 from zomgen.write import stale, with_manifest
 
 conventions = load_script("regenerate").conventions
@@ -271,3 +273,15 @@ def test_a_value_the_package_loses_is_a_failure(
     )
     raised = value_cases([valid], hierarchy, Raising, accepted)  # type: ignore[arg-type]
     assert raised and all(c.failure == "parse raised KeyError: 'ordered'" for c in raised)
+
+
+@pytest.mark.parametrize(("schema", "package"), [pytest.param(s, o, id=o.name) for s, o in PAIRS])
+def test_a_conventions_own_examples_are_valid(schema: Path, package: Path) -> None:
+    """The whole hierarchies a bundled schema gives as `examples` are valid under its package:
+    a rule added later must not turn them invalid unnoticed (`zomgen cases` takes a valid example
+    for its hierarchy, and would quietly fall back to a synthesised one)."""
+    examples = json.loads(schema.read_text("utf-8")).get("examples", [])
+    bundled = json.loads((package / "schema.json").read_text("utf-8"))
+    for index, example in enumerate(examples):
+        problems = check_document(example, bundled)
+        assert problems == [], f"examples/{index}: {[p.to_json() for p in problems]}"

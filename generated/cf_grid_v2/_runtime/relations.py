@@ -12,7 +12,9 @@ words (`[words]`); a string held by an array names a sibling (arrays have no mem
 - `x-zomgen-reaches: [[anchor, other, ...], ...]`: `other` reaches a value, for every value of
   the anchor (OME plates: the row a well's `rowIndex` indexes exists).
 - `x-zomgen-in: [[anchor, other, ...], ...]`: every value of the anchor is one of the values
-  `other` reaches, if it reaches any (OME: a field's acquisition is one the plate lists).
+  `other` reaches, if it reaches any (OME: a field's acquisition is one the plate lists); an
+  other `{"values": [...]}` lists them (OME: a label image's levels have an integer data type,
+  which the member its `path` names says, so no JSON Schema `enum` can stand there).
 - `x-zomgen-unique-by: {list pointer: key pointer}`: no two items of a list share a key (OME:
   axis names).
 
@@ -69,7 +71,21 @@ class Plus:
     plus: int
 
 
-Operand = Path | Join | Plus
+@dataclass(frozen=True)
+class Listed:
+    """`{"values": [value, ...]}` (in only): the values themselves, not reached by a path."""
+
+    values: tuple[Any, ...]
+
+
+Operand = Path | Join | Plus | Listed
+
+
+def _listed(value: dict[str, Any]) -> Listed | None:
+    values = value.get("values")
+    if set(value) != {"values"} or not is_array(values) or not values:
+        return None
+    return Listed(tuple(values))
 
 
 def _plus(value: dict[str, Any]) -> Plus | None:
@@ -85,6 +101,8 @@ def _operand(value: Any, keyword: str) -> Operand | None:
         return parse_path(value)
     if keyword == EQUAL_LENGTH and is_object(value):
         return _plus(value)
+    if keyword == IN and is_object(value):
+        return _listed(value)
     if keyword != EQUAL or not is_object(value) or set(value) - {"join", "with"}:
         return None
     parts, separator = value.get("join"), value.get("with", "")
@@ -99,6 +117,8 @@ def _operand(value: Any, keyword: str) -> Operand | None:
 def _bound(anchor: Path, operand: Operand) -> Operand:
     if isinstance(operand, Path):
         return bound_to(anchor, operand)
+    if isinstance(operand, Listed):
+        return operand
     if isinstance(operand, Plus):
         return Plus(bound_to(anchor, operand.path), operand.plus)
     return Join(tuple(bound_to(anchor, p) for p in operand.parts), operand.separator)
@@ -126,6 +146,8 @@ def _reach(root: Any, operand: Operand, choices: Mapping[int, str | int]) -> lis
         return evaluate(root, operand, choices)
     if isinstance(operand, Plus):
         return evaluate(root, operand.path, choices)
+    if isinstance(operand, Listed):
+        return [Reached((), operand, {})]
     texts: list[str] = []
     for part in operand.parts:
         reached = evaluate(root, part, choices)
@@ -141,7 +163,7 @@ _SHAPES = {
     EQUAL_LENGTH: "[[anchor path, path or {path, plus}, ...], ...]",
     COUNT_EQUAL: "[[anchor path, path, ...], ...]",
     REACHES: "[[anchor path, path, ...], ...]",
-    IN: "[[anchor path, path, ...], ...]",
+    IN: "[[anchor path, path or {values}, ...], ...]",
 }
 
 # (anchor's value, other's value, whether the problem stands at the other's, its `plus`)
@@ -250,6 +272,10 @@ def _reaches(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
 
 
 def _in(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
+    if isinstance(o.value, Listed):
+        if any(same(a.value, v) for v in o.value.values):
+            return None
+        return f"{short(a.value)} is not one of {short(list(o.value.values))}"
     if not isinstance(o.value, _Whole) or not o.value.values:
         return None
     values = [v.value for v in o.value.values]

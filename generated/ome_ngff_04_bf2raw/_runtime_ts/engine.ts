@@ -169,8 +169,8 @@ function escapePointer(pointer: unknown): unknown {
 }
 
 /** The paths of a check keyword's value with `__proto__` renamed: lists of paths, rules of
- * paths (`[anchor, ...]`, `{member, length_of}`, `{join, with}`, `{path, plus}`), maps keyed (and, for
- * x-zomgen-unique-by, valued) by paths. */
+ * paths (`[anchor, ...]`, `{member, length_of}`, `{join, with}`, `{path, plus}`; not `{values}`),
+ * maps keyed (and, for x-zomgen-unique-by, valued) by paths. */
 function escapePointers(value: unknown): unknown {
   if (isArray(value)) {
     return value.map((v) => {
@@ -180,6 +180,7 @@ function escapePointers(value: unknown): unknown {
         return { ...v, join: isArray(parts) ? parts.map(escapePointer) : parts };
       }
       if (isObject(v) && hasOwn(v, "path")) return { ...v, path: escapePointer(v["path"]) };
+      if (isObject(v) && hasOwn(v, "values")) return v; // x-zomgen-in's listed values: no paths
       if (isObject(v)) {
         return { ...v, member: escapePointer(v["member"]), length_of: escapePointer(v["length_of"]) };
       }

@@ -594,10 +594,22 @@ interface Plus {
   readonly plus: number;
 }
 
-type Operand = Path | Join | Plus;
+/** `{"values": [value, ...]}` (in only): the values themselves, not reached by a path. */
+interface Listed {
+  readonly listed: readonly unknown[];
+}
+
+type Operand = Path | Join | Plus | Listed;
 
 const isJoin = (operand: Operand): operand is Join => "parts" in operand;
 const isPlus = (operand: Operand): operand is Plus => "plus" in operand;
+const isListed = (value: unknown): value is Listed => isObject(value) && isArray(value["listed"]);
+
+function listedOperand(value: { readonly [key: string]: unknown }): Listed | null {
+  const values = value["values"];
+  if (Object.keys(value).length !== 1 || !isArray(values) || values.length === 0) return null;
+  return { listed: values };
+}
 
 function plusOperand(value: { readonly [key: string]: unknown }): Plus | null {
   const keys = Object.keys(value);
@@ -612,6 +624,7 @@ function plusOperand(value: { readonly [key: string]: unknown }): Plus | null {
 function operand(value: unknown, keyword: string): Operand | null {
   if (typeof value === "string") return parsePath(value);
   if (keyword === EQUAL_LENGTH && isObject(value)) return plusOperand(value);
+  if (keyword === IN && isObject(value)) return listedOperand(value);
   if (keyword !== EQUAL) return null;
   if (!isObject(value) || Object.keys(value).some((k) => k !== "join" && k !== "with")) return null;
   const parts = value["join"];
@@ -627,6 +640,7 @@ type Rule = readonly [Path, readonly Operand[]];
 function bound(anchor: Path, o: Operand): Operand {
   if (isJoin(o)) return { parts: o.parts.map((p) => boundTo(anchor, p)), separator: o.separator };
   if (isPlus(o)) return { path: boundTo(anchor, o.path), plus: o.plus };
+  if (isListed(o)) return o;
   return boundTo(anchor, o);
 }
 
@@ -645,6 +659,7 @@ function ruleList(value: unknown, keyword: string): Rule[] | null {
 
 function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Segment>): Reached[] {
   if (isPlus(op)) return evaluate(root, op.path, choices);
+  if (isListed(op)) return [{ location: [], value: op, choices: new Map() }];
   if (!isJoin(op)) return evaluate(root, op, choices);
   const texts: string[] = [];
   for (const part of op.parts) {
@@ -661,7 +676,7 @@ const SHAPES: { readonly [keyword: string]: string } = {
   [EQUAL_LENGTH]: "[[anchor path, path or {path, plus}, ...], ...]",
   [COUNT_EQUAL]: "[[anchor path, path, ...], ...]",
   [REACHES]: "[[anchor path, path, ...], ...]",
-  [IN]: "[[anchor path, path, ...], ...]",
+  [IN]: "[[anchor path, path or {values}, ...], ...]",
 };
 
 /** Everything an other path reaches for one anchor value (count-equal, reaches, in). */
@@ -697,7 +712,7 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
             const plus = isPlus(other) ? other.plus : 0;
             // compared as a whole: how many values, or which, and where
             const reached =
-              WHOLE.includes(keyword) && !isJoin(other) && !isPlus(other)
+              WHOLE.includes(keyword) && !isJoin(other) && !isPlus(other) && !isListed(other)
                 ? [
                     {
                       location: [],
@@ -752,6 +767,11 @@ const compareReaches: Compare = (a, o) => {
 };
 
 const compareIn: Compare = (a, o) => {
+  if (isListed(o.value)) {
+    const text = canonical(a.value);
+    if (o.value.listed.some((v) => canonical(v) === text)) return null;
+    return `${short(a.value)} is not one of ${short(o.value.listed)}`;
+  }
   if (!isWhole(o.value) || o.value.values.length === 0) return null;
   const values = o.value.values.map((v) => v.value);
   const text = canonical(a.value);
