@@ -14,6 +14,7 @@ from zomgen.catalog.patterns import NodePattern, node_pattern
 from zomgen.errors import InputProblem
 from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, report_input
 from zomgen.progress import ProgressLine
+from zomgen.resources import conventions_dir
 
 
 def add_validate(
@@ -27,7 +28,10 @@ def add_validate(
     )
     validate.add_argument("store", help="a path, a zip file or an fsspec URL")
     validate.add_argument(
-        "--schema", type=Path, help="the convention (default: what the store declares)"
+        "--schema",
+        type=Path,
+        help="the convention: a schema file, or the name of a bundled one (ome-ngff-05-plate); "
+        "default: what the store declares",
     )
     add_include(validate)
     validate.add_argument(
@@ -108,7 +112,12 @@ def run_validate(args: argparse.Namespace) -> int:
         which = which or "--format verdict"
         message = f"{which} applies where the store says its conventions: drop --schema"
         return report_input([InputProblem(str(args.schema), "", message)])
-    options = Options(args.schema, tuple(args.include))
+    schema = _schema_file(args.schema)
+    if schema is None:
+        names = ", ".join(_bundled_names())
+        message = f"no such schema file, nor a bundled convention of that name (one of: {names})"
+        return report_input([InputProblem(str(args.schema), "", message)])
+    options = Options(schema, tuple(args.include))
     try:
         problems = check_store(
             options,
@@ -128,6 +137,20 @@ def run_validate(args: argparse.Namespace) -> int:
     else:
         print(f"{args.store}: valid ({args.schema})")
     return EXIT_FAILED if problems else EXIT_OK
+
+
+def _schema_file(given: Path) -> Path | None:
+    """`--schema`: a file, or, where no file has that name, the bundled convention of that
+    name (`ome-ngff-05-plate`, a folder of zomgen's schemas/); None where it is neither."""
+    if given.exists():
+        return given
+    if str(given) == given.name and given.name in _bundled_names():
+        return conventions_dir() / given.name / "schema.json"
+    return None
+
+
+def _bundled_names() -> list[str]:
+    return sorted(p.parent.name for p in conventions_dir().glob("*/schema.json"))
 
 
 def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:

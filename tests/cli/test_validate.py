@@ -50,6 +50,23 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
     assert _bytes(store) == before
 
 
+def test_a_bundled_convention_is_named_outright(tmp_path: Path) -> None:
+    """`--schema xarray-v2`: the bundled convention of that name, where no file has it; a name
+    that is neither says which names there are."""
+    store = _store(tmp_path / "s.zarr", 2)
+    (store / "t" / ".zattrs").write_text(json.dumps({"_ARRAY_DIMENSIONS": ["y"]}))
+    named = run_zomgen("validate", str(store), "--schema", "xarray-v2", "--format", "json")
+    by_file = run_zomgen("validate", str(store), "--schema", str(V2), "--format", "json")
+    assert named.returncode == by_file.returncode == 1, named.stderr
+    assert json.loads(named.stdout) == json.loads(by_file.stdout)
+    valid = run_zomgen("validate", str(_store(tmp_path / "v.zarr", 3)), "--schema", "xarray-v3")
+    assert valid.returncode == 0 and "valid (xarray-v3)" in valid.stdout, valid.stderr
+    unknown = run_zomgen("validate", str(store), "--schema", "xarray-v9")
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert "xarray-v9" in unknown.stderr and "xarray-v2, xarray-v3" in unknown.stderr
+    assert "nor a bundled convention" in unknown.stderr
+
+
 def test_unusable_input_exits_2_without_traceback(tmp_path: Path) -> None:
     store = _store(tmp_path / "s.zarr", 3)
     missing = run_zomgen("validate", str(tmp_path / "nowhere.zarr"), "--schema", str(V3))
