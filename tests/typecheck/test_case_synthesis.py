@@ -537,3 +537,25 @@ def test_a_group_whose_other_members_may_be_groups_like_it_is_built_inside_itsel
     options = _options_report(convention, tmp_path)
     assert options["not_built"] == [] and options["failures"] == []
     assert options["built"] == options["options"] == 2
+
+
+def test_an_option_in_a_key_the_model_keeps_as_json_parses_as_that_json(tmp_path: Path) -> None:
+    """A v2 array whose `compressor` is a codec record or null: the model keeps the base
+    field's `JsonObject | None` (the record would not be a subtype of it), so the codec option
+    parses as the JSON read, unchanged, which is what its type says (before: reported as
+    "parse built dict, not Codec")."""
+    convention = {
+        "title": "Lab",
+        "allOf": [{"$ref": "urn:zom:v2#/$defs/ArraySpec"}],
+        "properties": {"compressor": {"anyOf": [{"$ref": "#/$defs/Codec"}, {"type": "null"}]}},
+        "$defs": {
+            "Codec": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["id"],
+            }
+        },
+    }
+    options = _options_report(convention, tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] >= 2
