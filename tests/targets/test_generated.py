@@ -198,7 +198,7 @@ def test_every_option_built_parses_as_its_class(
     assert summary["failures"] == []
     assert all(n["reason"] for n in summary["not_built"])
     not_built = "\n".join(
-        f"  {n['union']} option {n['option']} ({n['type']}): {n['reason']}"
+        f"  {n['union']} option {n['option']} ({n['type']}) at {n['pointer'] or '(an enum or type list)'}: {n['reason']}"
         for n in summary["not_built"]
     )
     found = (summary["built"], summary["options"])

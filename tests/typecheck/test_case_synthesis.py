@@ -520,6 +520,7 @@ def test_an_option_no_change_can_tell_from_an_earlier_one_is_named_not_built(
     (missing,) = options["not_built"]
     assert (missing["union"], missing["option"]) == ("LabAttributes.meta", 2)
     assert "option 1" in missing["reason"] and "holds for every value" in missing["reason"]
+    assert missing["pointer"].endswith("/properties/meta/anyOf/1"), missing
 
 
 def test_a_group_whose_other_members_may_be_groups_like_it_is_built_inside_itself(
@@ -559,3 +560,133 @@ def test_an_option_in_a_key_the_model_keeps_as_json_parses_as_that_json(tmp_path
     options = _options_report(convention, tmp_path)
     assert options["not_built"] == [] and options["failures"] == []
     assert options["built"] == options["options"] >= 2
+
+
+def test_options_that_differ_only_inside_a_required_key_are_walked_as_the_one_that_holds(
+    tmp_path: Path,
+) -> None:
+    """OME-Zarr's `ome_zarr.schema`: every option requires `ome` and types it its own way.
+    The places of a document are those of the option whose type admits it all the way down,
+    not of the first whose top level fits (bf2raw's), or the transformations inside an
+    image's optional key would never be reached (before: both of `scale`'s were not built)."""
+    layout = {
+        "type": "object",
+        "properties": {"ome": {"type": "object", "properties": {"layout": {"const": 3}}}},
+        "required": ["ome"],
+    }
+    layout["properties"]["ome"]["required"] = ["layout"]
+    image = {
+        "type": "object",
+        "properties": {
+            "ome": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "scale": {
+                        "anyOf": [
+                            {
+                                "type": "object",
+                                "properties": {"by": {"type": "number"}},
+                                "required": ["by"],
+                                "additionalProperties": False,
+                            },
+                            {
+                                "type": "object",
+                                "properties": {"to": {"type": "string"}},
+                                "required": ["to"],
+                                "additionalProperties": False,
+                            },
+                        ]
+                    },
+                },
+                "required": ["name"],
+            }
+        },
+        "required": ["ome"],
+    }
+    options = _options_report(group({"anyOf": [layout, image]}), tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] == 6  # with the other members' two kinds
+
+
+def test_a_json_value_union_builds_its_number_and_its_recursive_list(tmp_path: Path) -> None:
+    """A JSON value: `anyOf` integer, number, ..., a list of JSON values. The number option is
+    built as a number no integer option holds (0 is read as the integer), and the list holds a
+    JSON value that ends (before: the list was built inside itself until the budget ran out)."""
+    attributes = {
+        "type": "object",
+        "properties": {"fill": {"$ref": "#/$defs/JSONValue"}, "name": {"type": "string"}},
+        "required": ["fill", "name"],
+    }
+    convention = group(attributes)
+    convention["$defs"] = {
+        "JSONValue": {
+            "anyOf": [
+                {"type": "integer"},
+                {"type": "number"},
+                {"type": "string"},
+                {"type": "array", "items": {"$ref": "#/$defs/JSONValue"}},
+                {"type": "object", "additionalProperties": {"$ref": "#/$defs/JSONValue"}},
+                {"type": "null"},
+            ]
+        }
+    }
+    options = _options_report(convention, tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] == 8  # with the other members' two kinds
+
+
+def test_an_option_the_repairs_would_turn_into_another_is_repaired_as_itself(
+    tmp_path: Path,
+) -> None:
+    """A `oneOf` of an enum of names and a `pattern`: the empty string built for the pattern's
+    option matches neither, and the repair makes it match the option being built (`r0`), not
+    the first option's enum (before: the pattern's option was not built)."""
+    attributes = {
+        "type": "object",
+        "properties": {
+            "data_type": {
+                "oneOf": [
+                    {"type": "string", "enum": ["bool", "int8"]},
+                    {"type": "string", "pattern": "^r[0-9]+$"},
+                ]
+            }
+        },
+        "required": ["data_type"],
+    }
+    options = _options_report(group(attributes), tmp_path)
+    assert options["not_built"] == [] and options["failures"] == []
+    assert options["built"] == options["options"] == 4
+
+
+def test_a_oneof_option_another_option_always_holds_too_is_named_with_why(
+    tmp_path: Path,
+) -> None:
+    """pr347's codecs: a `oneOf` whose extension option admits every name but the core ones,
+    which leave out the sharding codec's. No document is a sharding codec, and the report
+    names the option that holds it too rather than "repaired into another"."""
+    attributes = {
+        "type": "object",
+        "properties": {
+            "codec": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {"name": {"const": "sharding"}},
+                        "required": ["name"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"name": {"type": "string", "not": {"enum": ["bytes"]}}},
+                        "required": ["name"],
+                    },
+                ]
+            }
+        },
+        "required": ["codec"],
+    }
+    options = _options_report(group(attributes), tmp_path)
+    assert options["failures"] == []
+    (missing,) = options["not_built"]
+    assert (missing["union"], missing["option"]) == ("LabAttributes.codec", 1)
+    assert missing["reason"].startswith("option 2 (") and "the `oneOf` refuses" in missing["reason"]

@@ -23,7 +23,9 @@ from zomgen import ir
 from zomgen.cases import walk
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import get
+from zomgen.cases.raw import escape, resolve
 from zomgen.cases.repair import Check, Renames, moved, repaired
+from zomgen.cases.report import source_pointer
 from zomgen.cases.spoil import spoiled
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
 from zomgen.cases.verdict import accepts
@@ -45,6 +47,7 @@ class OptionCase:
     path: walk.Path = ()
     reason: str = ""
     failure: str | None = None
+    pointer: str = ""  # the option's own subschema, as the convention's `file#/pointer`
 
 
 def option_cases(
@@ -57,10 +60,20 @@ def option_cases(
     judge = _Judge(hierarchy, module, bundled, check, target.records, target.sp.base_name)
     examples = judge.from_examples()
     return [
-        examples.get((union_key(union), i)) or judge.case(where, union, i)
+        dataclasses.replace(
+            examples.get((union_key(union), i)) or judge.case(where, union, i),
+            pointer=_option_pointer(union, i),
+        )
         for where, union in judge.unions
         for i in range(len(union.options))
     ]
+
+
+def _option_pointer(union: ir.UnionOf, index: int) -> str:
+    """Where the option's own subschema is (the outermost branch: the convention's own words
+    before a base schema's), or "" for an option of an `enum` or a `type` list."""
+    branches = union.option_schemas[index] if index < len(union.option_schemas) else ()
+    return source_pointer(branches[0]) if branches else ""
 
 
 def unions(hierarchy: ir.Hierarchy) -> list[tuple[str, ir.UnionOf]]:
@@ -178,6 +191,7 @@ class _Judge:
         reasons: list[str] = []
         choose = {union_key(union): index}
         prefer = self._routes(union)
+        own_schemas = union.option_schemas[index] if index < len(union.option_schemas) else ()
         # the option built, and the option each union on the way to it took
         taken = [(union, index)] + [
             (u, prefer[union_key(u)]) for _w, u in self.unions if union_key(u) in prefer
@@ -186,7 +200,14 @@ class _Judge:
             synthesiser = Synthesiser(self.h, choose=choose, prefer=prefer, pairs=pairs)
             renames: Renames = []
             try:
-                document = repaired(synthesiser.root(), self.bundled, self.check, renames)
+                smallest = synthesiser.root()
+                own = [
+                    (_document_pointer(p), own_schemas)
+                    for p, u, i in synthesiser.chosen
+                    if u == union and i == index
+                ]
+                reasons += self._exclusive(union, index, smallest, own)
+                document = repaired(smallest, self.bundled, self.check, renames, own)
             except Unsatisfiable as exc:
                 where = f" ({exc.pointer})" if exc.pointer else ""
                 reasons.append(f"no valid hierarchy with it: {exc.message}{where}")
@@ -391,6 +412,25 @@ class _Judge:
                 return f"option {earlier + 1} ({label}) holds for every value built for it"
         return None
 
+    def _exclusive(
+        self, union: ir.UnionOf, index: int, document: Any, own: list[tuple[str, Any]]
+    ) -> list[str]:
+        """Why a `oneOf` refuses the value built for its option, where another option holds
+        it too (pr347's sharding codec is also an extension codec); else nothing."""
+        schemas = own[0][1] if own else ()
+        if not schemas or schemas[0].rpartition("/")[0].rpartition("/")[2] != "oneOf":
+            return []
+        for where, _ in own:
+            value = resolve(document, where)
+            if not self._holds(union, index, value):
+                continue
+            for other in range(len(union.options)):
+                if other != index and self._holds(union, other, value):
+                    label = self._label(union.options[other])
+                    why = f"option {other + 1} ({label}) holds the value built for it too, "
+                    return [why + "and the `oneOf` refuses a value two options hold"]
+        return []
+
     def _holds(self, union: ir.UnionOf, index: int, value: Any) -> bool:
         schemas = union.option_schemas[index] if union.option_schemas else ()
         if schemas:
@@ -486,6 +526,11 @@ def _pointer(path: walk.Path) -> str:
     return "".join(f"/{step}" for step in path) or "/"
 
 
+def _document_pointer(path: walk.Path) -> str:
+    """The JSON pointer of `path` as the run time writes it (the root is "")."""
+    return "".join(f"/{escape(step)}" for step in path)
+
+
 def coverage(cases: list[OptionCase]) -> dict[str, Any]:
     """The report's summary: options built of options in the schema, each one not built with
     where and why, each failure."""
@@ -493,7 +538,13 @@ def coverage(cases: list[OptionCase]) -> dict[str, Any]:
         "options": len(cases),
         "built": sum(1 for c in cases if c.document is not None),
         "not_built": [
-            {"union": c.union, "option": c.index + 1, "type": c.option, "reason": c.reason}
+            {
+                "union": c.union,
+                "option": c.index + 1,
+                "type": c.option,
+                "pointer": c.pointer,
+                "reason": c.reason,
+            }
             for c in cases
             if c.document is None
         ],

@@ -17,6 +17,7 @@ from zomgen.cases.mutate import json_copy
 from zomgen.cases.raw import deref, escape, guess, options, resolve, tokens
 from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
+from zomgen.runtime.subschemas import holds
 
 ROUNDS = 50  # one value is repaired per round
 # Characters the repairs may add to a hierarchy, at the most: a repair that nests what it
@@ -56,10 +57,19 @@ class Renamed:
     moves: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
 
 
-def repaired(document: Any, schema: Any, check: Check, renames: Renames | None = None) -> Any:
+def repaired(
+    document: Any,
+    schema: Any,
+    check: Check,
+    renames: Renames | None = None,
+    within: Sequence[tuple[str, Sequence[str]]] = (),
+) -> Any:
     """`document` made valid by replacing refused values; raises Unsatisfiable naming the
     first constraint that nothing here can satisfy. Members a repair moved are appended to
-    `renames` as (old path, new path), in order."""
+    `renames` as (old path, new path), in order. `within` gives where an option is being
+    built (its document pointer, its subschemas' pointers): a value there that no option of
+    its `oneOf` holds is repaired as that option (a raw data type's `pattern`), where a repair
+    can, rather than as the first option (an `enum` of names)."""
     doc = json_copy(document)
     limit = len(repr(doc)) + MAX_SIZE
     tried: set[tuple[tuple[str, str], str]] = set()
@@ -74,6 +84,15 @@ def repaired(document: Any, schema: Any, check: Check, renames: Renames | None =
             ]
             whole += _relations(refusal, schema, check, doc)
             candidates = [c for c in whole if (key, repr(_document(c))) not in tried]
+            own = [
+                p
+                for where, pointers in within
+                if where == refusal.pointer
+                for p in pointers
+                if p.startswith(f"{refusal.schema_path}/")
+            ]
+            if own:  # the option being built is one of the refused `oneOf`'s: its value first
+                candidates.sort(key=lambda c: not _holds_at(c, refusal.pointer, schema, own))
             if candidates:
                 chosen = candidates[0]
                 tried.add((key, repr(_document(chosen))))
@@ -95,6 +114,13 @@ def repaired(document: Any, schema: Any, check: Check, renames: Renames | None =
                 "(or a valid example to the root schema)",
             )
     raise Unsatisfiable("", f"no valid hierarchy after {ROUNDS} repairs")
+
+
+def _holds_at(candidate: Any, pointer: str, schema: Any, pointers: Sequence[str]) -> bool:
+    try:
+        return holds(resolve(_document(candidate), pointer), schema, *pointers)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return False
 
 
 def _document(candidate: Any) -> Any:

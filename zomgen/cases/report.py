@@ -139,7 +139,9 @@ def _options(report: dict[str, Any]) -> list[str]:
         ),
     ]
     lines += [
-        f"- not built: {o['union']} option {o['option']} ({o['type']}): {o['reason']}"
+        f"- not built: {o['union']} option {o['option']} ({o['type']})"
+        + (f" at {o['pointer']}" if o.get("pointer") else "")
+        + f": {o['reason']}"
         for o in options["not_built"]
     ]
     lines += [

@@ -107,6 +107,8 @@ SMALLEST: dict[ir.PrimitiveName, Any] = {
 }
 
 
+_NUMBER, _INTEGER = ir.Primitive("number"), ir.Primitive("integer")
+
 Path = tuple[str | int, ...]
 
 
@@ -144,6 +146,10 @@ class Synthesiser:
         # The named type the chosen option of a union may build once more although it is being
         # built (a group whose other members may be groups like itself: GeoZarr's pyramid).
         self._again: str | None = None
+        # The chosen unions whose chosen option, a list, map or tuple, is being built: met again
+        # inside it (a list of JSON values holding JSON values), the union takes an option that
+        # ends.
+        self._within: set[str] = set()
 
     def root(self) -> Any:
         return self.value(ir.Ref(self.hierarchy.root), "#")
@@ -256,7 +262,7 @@ class Synthesiser:
 
     def _union(self, ref: ir.UnionOf, where: str) -> Any:
         key = union_key(ref)
-        chosen = self.choose.get(key)
+        chosen = None if key in self._within else self.choose.get(key)
         # inside the chosen option, the same union again (a sequence in a sequence) takes
         # an option that ends
         if chosen is not None and not self.recursive(ref.options[chosen]):
@@ -292,13 +298,26 @@ class Synthesiser:
 
     def _option(self, ref: ir.UnionOf, index: int, where: str) -> Any:
         made = len(self.chosen)
-        inside = union_key(ref) in self.choose
+        key = union_key(ref)
+        inside = key in self.choose
         self._inside_chosen += inside
+        # (a named option met again is `recursive`'s to judge: a bound CRS holds a CRS)
+        within = inside and not isinstance(ref.options[index], ir.Ref) and key not in self._within
+        if within:
+            self._within.add(key)
         try:
             value = self.value(ref.options[index], where)
         finally:
             self._inside_chosen -= inside
+            if within:
+                self._within.discard(key)
         self.chosen.insert(made, (tuple(self._path), ref, index))  # outer unions first
+        if (
+            self.choose.get(key) == index
+            and ref.options[index] == _NUMBER
+            and _INTEGER in ref.options
+        ):
+            return 0.5  # the number option built: a number no `integer` option holds
         return self._tagged(value, ref.options[index])
 
     def _tagged(self, value: Any, option: ir.TypeRef) -> Any:

@@ -117,6 +117,15 @@ class _Walker:
         """Whether documents.py spells a union of these options with `_MypyFallback`."""
         return open_dicts.needs_fallback(merge_literals(options), self.reaching_open)
 
+    def _options_for(self, value: Any, union: ir.UnionOf) -> tuple[ir.TypeRef, ...]:
+        """The union's options, the one whose type admits `value` all the way down first: the
+        top-level shape alone does not tell apart options that differ only inside a required
+        key (OME-Zarr's `ome` object, which each of `ome_zarr.schema`'s options types its way)."""
+        admitting = next((o for o in union.options if admits(value, o, self.h)), None)
+        if admitting is None:
+            return union.options
+        return (admitting, *(o for o in union.options if o is not admitting))
+
     def walk(self, value: Any, ref: ir.TypeRef, path: Path, ctx: Context) -> Iterator[Place]:
         if isinstance(ref, ir.Ref):
             named = self.h.type_named(ref.name)
@@ -129,7 +138,7 @@ class _Walker:
         elif isinstance(ref, ir.BaseNode) and fits(value, ref, self.h):
             yield NodePlace(path, ref.kind, ref.zarr_format, ctx)
         elif isinstance(ref, ir.UnionOf):
-            for option in ref.options:
+            for option in self._options_for(value, ref):
                 if fits(value, option, self.h):
                     inner = _with(
                         ctx,
