@@ -1,18 +1,23 @@
 """Builds every JSON-Schema-Test-Suite group into a package, once per test session (the
-`suite` fixture in tests/suite/conftest.py calls `build_suite`)."""
+`suite` fixture in tests/suite/conftest.py calls `build_suite`), and builds every option of
+every union of each (tests/suite/test_suite_options.py pins what that gives)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from tests.support.packages import import_package
+from tests.support.packages import import_package, imported
 from tests.support.suite_cases import Group, groups, wrap
+from zomgen.cases.coverage import coverage, option_cases
+from zomgen.cases.derive import refusals
 from zomgen.errors import CompileError
-from zomgen.pipeline import Options, generate_package
+from zomgen.pipeline import Generated, Options, generate_package
 from zomgen.write import write_package
 
 
@@ -21,6 +26,9 @@ class Built:
     group: Group
     ok: bool
     messages: tuple[str, ...]  # the refusal (one line per problem), or the build's warnings
+    # every option of every union built (zomgen/cases/coverage.py): its summary, or None
+    # where the group did not build or has no union
+    options: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,17 @@ def _build(job: tuple[Group, Path]) -> Built:
     except RecursionError:
         return Built(group, False, ("RecursionError",))
     write_package(generated.files, folder / group.package)
-    return Built(group, True, tuple(_relative(str(w), folder) for w in generated.warnings))
+    warnings = tuple(_relative(str(w), folder) for w in generated.warnings)
+    return Built(group, True, warnings, _options(generated, folder, group.package))
+
+
+def _options(generated: Generated, folder: Path, package: str) -> dict[str, Any] | None:
+    """The union options of the group built, as `zomgen cases` reports them."""
+    assert generated.hierarchy is not None
+    with imported(folder, package) as (module,):
+        bundled = json.loads(generated.files["schema.json"])
+        cases = option_cases(generated.hierarchy, module, bundled, lambda d: refusals(module, d))
+    return coverage(cases) if cases else None
 
 
 def _relative(message: str, folder: Path) -> str:

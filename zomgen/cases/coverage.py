@@ -92,7 +92,7 @@ def _expressions(named: ir.NamedType) -> Iterator[tuple[str, ir.TypeRef]]:
     elif isinstance(named, ir.ObjectType):
         yield from ((f"{named.name}.{f.key}", f.type) for f in named.fields)
         if named.extra is not None:
-            yield f"{named.name} (other keys)", named.extra
+            yield f"{named.name}{_OTHER_KEYS}", named.extra
     else:
         yield f"{named.name}.attributes", named.attributes
         yield from ((f"{named.name}.{f.key}", f.type) for f in named.metadata)
@@ -146,6 +146,10 @@ def _unions_in(t: ir.TypeRef) -> Iterator[ir.UnionOf]:
 
 
 REFUSED_KEY = "built for an optional key the run time refused"
+_REPAIRED_INTO_ANOTHER = (
+    "the value built for it does not satisfy its subschema (repaired into another)"
+)
+_OTHER_KEYS = " (other keys)"  # as `_expressions` names an object's `extra`
 _DEEPEST = 64  # types down, past which a union is taken as not held
 Chosen = list[tuple[walk.Path, ir.UnionOf, int]]  # where the synthesiser took which option
 
@@ -189,6 +193,7 @@ class _Judge:
         option = union.options[index]
         made = OptionCase(where, index, self._label(option), None)
         reasons: list[str] = []
+        refused: list[str] = []  # the run time's refusals where the option was first built
         choose = {union_key(union): index}
         prefer = self._routes(union)
         own_schemas = union.option_schemas[index] if index < len(union.option_schemas) else ()
@@ -207,10 +212,15 @@ class _Judge:
                     if u == union and i == index
                 ]
                 reasons += self._exclusive(union, index, smallest, own)
+                refused += [
+                    f"the run time refuses the value built for it ({r.keyword}: {r.message})"
+                    for r in self.check(smallest)
+                    if any(r.pointer == where for where, _ in own)
+                ]
                 document = repaired(smallest, self.bundled, self.check, renames, own)
             except Unsatisfiable as exc:
-                where = f" ({exc.pointer})" if exc.pointer else ""
-                reasons.append(f"no valid hierarchy with it: {exc.message}{where}")
+                at = f" ({exc.pointer})" if exc.pointer else ""
+                reasons.append(f"no valid hierarchy with it: {exc.message}{at}")
                 continue
             smallest, target = document, union_key(union)
             # where the options were built, in the repaired hierarchy (enriched() adds its own
@@ -262,7 +272,14 @@ class _Judge:
                         found = dataclasses.replace(made, document=document, path=path)
                         return self._checked(found, option)
                     reasons.append(why)
+        if where.endswith(_OTHER_KEYS):
+            reasons.append(
+                "no value is built for an object's other keys (those its `properties` do not "
+                "list), where this union stands"
+            )
         reasons.append("no valid hierarchy built holds the union")
+        if reasons[0] == _REPAIRED_INTO_ANOTHER and refused:
+            return dataclasses.replace(made, reason=f"{refused[0]}; repaired, it is another option")
         return dataclasses.replace(made, reason=reasons[0])
 
     def from_examples(self) -> dict[tuple[str, int], OptionCase]:
@@ -405,7 +422,7 @@ class _Judge:
     def _not_this_option(self, union: ir.UnionOf, index: int, value: Any) -> str | None:
         """Why the value built is not the option's (None: it is)."""
         if not self._holds(union, index, value):
-            return "the value built for it does not satisfy its subschema (repaired into another)"
+            return _REPAIRED_INTO_ANOTHER
         for earlier in range(index):
             if self._holds(union, earlier, value):
                 label = self._label(union.options[earlier])

@@ -521,9 +521,12 @@ def _literal(subschema: Any) -> tuple[Any] | None:
 def variant(value: Any, n: int) -> Any:
     """The `n`-th variant of a value (`n` = 0: the value itself), distinct for distinct `n`
     where the value has a string or number to change: a string gets a suffix, a number `n`
-    added, an object its first empty string (else first string, else first number) varied."""
+    added, an object its first empty string (else first string, else first number) varied; a
+    boolean is negated for odd `n` (two booleans are all it has)."""
     if n == 0:
         return value
+    if isinstance(value, bool):
+        return not value if n % 2 else value
     if isinstance(value, str):
         return value + str(n)
     if isinstance(value, int | float) and not isinstance(value, bool):
