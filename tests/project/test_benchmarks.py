@@ -66,14 +66,24 @@ def test_bench_validate_ts_runs() -> None:
 
 def test_bench_plate_runs(tmp_path: Path) -> None:
     out = tmp_path / "plate.md"
+    out.write_text("# old table\n\n| x |\n\n## Reading the figures\n\nkept as written\n", "utf-8")
     result = _run(
         str(BENCHMARKS / "bench_plate.py"), "--rows", "1", "--columns", "2", "--out", str(out)
     )
     assert result.returncode == 0, result.stdout + result.stderr
     table = out.read_text("utf-8")
     assert "1 x 2 wells" in table
-    rows = ("ideal", "zomgen validate URL (declared", "zomgen validate URL --schema")
-    for row in (*rows, "zomgen validate URL --schema ..., a server without folder indexes"):
+    assert "# old table" not in table
+    assert table.endswith("\n## Reading the figures\n\nkept as written\n")
+    rows = (
+        "ideal, measured: one listing, then 64 reads in flight | ",
+        "ideal, computed: 20 ms per round of 64 | ",
+        "the same requests through aiohttp | ",
+        "zomgen validate URL (declared",
+        "zomgen validate URL --schema",
+        "zomgen validate URL --schema ..., a server without folder indexes",
+    )
+    for row in rows:
         assert f"| {row}" in table
     # every tool reached its verdict on the valid plate
     assert table.count("| valid |") == 4, table  # ours three times and ome-zarr-models

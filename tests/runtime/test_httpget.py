@@ -114,6 +114,28 @@ def test_connections_are_kept_alive_between_requests_and_calls(
     assert handler.connections <= 2  # two in flight at most, reused for all 21 requests
 
 
+def test_each_request_asks_for_the_path_and_query_of_its_url(
+    server: tuple[str, type[_Handler]],
+) -> None:
+    # The part before the path is split once per host (KeepAliveClient._split): the rest of
+    # every URL must still reach the server as urlsplit would send it.
+    url, _handler = server
+    host = url.removeprefix("http://")
+    targets = ["/length/a%20b/zarr.json", "/length/q?x=1&y=%2F", "/length/empty?", "/length/f#frag"]
+    urls = [f"{url}{t}" for t in targets] + [f"HTTP://{host}/length/upper", f"http://{host}"]
+    client = KeepAliveClient(10.0, 2, RedirectPolicy(url))
+    try:
+        outcomes = client.get(urls, 1 << 20)
+    finally:
+        client.close()
+    bodies = [r.body.decode() if isinstance(r, Response) else r for r in outcomes]
+    # urlsplit drops an empty query and the fragment; a URL without a path asks for "/"
+    expected = ["/length/a%20b/zarr.json", "/length/q?x=1&y=%2F", "/length/empty"]
+    assert bodies[:3] == expected
+    assert bodies[3:5] == ["/length/f", "/length/upper"]
+    assert isinstance(outcomes[5], Response) and outcomes[5].status == 500  # "/" is no kind
+
+
 @pytest.mark.parametrize("kind", ["length", "chunked", "until-close", "quietly-closed"])
 def test_every_way_a_body_ends_is_read_whole(server: tuple[str, type[_Handler]], kind: str) -> None:
     url, _handler = server

@@ -109,6 +109,10 @@ class Path:
     # token index of a `{path}` or `[key={path}]` -> its path's `*`s in the prefix it shares
     # with this path (inner index -> own index): they take the item this path took there
     inner_links: Mapping[int, Mapping[int, int]] = field(init=False, compare=False, repr=False)
+    # token index of a `[*]` -> the path after it (made once, not for every list collected)
+    rests: dict[int, Path] = field(
+        init=False, compare=False, repr=False, default_factory=dict[int, "Path"]
+    )
 
     def __post_init__(self) -> None:
         inner: dict[int, Mapping[int, int]] = {}
@@ -127,6 +131,13 @@ class Path:
             for t in self.tokens
         )
         object.__setattr__(self, "kinds", kinds)
+
+    def rest(self, i: int) -> Path:
+        """The path after token `i`."""
+        after = self.rests.get(i)
+        if after is None:
+            after = self.rests[i] = Path(self.text, self.tokens[i + 1 :])
+        return after
 
 
 def _shared_wildcards(outer: tuple[Token, ...], inner: tuple[Token, ...]) -> dict[int, int]:
@@ -412,12 +423,13 @@ class _Evaluation:
         if not is_array(value):
             return
         collected: list[Any] = []
-        rest = Path(self.path.text, self.tokens[i + 1 :])
+        below = _Evaluation(self.root, self.path.rest(i), {})
         for index, item in enumerate(value):
-            below = evaluate(self.root, rest, {}, ((*location, index), item))
-            if len(below) != 1:
+            below.found = []
+            below.step(0, (*location, index), item, {})
+            if len(below.found) != 1:
                 return
-            collected.append(below[0].value)
+            collected.append(below.found[0].value)
         self.found.append(Reached(location, collected, dict(taken)))
 
     def follow(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
