@@ -767,6 +767,39 @@ def _wrapper_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]
         ),
         {("/", f"{at}/transformations/0/outputAxes", length)},
     )
+    partition, index_of = "x-zomgen-partition", "x-zomgen-index-of"
+    yield (  # upstream's byDimensionInvalid1: both children output to axis 2 of 2
+        _by_dimension((translation, [1], [2]), (scale, [0], [2])),
+        {("/", f"{at}/transformations", partition)},
+    )
+    yield (  # upstream's byDimensionInvalid2: axis 1 twice, axis 0 never
+        _by_dimension((translation, [1], [1]), (scale, [1], [1])),
+        {("/", f"{at}/transformations", partition)},
+    )
+    yield (  # an input axis the input system does not have
+        _by_dimension((scale, [2], [0]), (translation, [1], [1])),
+        {("/", f"{at}/transformations/0/inputAxes/0", index_of)},
+    )
+    children = [
+        {"transformation": scale, "inputAxes": [0], "outputAxes": [0]},
+        {"transformation": translation, "inputAxes": [3], "outputAxes": [0]},
+    ]
+    yield (  # a label image's system (2 axes, by `path`) as input, this image's as output
+        {"type": "byDimension", "input": LABEL, "output": INTRINSIC, "transformations": children},
+        {
+            ("/", f"{at}/transformations/1/inputAxes/0", index_of),
+            ("/", f"{at}/transformations", partition),
+            ("/", f"{MS}/coordinateSystems/1/name", "x-zomgen-in"),
+        },  # `world` is linked no more
+    )
+    yield (  # the label image's system as output
+        {"type": "byDimension", "input": INTRINSIC, "output": LABEL, "transformations": children},
+        {
+            ("/", f"{at}/transformations/1/inputAxes/0", index_of),
+            ("/", f"{at}/transformations", partition),
+            ("/", f"{MS}/coordinateSystems/1/name", "x-zomgen-in"),
+        },
+    )
     both = {"type": "scale", "scale": [2, 2]}
     matrix = {"type": "affine", "affine": [[1, 0, 0], [0, 1, 0]]}
     for forward, inverse in ((both, both), (matrix, matrix)):
@@ -822,8 +855,12 @@ def test_wrapped_transformations_fit_their_axes() -> None:
     length as that transformation's parameter arrays" (an affine: a row per output axis, each
     row one item longer than the input axes); bijection: "The input and output dimensions for
     both the forward and inverse transformations MUST match bijection's input and output space
-    dimensions" (the inverse maps the bijection's output to its input). Checked for wrappers at
-    the top of a multiscale's or scene's transformations, not deeper: schemas/README.md."""
+    dimensions" (the inverse maps the bijection's output to its input); byDimension: "The
+    integer values in these arrays correspond to the axis indices in the byDimension's ...
+    `input` and `output` coordinate systems" and "Every axis index in the parent byDimension's
+    `output` coordinate system MUST appear in exactly one child transformation's `outputAxes`
+    array" (upstream's two invalid examples among the cases). Checked for wrappers at the top of
+    a multiscale's or scene's transformations, not deeper: schemas/README.md."""
     for transformation, expected in _wrapper_cases():
         assert _transformation_rows(transformation) == expected, transformation
 
@@ -931,6 +968,27 @@ def test_scene_wrapped_transformations_fit_their_axes() -> None:
         assert _rows(_problems("scene", _scene_with_wrappers(forward, child))) == expected
 
 
+def _scene_with_bad_axes() -> dict[str, Any]:
+    """The scene of _scene_with_wrappers whose byDimension child takes input axis 5 of 2 and
+    outputs twice to axis 1."""
+    document = _scene_with_wrappers([2, 2], [2, 2])
+    scene = document["attributes"]["ome"]["scene"]
+    (child,) = scene["coordinateTransformations"][2]["transformations"]
+    child["inputAxes"], child["outputAxes"] = [0, 5], [1, 1]
+    return document
+
+
+def test_scene_by_dimension_axes_are_axes_of_its_systems() -> None:
+    """A scene's byDimension: its children's input axes are axes of the input system (here in
+    the image its `path` names) and their output axes hold each axis of the output system
+    once."""
+    t = "/attributes/ome/scene/coordinateTransformations/2/transformations"
+    assert _rows(_problems("scene", _scene_with_bad_axes())) == {
+        ("/", f"{t}/0/inputAxes/1", "x-zomgen-index-of"),
+        ("/", t, "x-zomgen-partition"),
+    }
+
+
 def test_scene_map_axis_and_matrices_fit_their_systems() -> None:
     """The scene's transformations follow the image's rules for a mapAxis (every index one the
     list can hold), with inputs in its images; a rotation has one row per axis."""
@@ -1018,6 +1076,7 @@ def _rule_documents() -> dict[str, list[dict[str, Any]]]:
     for (forward, child), _problems_of in SCENE_WRAPPERS:
         documents["scene"].append(_scene_with_wrappers(forward, child))
     documents["scene"].append(_scene_with_island())
+    documents["scene"].append(_scene_with_bad_axes())
     documents["image"] += [_label_pixels(*types) for types, _refused in LABEL_PIXELS_CASES]
     return documents
 

@@ -1,5 +1,5 @@
 """The relation keywords (docs/extra-checks.md, "Relations"): x-zomgen-equal, -equal-length,
--count-equal, -reaches, -in, -unique-by, and x-zomgen-member-kind over the same paths (`*`, `[*]`, `->`,
+-count-equal, -reaches, -in, -unique-by, -index-of, -partition, and x-zomgen-member-kind over the same paths (`*`, `[*]`, `->`,
 `{path}`), each problem at the faulty node and key; the reference engine, jsonschema-rs and
 zomgen's TypeScript runtime under Node give the same verdicts and the same problems."""
 
@@ -25,6 +25,8 @@ REACHES = "x-zomgen-reaches"
 IN = "x-zomgen-in"
 UNIQUE = "x-zomgen-unique-by"
 KIND = "x-zomgen-member-kind"
+INDEX_OF = "x-zomgen-index-of"
+PARTITION = "x-zomgen-partition"
 
 Row = tuple[str, str, str, str]
 
@@ -249,6 +251,63 @@ def _referencing(*references: dict[str, Any]) -> dict[str, Any]:
 
 
 # (name, schema, document, expected problems: node, pointer, keyword, schema path)
+# OME-Zarr 0.6's byDimension: each child's `inputAxes` name axes of the input system, and the
+# children's `outputAxes` hold each axis of the output system exactly once.
+AXES_RULES: dict[str, Any] = {
+    INDEX_OF: [["/attributes/children/*/[!type]/in/*", "/attributes/from"]],
+    PARTITION: [["/attributes/children/[*]/[!type]/out", "/attributes/to"]],
+}
+
+
+def _children(*children: tuple[list[Any], list[Any]], axes: int = 2) -> dict[str, Any]:
+    """A group whose `children` map indices `in` of `from` to indices `out` of `to` (2 axes)."""
+    return _group(
+        {
+            "from": [f"f{i}" for i in range(axes)],
+            "to": [f"t{i}" for i in range(axes)],
+            "children": [{"in": i, "out": o} for i, o in children],
+        },
+        {},
+    )
+
+
+def _typed(document: dict[str, Any]) -> dict[str, Any]:
+    """The same children with a `type` each: a sequence's transformations, not a byDimension's
+    children (the `[!type]` in AXES_RULES leaves them alone)."""
+    for child in document["attributes"]["children"]:
+        child["type"] = "scale"
+    return document
+
+
+AXES_CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
+    ("indices in range, each output once", AXES_RULES, _children(([0], [1]), ([1], [0])), []),
+    ("1.0 is the index 1", AXES_RULES, _children(([0, 1.0], [0]), ([1], [1.0])), []),
+    ("no children: nothing judged", AXES_RULES, _children(), []),
+    ("children with a type: not judged", AXES_RULES, _typed(_children(([5], [1]))), []),
+    (
+        "input indices past the end, below zero and not whole",
+        AXES_RULES,
+        _children(([2, -1], [0]), ([0.5], [1])),
+        [
+            ("/", "/attributes/children/0/in/0", INDEX_OF, _at(INDEX_OF, 0)),
+            ("/", "/attributes/children/0/in/1", INDEX_OF, _at(INDEX_OF, 0)),
+            ("/", "/attributes/children/1/in/0", INDEX_OF, _at(INDEX_OF, 0)),
+        ],
+    ),
+    (
+        "an output index held twice, and one held by none",  # upstream's byDimensionInvalid2
+        AXES_RULES,
+        _children(([1], [1]), ([0], [1])),
+        [("/", "/attributes/children", PARTITION, _at(PARTITION, 0))],
+    ),
+    (
+        "an output index past the end",  # upstream's byDimensionInvalid1
+        AXES_RULES,
+        _children(([1], [2]), ([0], [2])),
+        [("/", "/attributes/children", PARTITION, _at(PARTITION, 0))],
+    ),
+]
+
 CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
     ("an image with a label", SCHEMA, _labelled(), []),
     (
@@ -546,7 +605,12 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
     ),
 ]
 
+CASES += AXES_CASES
+
 MALFORMED: list[tuple[str, Any]] = [
+    (INDEX_OF, {"/a": "/b"}),
+    (PARTITION, [["/a"]]),
+    (PARTITION, [["/a", {"values": [1]}]]),
     (EQUAL, "/a"),
     (EQUAL, [["/a"]]),
     (EQUAL, [[{"join": ["/a"]}, "/b"]]),
@@ -620,6 +684,38 @@ def test_reaches_and_in_say_what_is_missing() -> None:
         "3 is not one of [0, 1], the values of /attributes/plate/acquisitions/*/id of the group "
         "2 levels above"
     )
+
+
+AXES_MESSAGES = [
+    (
+        _children(([0], [2]), ([1], [1, 1])),
+        (
+            "must hold each index of /attributes/to (2 items) exactly once: item 0 holds 2, "
+            "which is not an index; 1 is held 2 times (by items 1, 1); 0 is held by no item"
+        ),
+    ),
+    (
+        _children(([0], [0]), ([3], [1])),
+        "3 is not an index of /attributes/from (2 items)",
+    ),
+]
+
+
+def test_index_problems_say_which_index_and_how_often() -> None:
+    for document, message in AXES_MESSAGES:
+        (problem,) = check_document(document, AXES_RULES)
+        assert problem.message == message
+
+
+@pytest.mark.node
+def test_typescript_says_the_same_of_indices(runtime: Path) -> None:
+    import json
+
+    payload = [{"schema": json.dumps(AXES_RULES), "documents": [d for d, _m in AXES_MESSAGES]}]
+    (results,) = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    assert [[p["message"] for p in r["problems"]] for r in results] == [
+        [m] for _d, m in AXES_MESSAGES
+    ]
 
 
 def test_in_a_list_says_which_values_are_allowed() -> None:

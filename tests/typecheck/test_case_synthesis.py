@@ -455,6 +455,30 @@ def test_too_many_items_a_contains_counts_are_taken_off_it() -> None:
     assert [axis["name"] for axis in out["axes"]] == [f"a{i}" for i in range(5)]
 
 
+def test_indices_a_relation_refuses_are_repaired_into_range_and_once_each() -> None:
+    """OME-NGFF 0.6 byDimension: each child's input axes are indices of the input system's
+    axes (`x-zomgen-index-of`), and the children's output axes hold each index of the output
+    system's axes once (`x-zomgen-partition`); a synthesised child mapping axis 0 alone, or an
+    index past the end, is repaired to a document the run time accepts."""
+    schema = {
+        "type": "object",
+        "x-zomgen-index-of": [["/children/*/[!type]/in/*", "/from"]],
+        "x-zomgen-partition": [["/children/[*]/[!type]/out", "/to"]],
+    }
+    document = {
+        "from": ["f0", "f1"],
+        "to": ["t0", "t1", "t2"],
+        "children": [{"in": [5], "out": [0]}, {"in": [1], "out": [0]}],
+    }
+    refused = {p.keyword for p in check_document(document, schema)}
+    assert refused == {"x-zomgen-index-of", "x-zomgen-partition"}
+    out = repaired(document, schema, lambda d: check_document(d, schema))
+    assert check_document(out, schema) == []
+    held = sorted(i for child in out["children"] for i in child["out"])
+    assert held == [0, 1, 2]
+    assert all(0 <= i < 2 for child in out["children"] for i in child["in"])
+
+
 def _usage_crs() -> dict[str, Any]:
     """PROJJSON's shape: a CRS takes `object_usage` into its `allOf`, an `anyOf` of two open
     objects, the first typing `scope`, the second `usages`; the CRS allows any `scope`."""

@@ -150,3 +150,16 @@ def resolve(document: Any, pointer: str) -> Any:
     for token in tokens(pointer):
         document = document[int(token)] if isinstance(document, list) else document[token]
     return document
+
+
+def put(document: Any, pointer: str, value: Any) -> Any:
+    """`document` with `value` at `pointer` (in place; the value itself at the root)."""
+    if not pointer:
+        return value
+    path = tokens(pointer)
+    parent = resolve(document, "".join(f"/{escape(t)}" for t in path[:-1]))
+    if isinstance(parent, list):
+        parent[int(path[-1])] = value
+    else:
+        parent[path[-1]] = value
+    return document

@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zomgen.cases.indices import index_repairs
 from zomgen.cases.mutate import json_copy
-from zomgen.cases.raw import deref, escape, guess, options, resolve, tokens
+from zomgen.cases.raw import deref, escape, guess, options, put, resolve, tokens
 from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
 from zomgen.runtime.subschemas import holds
@@ -80,7 +81,7 @@ def repaired(
         for refusal in refusals:
             key = (refusal.pointer, refusal.schema_path)
             whole = [
-                _put(json_copy(doc), refusal.pointer, c) for c in _candidates(refusal, schema, doc)
+                put(json_copy(doc), refusal.pointer, c) for c in _candidates(refusal, schema, doc)
             ]
             whole += _relations(refusal, schema, check, doc)
             candidates = [c for c in whole if (key, repr(_document(c))) not in tried]
@@ -207,12 +208,14 @@ def _relations(refusal: Refusal, schema: Any, check: Check, doc: Any) -> list[An
         shrunk = [d for d in resized if d not in kept and d not in grown]
         return kept + grown + _other_resized(refusal, doc) + shrunk
     if refusal.keyword == "x-zomgen-unique-by":
-        return [_put(json_copy(doc), refusal.pointer, v) for v in _variants(refusal, doc)]
+        return [put(json_copy(doc), refusal.pointer, v) for v in _variants(refusal, doc)]
     if refusal.keyword in ("x-zomgen-equal", "x-zomgen-in"):
-        named = [_put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
+        named = [put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
         return _kept(refusal, check, named)
     if refusal.keyword == "x-zomgen-reaches":
         return _reached_members(refusal, schema, doc)
+    if refusal.keyword in ("x-zomgen-index-of", "x-zomgen-partition"):
+        return _kept(refusal, check, index_repairs(refusal, schema, doc))
     if refusal.keyword != "x-zomgen-member-kind":
         return []
     try:
@@ -228,7 +231,7 @@ def _relations(refusal: Refusal, schema: Any, check: Check, doc: Any) -> list[An
     found: list[Any] = []
     for name, member in members.items():
         if name and (kind == "node" or _kind(member) == kind):
-            found.append(_put(json_copy(doc), refusal.pointer, name))
+            found.append(put(json_copy(doc), refusal.pointer, name))
     if isinstance(current, str) and "/" in current:
         found.extend(_renamed_chain(doc, node_pointer, current.split("/"), kind))
     if kind != "node":
@@ -238,7 +241,7 @@ def _relations(refusal: Refusal, schema: Any, check: Check, doc: Any) -> list[An
         out = json_copy(doc)
         zarr_format = int(node.get("zarr_format", 3))
         resolve(out, node_pointer)["members"][name] = base_node(kind, zarr_format)
-        found.append(_put(out, refusal.pointer, name))
+        found.append(put(out, refusal.pointer, name))
     return found
 
 
@@ -281,7 +284,7 @@ def _reached_members(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
         return []
     own = set(path)
     names = sorted((n for n in members if n), key=lambda n: n in own)
-    return [_put(json_copy(doc), refusal.pointer, name) for name in names]
+    return [put(json_copy(doc), refusal.pointer, name) for name in names]
 
 
 def _renamed_chain(doc: Any, node_pointer: str, names: list[str], kind: str) -> list[Any]:
@@ -331,7 +334,7 @@ def _resized(refusal: Refusal, doc: Any) -> list[Any]:
             more = range(1, length - len(current) + 1)
             last = current[-1] if current else None
             value = current[:length] + [variant(last, n) for n in more]
-            found.append(_put(json_copy(doc), refusal.pointer, value))
+            found.append(put(json_copy(doc), refusal.pointer, value))
     return found
 
 
@@ -361,7 +364,7 @@ def _other_resized(refusal: Refusal, doc: Any) -> list[Any]:
         return []
     last = current[-1] if current else None
     value = current[:length] + [variant(last, n) for n in range(1, length - len(current) + 1)]
-    return [_put(json_copy(doc), other, value)]
+    return [put(json_copy(doc), other, value)]
 
 
 def _variants(refusal: Refusal, doc: Any) -> list[Any]:
@@ -551,15 +554,3 @@ def _string(value: Any) -> bool:
 
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _put(doc: Any, pointer: str, value: Any) -> Any:
-    if not pointer:
-        return value
-    path = tokens(pointer)
-    parent = resolve(doc, "".join(f"/{escape(t)}" for t in path[:-1]))
-    if isinstance(parent, list):
-        parent[int(path[-1])] = value
-    else:
-        parent[path[-1]] = value
-    return doc

@@ -12,7 +12,7 @@
  *
  * - relations between paths that reach into the node and its members (`->`, `[*]`, `{path}`):
  *   `x-zomgen-equal`, `x-zomgen-equal-length`, `x-zomgen-count-equal`, `x-zomgen-reaches`,
- *   `x-zomgen-in`, `x-zomgen-unique-by`.
+ *   `x-zomgen-in`, `x-zomgen-unique-by`, `x-zomgen-index-of`, `x-zomgen-partition`.
  *
  * Each function compiles a keyword's value once into a check (node document in, violations
  * out); engine.ts plugs them into Ajv as ordinary keywords, so they compose with `anyOf`,
@@ -217,6 +217,8 @@ export const COUNT_EQUAL = "x-zomgen-count-equal";
 export const REACHES = "x-zomgen-reaches";
 export const IN = "x-zomgen-in";
 export const UNIQUE_BY = "x-zomgen-unique-by";
+export const INDEX_OF = "x-zomgen-index-of";
+export const PARTITION = "x-zomgen-partition";
 const FOLLOW = "->";
 const COLLECT = "[*]";
 const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
@@ -677,6 +679,8 @@ const SHAPES: { readonly [keyword: string]: string } = {
   [COUNT_EQUAL]: "[[anchor path, path, ...], ...]",
   [REACHES]: "[[anchor path, path, ...], ...]",
   [IN]: "[[anchor path, path or {values}, ...], ...]",
+  [INDEX_OF]: "[[anchor path, path, ...], ...]",
+  [PARTITION]: "[[anchor path, path, ...], ...]",
 };
 
 /** Everything an other path reaches for one anchor value (count-equal, reaches, in). */
@@ -687,6 +691,9 @@ interface Whole {
 }
 
 const WHOLE: readonly string[] = [COUNT_EQUAL, REACHES, IN];
+// Their problems stand at the anchor's value: the others' values have no place of their own
+// (a whole), or are right where the anchor is wrong (the list an index is out of).
+const AT_ANCHOR: readonly string[] = [...WHOLE, INDEX_OF, PARTITION];
 
 function isWhole(value: unknown): value is Whole {
   return isObject(value) && value["whole"] === true;
@@ -708,7 +715,7 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
       rules.forEach(([anchor, others], index) => {
         for (const a of evaluate(instance, anchor, new Map())) {
           for (const other of others) {
-            const placed = !isJoin(other) && !WHOLE.includes(keyword);
+            const placed = !isJoin(other) && !AT_ANCHOR.includes(keyword);
             const plus = isPlus(other) ? other.plus : 0;
             // compared as a whole: how many values, or which, and where
             const reached =
@@ -782,11 +789,50 @@ const compareIn: Compare = (a, o) => {
   return `${short(a.value)} is not one of ${short(values)}, the values of ${o.value.text}${whose}`;
 };
 
+/** Whether a number is no index of a list of `length` items (a value of another type is left
+ * to the schema). */
+function notAnIndex(value: unknown, length: number): boolean {
+  if (typeof value !== "number") return false;
+  return !(Number.isInteger(value) && value >= 0 && value < length);
+}
+
+const compareIndexOf: Compare = (a, o) => {
+  if (!isArray(o.value) || !notAnIndex(a.value, o.value.length)) return null;
+  const other = describe(o.location, a.location);
+  return `${short(a.value)} is not an index of ${other} (${items(o.value.length)})`;
+};
+
+const comparePartition: Compare = (a, o) => {
+  if (!isArray(a.value) || a.value.length === 0 || !isArray(o.value)) return null;
+  const length = o.value.length;
+  const holders = new Map<number, number[]>(); // index -> the items holding it, once per time
+  const faults: string[] = [];
+  a.value.forEach((indices, item) => {
+    for (const value of isArray(indices) ? indices : []) {
+      if (notAnIndex(value, length)) faults.push(`item ${item} holds ${short(value)}, which is not an index`);
+      else if (typeof value === "number") holders.set(value, [...(holders.get(value) ?? []), item]);
+    }
+  });
+  for (const index of [...holders.keys()].sort((x, y) => x - y)) {
+    const by = holders.get(index) ?? [];
+    if (by.length > 1) faults.push(`${index} is held ${by.length} times (by items ${by.join(", ")})`);
+  }
+  const missing = [...Array(length).keys()].filter((i) => !holders.has(i));
+  if (missing.length > 0) {
+    faults.push(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} held by no item`);
+  }
+  if (faults.length === 0) return null;
+  const other = describe(o.location, a.location);
+  return `must hold each index of ${other} (${items(length)}) exactly once: ${faults.join("; ")}`;
+};
+
 export const equal = relation(EQUAL, compareEqual);
 export const equalLength = relation(EQUAL_LENGTH, compareLength);
 export const countEqual = relation(COUNT_EQUAL, compareCount);
 export const reaches = relation(REACHES, compareReaches);
 export const isIn = relation(IN, compareIn);
+export const indexOf = relation(INDEX_OF, compareIndexOf);
+export const partition = relation(PARTITION, comparePartition);
 
 export function uniqueBy(value: unknown): Check {
   const parsed = isObject(value)
@@ -835,4 +881,6 @@ export const CHECKS: { readonly [keyword: string]: (value: unknown) => Check } =
   [REACHES]: reaches,
   [IN]: isIn,
   [UNIQUE_BY]: uniqueBy,
+  [INDEX_OF]: indexOf,
+  [PARTITION]: partition,
 };

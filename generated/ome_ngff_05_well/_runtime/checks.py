@@ -17,7 +17,7 @@ documentation of the check keywords is the full reference.
   `member` matched; e.g. OME's `len(axes)` per multiscale.
 
 The relation keywords (`x-zomgen-equal`, `-equal-length`, `-count-equal`, `-reaches`, `-in`,
-`-unique-by`) compare values that paths reach anywhere in the node and its members: relations.py.
+`-unique-by`, `-index-of`, `-partition`) compare values that paths reach anywhere in the node and its members: relations.py.
 
 The functions here are pure: each compiles a keyword's value into a check (instance in,
 violations out). The validators plug them into
@@ -46,12 +46,16 @@ from .relations import (
     EQUAL,
     EQUAL_LENGTH,
     IN,
+    INDEX_OF,
+    PARTITION,
     REACHES,
     UNIQUE_BY,
     count_equal,
     equal,
     equal_length,
     in_,
+    index_of,
+    partition,
     reaches,
     unique_by,
 )
@@ -234,6 +238,8 @@ CHECKS: dict[str, Callable[[Any], Check]] = {
     REACHES: reaches,
     IN: in_,
     UNIQUE_BY: unique_by,
+    INDEX_OF: index_of,
+    PARTITION: partition,
 }
 
 

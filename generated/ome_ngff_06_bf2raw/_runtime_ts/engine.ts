@@ -28,9 +28,11 @@ import {
   EQUAL,
   EQUAL_LENGTH,
   IN,
+  INDEX_OF,
   MEMBER_KIND,
   MEMBER_NDIM_LENGTH,
   NDIM_LENGTH,
+  PARTITION,
   REACHES,
   UNIQUE_BY,
 } from "./checks.js";
@@ -97,7 +99,7 @@ const SCHEMA_MAPS = ["$defs", "definitions", "patternProperties"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const POINTER_KEYWORDS = [
   NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH, EQUAL, EQUAL_LENGTH, COUNT_EQUAL, REACHES, IN,
-  UNIQUE_BY,
+  UNIQUE_BY, INDEX_OF, PARTITION,
 ];
 
 /** Rename `__proto__` wherever a schema names an object key (in place: the schema is our own

@@ -17,6 +17,14 @@ words (`[words]`); a string held by an array names a sibling (arrays have no mem
   which the member its `path` names says, so no JSON Schema `enum` can stand there).
 - `x-zomgen-unique-by: {list pointer: key pointer}`: no two items of a list share a key (OME:
   axis names).
+- `x-zomgen-index-of: [[anchor, other, ...], ...]`: every number the anchor reaches is an index
+  of the list `other` reaches, if it reaches one (OME-Zarr 0.6: a byDimension child's
+  `inputAxes` name axes of the input coordinate system).
+- `x-zomgen-partition: [[anchor, other, ...], ...]`: the anchor reaches a list of lists of
+  indices (as `[*]` collects one from each item); together they hold every index of the list
+  `other` reaches exactly once, and nothing else (OME-Zarr 0.6: "Every axis index in the parent
+  byDimension's `output` coordinate system MUST appear in exactly one child transformation's
+  `outputAxes` array"). An empty list of lists is not judged.
 
 Where a path reaches: paths.py. Like the other check keywords (checks.py), each function here
 compiles a keyword's value into a check.
@@ -51,6 +59,8 @@ COUNT_EQUAL = "x-zomgen-count-equal"
 REACHES = "x-zomgen-reaches"
 IN = "x-zomgen-in"
 UNIQUE_BY = "x-zomgen-unique-by"
+INDEX_OF = "x-zomgen-index-of"
+PARTITION = "x-zomgen-partition"
 
 
 @dataclass(frozen=True)
@@ -164,6 +174,8 @@ _SHAPES = {
     COUNT_EQUAL: "[[anchor path, path, ...], ...]",
     REACHES: "[[anchor path, path, ...], ...]",
     IN: "[[anchor path, path or {values}, ...], ...]",
+    INDEX_OF: "[[anchor path, path, ...], ...]",
+    PARTITION: "[[anchor path, path, ...], ...]",
 }
 
 # (anchor's value, other's value, whether the problem stands at the other's, its `plus`)
@@ -187,7 +199,7 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
             for index, (anchor, others) in enumerate(rules):
                 for a in evaluate(instance, anchor, {}):
                     for other in others:
-                        placed = not isinstance(other, Join) and keyword not in _WHOLE
+                        placed = not isinstance(other, Join) and keyword not in _AT_ANCHOR
                         plus = other.plus if isinstance(other, Plus) else 0
                         if keyword in _WHOLE and isinstance(other, Path):
                             # compared as a whole: how many values, or which, and where
@@ -253,6 +265,9 @@ class _Whole:
 
 
 _WHOLE = (COUNT_EQUAL, REACHES, IN)
+# Their problems stand at the anchor's value: the others' values have no place of their own
+# (a whole), or are right where the anchor is wrong (the list an index is out of).
+_AT_ANCHOR = (*_WHOLE, INDEX_OF, PARTITION)
 
 
 def _count_equal(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
@@ -287,11 +302,58 @@ def _in(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
     return f"{short(a.value)} is not one of {short(values)}, the values of {o.value.text}{whose}"
 
 
+def _not_an_index(value: Any, length: int) -> bool:
+    """Whether a number is no index of a list of `length` items (1.0 is 1, as in JavaScript;
+    a value of another type is left to the schema)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, float) and not value.is_integer():
+        return True
+    return not 0 <= value < length
+
+
+def _index_of(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
+    if not is_array(o.value) or not _not_an_index(a.value, len(o.value)):
+        return None
+    other = describe(o.location, a.location)
+    return f"{short(a.value)} is not an index of {other} ({n_items(len(o.value))})"
+
+
+def _partition(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
+    if not is_array(a.value) or not a.value or not is_array(o.value):
+        return None
+    length = len(o.value)
+    holders: dict[int, list[int]] = {}  # index -> the items holding it, once per time
+    faults: list[str] = []
+    for item, indices in enumerate(a.value):
+        for value in indices if is_array(indices) else []:
+            if _not_an_index(value, length):
+                faults.append(f"item {item} holds {short(value)}, which is not an index")
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                holders.setdefault(int(value), []).append(item)
+    for index in sorted(holders):
+        items = holders[index]
+        if len(items) > 1:
+            held_by = ", ".join(str(i) for i in items)
+            faults.append(f"{index} is held {len(items)} times (by items {held_by})")
+    missing = [str(i) for i in range(length) if i not in holders]
+    if missing:
+        faults.append(
+            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} held by no item"
+        )
+    if not faults:
+        return None
+    other = describe(o.location, a.location)
+    return f"must hold each index of {other} ({n_items(length)}) exactly once: {'; '.join(faults)}"
+
+
 equal = _relation(EQUAL, _equal)
 equal_length = _relation(EQUAL_LENGTH, _equal_length)
 count_equal = _relation(COUNT_EQUAL, _count_equal)
 reaches = _relation(REACHES, _reaches)
 in_ = _relation(IN, _in)
+index_of = _relation(INDEX_OF, _index_of)
+partition = _relation(PARTITION, _partition)
 
 
 def unique_by(value: Any) -> Check:

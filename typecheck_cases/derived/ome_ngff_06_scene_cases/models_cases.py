@@ -373,7 +373,7 @@ label_image_13 = models.LabelImage(zarr_format=3, node_type="group", attributes=
 labels_13 = models.Labels(zarr_format=3, node_type="group", attributes=labels_attributes_2, members={"extra": label_image_13}, extensions={})
 ome_zarr06_image_14 = models.OmeZarr06Image(zarr_format=3, node_type="group", attributes=image_14, members={"labels": labels_13, "extra": group_spec_1, "0": array_spec_2}, extensions={})
 option_48_model: models.OmeZarr06Scene = models.OmeZarr06Scene(zarr_format=3, node_type="group", attributes=scene_33, members={"coordinateTransformations": transformations_group_1, "extra": ome_zarr06_image_14}, extensions={})
-coordinate_transformation_option10_transformation_2 = models.CoordinateTransformationOption10Transformation(transformation=coordinate_transformation_option1_2, inputAxes=(0,), outputAxes=(0,), extras={})
+coordinate_transformation_option10_transformation_2 = models.CoordinateTransformationOption10Transformation(transformation=coordinate_transformation_option1_2, inputAxes=(0,), outputAxes=(0, 1), extras={})
 multiscale_coordinate_transformation_option10_1 = models.MultiscaleCoordinateTransformationOption10(type="byDimension", input=multiscale_coordinate_transformation_option1_input_1, output=multiscale_coordinate_transformation_option1_output_1, transformations=(coordinate_transformation_option10_transformation_2,), name="", extras={})
 multiscale_15 = models.Multiscale(datasets=(multiscale_dataset_3,), coordinateSystems=(coordinate_system_4,), name="", coordinateTransformations=(multiscale_coordinate_transformation_option10_1,), extras={})
 image_ome_15 = models.ImageOme(multiscales=(multiscale_15,), version="0.6rc0", omero=omero_1, extras={})
