@@ -307,7 +307,9 @@ def _not_an_index(value: Any, length: int) -> bool:
     a value of another type is left to the schema)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    if isinstance(value, float) and not value.is_integer():
+    # float(): type checkers read the `float` of isinstance as `float | int` (pyrefly then
+    # finds no `is_integer` on int)
+    if isinstance(value, float) and not float(value).is_integer():
         return True
     return not 0 <= value < length
 
