@@ -261,6 +261,8 @@ def _write(store: Path, version: str, labels: bool = True) -> None:
             fmt=fmt,
             scaler=None,
             scale_factors=(2, 4),
+            # the spec's default, which ome-zarr-py's own sample data writes
+            label_metadata={"source": {"image": "../../"}},
         )
 
 
@@ -295,8 +297,18 @@ def _float_labels(store: Path, version: str) -> None:
         cells.create_array(name, shape=shape, dtype="float32", overwrite=True, **extra)
 
 
+def _label_source(store: Path, version: str, source: str, label: str = "cells") -> None:
+    """The label image `label` names `source` as its source image."""
+    path = _attributes_file(store / "labels" / label, version)
+    document = json.loads(path.read_text("utf-8"))
+    attributes = document if version == "0.4" else document["attributes"]
+    _ome(attributes, version)["image-label"]["source"]["image"] = source
+    path.write_text(json.dumps(document), "utf-8")
+
+
 MS = {"0.4": "/attributes/multiscales/0", "0.5": "/attributes/ome/multiscales/0"}
 LABELS = {"0.4": "/attributes/labels/0", "0.5": "/attributes/ome/labels/0"}
+ATTRIBUTES = {"0.4": "/attributes", "0.5": "/attributes/ome"}  # where the OME keys are
 
 # (name, how the store is broken, the expected (node, pointer, keyword) of each problem)
 Breakage = Callable[[Path, str], None]
@@ -338,6 +350,13 @@ BROKEN: list[tuple[str, Breakage, Callable[[str], set[tuple[str, str, str]]]]] =
         lambda v: {
             (f"/labels/cells/s{i}", "/dtype" if v == "0.4" else "/data_type", "x-zomgen-in")
             for i in range(3)
+        },
+    ),
+    (
+        "a label whose source is the labels group, not the image",
+        lambda s, v: _label_source(s, v, "../"),
+        lambda v: {
+            ("/labels/cells", f"{ATTRIBUTES[v]}/image-label/source/image", "x-zomgen-reaches")
         },
     ),
     (
@@ -385,8 +404,11 @@ def test_a_label_image_below_an_intermediate_group(tmp_path: Path, version: str)
     listing = json.loads(listing_file.read_text("utf-8"))
     (listing if version == "0.4" else listing["attributes"]["ome"])["labels"] = ["sub/cells"]
     listing_file.write_text(json.dumps(listing), "utf-8")
-
     package = _package(version)
+    # its source, `../../`, is now the labels group, one level short of the image
+    (problem,) = package.validate(store)
+    assert (problem.node_path, problem.keyword) == ("/labels/sub/cells", "x-zomgen-reaches")
+    _label_source(store, version, "../../../", "sub/cells")
     assert package.validate(store) == []
     image = package.load(store)
     folder_model = image.members["labels"].members["sub"]

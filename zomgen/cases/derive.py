@@ -162,12 +162,25 @@ def valid_document(
     for example in examples if isinstance(examples, list) else []:
         if not refusals(module, example):
             return example, "examples"
+
+    def check(doc: Any) -> list[Refusal]:
+        return refusals(module, doc)
+
     try:
-        start = repaired(Synthesiser(h).root(), bundled, lambda doc: refusals(module, doc))
+        start = repaired(Synthesiser(h).root(), bundled, check)
     except Unsatisfiable as exc:
         message = f"no valid hierarchy can be synthesised: {exc.message}"
         raise CompileError.one(str(schema), exc.pointer, message) from None
-    return enriched(start, h, lambda doc: accepts(module, doc)), "synthesised"
+
+    def repair(doc: Any) -> Any | None:
+        # an optional key the run time refuses as built (a label's `source.image`, which must
+        # name an image) is kept when a repair makes it right
+        try:
+            return repaired(doc, bundled, check)
+        except Unsatisfiable:
+            return None
+
+    return enriched(start, h, lambda doc: accepts(module, doc), repair=repair), "synthesised"
 
 
 def _pointer(path: tuple[str | int, ...]) -> str:

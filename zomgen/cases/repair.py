@@ -213,7 +213,7 @@ def _relations(refusal: Refusal, schema: Any, check: Check, doc: Any) -> list[An
         named = [put(json_copy(doc), refusal.pointer, v) for v in _named_values(refusal)]
         return _kept(refusal, check, named)
     if refusal.keyword == "x-zomgen-reaches":
-        return _reached_members(refusal, schema, doc)
+        return _reached_members(refusal, schema, doc) + _climbed_to(refusal, schema, doc)
     if refusal.keyword in ("x-zomgen-index-of", "x-zomgen-partition"):
         return _kept(refusal, check, index_repairs(refusal, schema, doc))
     if refusal.keyword != "x-zomgen-member-kind":
@@ -255,17 +255,25 @@ def _node_of(pointer: str) -> str:
     return "".join(f"/{escape(t)}" for t in path[:depth])
 
 
+def _path_pair(refusal: Refusal, schema: Any) -> tuple[str, str] | None:
+    """The refused rule, if it is one of two plain paths (source, target)."""
+    try:
+        rule = resolve(schema, refusal.schema_path)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+    if not (isinstance(rule, list) and len(rule) == 2 and all(isinstance(p, str) for p in rule)):
+        return None
+    return rule[0], rule[1]
+
+
 def _reached_members(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     """Whole documents that may satisfy a refused `x-zomgen-reaches` whose target is the member
     a value names (`[source, "/members/{source}"]`: an OME-NGFF bf2raw group's series name its
     images): the value becomes the name of each member there, members off its own path first."""
-    try:
-        rule = resolve(schema, refusal.schema_path)
-    except (KeyError, IndexError, ValueError, TypeError):
+    pair = _path_pair(refusal, schema)
+    if pair is None:
         return []
-    if not (isinstance(rule, list) and len(rule) == 2 and all(isinstance(p, str) for p in rule)):
-        return []
-    source, target = rule
+    source, target = pair
     prefix, named, rest = target.partition("/members/{")
     if not named or rest != source + "}" or "{" in source + prefix:
         return []
@@ -285,6 +293,21 @@ def _reached_members(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
     own = set(path)
     names = sorted((n for n in members if n), key=lambda n: n in own)
     return [put(json_copy(doc), refusal.pointer, name) for name in names]
+
+
+def _climbed_to(refusal: Refusal, schema: Any, doc: Any) -> list[Any]:
+    """Whole documents that may satisfy a refused `x-zomgen-reaches` whose target is what the
+    value names as a path (`[source, "<source>/->/..."]`: an OME-NGFF label image's
+    `source.image` names an image above it): the value becomes `../`, `../../`, ... up to the
+    top of the document."""
+    pair = _path_pair(refusal, schema)
+    if pair is None:
+        return []
+    source, target = pair
+    if not target.startswith(source + "/->/"):
+        return []
+    depth = len(tokens(_node_of(refusal.pointer))) // 2
+    return [put(json_copy(doc), refusal.pointer, "../" * up) for up in range(1, depth + 1)]
 
 
 def _renamed_chain(doc: Any, node_pointer: str, names: list[str], kind: str) -> list[Any]:

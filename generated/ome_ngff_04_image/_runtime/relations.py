@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .paths import (
+    Choice,
     Path,
     Reached,
     bound_to,
@@ -150,7 +151,7 @@ def _rule_list(value: Any, keyword: str) -> list[tuple[Path, list[Operand]]] | N
     return rules
 
 
-def _reach(root: Any, operand: Operand, choices: Mapping[int, str | int]) -> list[Reached]:
+def _reach(root: Any, operand: Operand, choices: Mapping[int, Choice]) -> list[Reached]:
     """What an operand reaches; a join reaches one value without a location, or nothing."""
     if isinstance(operand, Path):
         return evaluate(root, operand, choices)
@@ -203,7 +204,11 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
                         plus = other.plus if isinstance(other, Plus) else 0
                         if keyword in _WHOLE and isinstance(other, Path):
                             # compared as a whole: how many values, or which, and where
-                            values = evaluate(instance, other, a.choices)
+                            # (a node above this document may be there: only `reaches`
+                            # is told of it, and holds)
+                            values = evaluate(
+                                instance, other, a.choices, outside=keyword == REACHES
+                            )
                             reached = [Reached((), _Whole(other.text, values), {})]
                         else:
                             reached = _reach(instance, other, a.choices)
@@ -307,11 +312,8 @@ def _not_an_index(value: Any, length: int) -> bool:
     a value of another type is left to the schema)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    # float(): type checkers read the `float` of isinstance as `float | int` (pyrefly then
-    # finds no `is_integer` on int)
-    if isinstance(value, float) and not float(value).is_integer():
-        return True
-    return not 0 <= value < length
+    index = _integer(value)
+    return index is None or not 0 <= index < length
 
 
 def _index_of(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:

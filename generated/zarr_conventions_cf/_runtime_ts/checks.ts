@@ -221,9 +221,16 @@ export const INDEX_OF = "x-zomgen-index-of";
 export const PARTITION = "x-zomgen-partition";
 const FOLLOW = "->";
 const COLLECT = "[*]";
+const DESCEND = "**";
 const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
 
 type Location = readonly Segment[];
+// What a `*` took (a key or an index), or a `**` (the keys from where it stood to the value)
+type Choice = Segment | Location;
+
+/** What a `->` reaches when its `..`s climb above the node whose document is evaluated: a node
+ * this evaluation cannot see, so neither there nor missing. */
+const OUTSIDE = Symbol("outside");
 
 /** A `{path}` segment: the value `path` reaches, used as a segment. */
 interface Indirect {
@@ -284,7 +291,7 @@ export interface Path {
 interface Reached {
   readonly location: Location;
   readonly value: unknown;
-  readonly choices: ReadonlyMap<number, Segment>;
+  readonly choices: ReadonlyMap<number, Choice>;
 }
 
 /** Split at `/`, keeping a `{...}` or `[key={...}]` segment whole (braces nest); null if
@@ -347,14 +354,15 @@ const sameToken = (a: Token | undefined, b: Token | undefined): boolean =>
     ? a === b
     : a !== undefined && b !== undefined && a.text === b.text;
 
-/** The `*`s of `inner` in the prefix it shares with `outer` (index -> the same index). */
+/** The `*`s and `**`s of `inner` in the prefix it shares with `outer` (index -> the same
+ * index). */
 function sharedWildcards(outer: readonly Token[], inner: readonly Token[]): Map<number, number> {
   const links = new Map<number, number>();
   const shared = Math.min(inner.length, outer.length);
   for (let i = 0; i < shared; i++) {
     const mine = inner[i];
     if (!sameToken(mine, outer[i]) || mine === COLLECT) break;
-    if (mine === WILDCARD) links.set(i, i);
+    if (mine === WILDCARD || mine === DESCEND) links.set(i, i);
   }
   return links;
 }
@@ -370,8 +378,8 @@ function evaluateInner(
   root: unknown,
   path: Path,
   i: number,
-  choices: ReadonlyMap<number, Segment>,
-  taken: ReadonlyMap<number, Segment>,
+  choices: ReadonlyMap<number, Choice>,
+  taken: ReadonlyMap<number, Choice>,
 ): Reached[] {
   const token = path.tokens[i];
   if (token === undefined || typeof token === "string" || isWithout(token)) return [];
@@ -382,7 +390,7 @@ function evaluateInner(
     links = sharedWildcards(path.tokens.slice(0, i), token.path.tokens);
     known.set(i, links);
   }
-  const own = new Map<number, Segment>();
+  const own = new Map<number, Choice>();
   for (const [j, k] of links) {
     const item = taken.get(k);
     if (item !== undefined) own.set(j, item);
@@ -419,6 +427,29 @@ function holder(root: unknown, location: Location): Location {
   return prefix;
 }
 
+/** The location of the node `relative` names from the node at `holder`: member names (`A/1`)
+ * and `..`s (a trailing `/` after a `..` allowed: `../../`); `OUTSIDE` if it climbs above
+ * `root`; null if it names no node. */
+function relativeNode(root: unknown, holder: Location, relative: string): Location | typeof OUTSIDE | null {
+  const names = relative.split("/");
+  if (names.length > 1 && names[names.length - 1] === "" && names[names.length - 2] === "..") names.pop();
+  const target: Segment[] = [...holder];
+  let node = valueAt(root, holder);
+  for (const name of names) {
+    if (name === "..") {
+      if (target.length === 0) return OUTSIDE;
+      target.splice(-2, 2);
+      node = valueAt(root, target);
+      continue;
+    }
+    const members = isObject(node) ? node["members"] : undefined;
+    if (!isObject(members) || name === "" || name === "." || !hasOwn(members, name)) return null;
+    node = members[name];
+    target.push("members", name);
+  }
+  return target;
+}
+
 function valueAt(root: unknown, location: Location): unknown {
   let value: unknown = root;
   for (const step of location) {
@@ -438,15 +469,17 @@ const isIndexToken = (token: string): boolean => /^(0|[1-9][0-9]*)$/.test(token)
 
 /** Every (location, value) `path` reaches from `start` (the node's document when null), in
  * document order; `choices` are the anchor's, for the bound `*`s; `inherited`, for a path
- * inside a segment, the items its outer path's `*`s took (index -> key). */
+ * inside a segment, the items its outer path's `*`s took (index -> key). With `outside`, a
+ * `->` that climbs above the document reaches `OUTSIDE` (at the string), else nothing. */
 export function evaluate(
   root: unknown,
   path: Path,
-  choices: ReadonlyMap<number, Segment>,
+  choices: ReadonlyMap<number, Choice>,
   start: readonly [Location, unknown] | null = null,
-  inherited: ReadonlyMap<number, Segment> = new Map(),
+  inherited: ReadonlyMap<number, Choice> = new Map(),
+  outside = false,
 ): Reached[] {
-  const bound = new Map<number, Segment>();
+  const bound = new Map<number, Choice>();
   for (const [i, j] of path.links) {
     const choice = choices.get(j);
     if (choice !== undefined) bound.set(i, choice);
@@ -454,7 +487,7 @@ export function evaluate(
   for (const [i, item] of inherited) bound.set(i, item);
   const found: Reached[] = [];
   const tokens = path.tokens;
-  const step = (i: number, location: Location, value: unknown, taken: Map<number, Segment>): void => {
+  const step = (i: number, location: Location, value: unknown, taken: Map<number, Choice>): void => {
     if (i === tokens.length) {
       found.push({ location, value, choices: new Map(taken) });
       return;
@@ -491,20 +524,45 @@ export function evaluate(
       }
       return;
     }
+    if (token === DESCEND) {
+      // the value itself, then every value below it, depth first (document order); if bound,
+      // only the anchor's (the same keys below this place)
+      const only = bound.get(i);
+      if (only !== undefined) {
+        let here = value;
+        for (const key of only as Location) {
+          if (isObject(here) && typeof key === "string" && hasOwn(here, key)) here = here[key];
+          else if (isArray(here) && typeof key === "number" && key < here.length) here = here[key];
+          else return;
+        }
+        step(i + 1, [...location, ...(only as Location)], here, new Map([...taken, [i, only]]));
+        return;
+      }
+      // an explicit stack, so a deep document cannot exhaust the stack
+      const stack: [Location, unknown][] = [[[], value]];
+      for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+        const [below, here] = next;
+        step(i + 1, [...location, ...below], here, new Map([...taken, [i, below]]));
+        const children: [Segment, unknown][] = isObject(here)
+          ? Object.entries(here)
+          : isArray(here)
+            ? here.map((child, index): [Segment, unknown] => [index, child])
+            : [];
+        for (let c = children.length - 1; c >= 0; c--) {
+          const [key, child] = children[c] as [Segment, unknown];
+          stack.push([[...below, key], child]);
+        }
+      }
+      return;
+    }
     if (token === FOLLOW) {
       if (typeof value !== "string") return;
-      const prefix = holder(root, location);
-      let node = valueAt(root, prefix);
-      const target: Segment[] = [...prefix];
-      for (const name of value.split("/")) {
-        const members = isObject(node) ? node["members"] : undefined;
-        if (!isObject(members) || name === "" || name === "." || name === ".." || !hasOwn(members, name)) {
-          return;
-        }
-        node = members[name];
-        target.push("members", name);
+      const target = relativeNode(root, holder(root, location), value);
+      if (target === OUTSIDE) {
+        if (outside) found.push({ location, value: OUTSIDE, choices: new Map(taken) });
+      } else if (target !== null) {
+        step(i + 1, target, valueAt(root, target), taken);
       }
-      step(i + 1, target, node, taken);
       return;
     }
     if (isWithout(token)) {
@@ -659,7 +717,7 @@ function ruleList(value: unknown, keyword: string): Rule[] | null {
   return rules;
 }
 
-function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Segment>): Reached[] {
+function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Choice>): Reached[] {
   if (isPlus(op)) return evaluate(root, op.path, choices);
   if (isListed(op)) return [{ location: [], value: op, choices: new Map() }];
   if (!isJoin(op)) return evaluate(root, op, choices);
@@ -723,7 +781,13 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
                 ? [
                     {
                       location: [],
-                      value: { whole: true, text: other.text, values: evaluate(instance, other, a.choices) },
+                      // (a node above this document may be there: only `reaches` is told of
+                      // it, and holds)
+                      value: {
+                        whole: true,
+                        text: other.text,
+                        values: evaluate(instance, other, a.choices, null, new Map(), keyword === REACHES),
+                      },
                       choices: new Map(),
                     },
                   ]

@@ -1,9 +1,10 @@
 """Paths over a node's document, for the check keywords (checks.py): where a path reaches.
 
 A path is a JSON pointer relative to the node's document whose segments may also be: `*` every
-item of a list (or value of an object), `[*]` the list of what the rest of the path reaches in
+item of a list (or value of an object), `**` the value reached so far and every value below it,
+`[*]` the list of what the rest of the path reaches in
 every item (one value per item, else nothing), `->` the member node the string reached so far
-names (relative to the node holding the string: `s0`, `A/1`), `{path}` the string or integer
+names (relative to the node holding the string: `s0`, `A/1`, `../../`), `{path}` the string or integer
 that path reaches, used as a segment, `[key={path}]` the items of a list (or values of an
 object) whose `key` equals the one value that path reaches (a coordinate system looked up by
 its name), `[!key]` the value reached so far if it is an object without `key` (or with `key`
@@ -53,10 +54,24 @@ def find_member(instance: dict[str, Any], relative: str) -> Any:
 
 FOLLOW = "->"
 COLLECT = "[*]"
+DESCEND = "**"
 WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
 _ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
 
 Location = tuple[str | int, ...]
+# What a `*` took (a key or an index), or a `**` (the keys from where it stood to the value)
+Choice = str | int | Location
+
+
+class _Outside:
+    """What a `->` reaches when its `..`s climb above the node whose document is evaluated:
+    a node this evaluation cannot see, so neither there nor missing."""
+
+    def __repr__(self) -> str:
+        return "OUTSIDE"
+
+
+OUTSIDE = _Outside()
 
 
 @dataclass(frozen=True)
@@ -94,13 +109,19 @@ _WITHOUT = re.compile(r"\[!([^/=\]{}]*)\]")
 
 # What a token is, computed once per path (evaluation dispatches on it for every step)
 # (a key and a `{path}` first: `kind <= _INDIRECT` is a segment that names one key or index)
-_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER = range(8)
-_KINDS = {WILDCARD: _WILDCARD, COLLECT: _COLLECT, WORDS: _WORDS, FOLLOW: _FOLLOW}
+_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER, _DESCEND = range(9)
+_KINDS = {
+    WILDCARD: _WILDCARD,
+    COLLECT: _COLLECT,
+    WORDS: _WORDS,
+    FOLLOW: _FOLLOW,
+    DESCEND: _DESCEND,
+}
 
 
 @dataclass(frozen=True)
 class Path:
-    """A parsed path; `links`: own `*` index -> the anchor's `*` index it is bound to."""
+    """A parsed path; `links`: own `*` (or `**`) index -> the anchor's index it is bound to."""
 
     text: str
     tokens: tuple[Token, ...]
@@ -141,12 +162,13 @@ class Path:
 
 
 def _shared_wildcards(outer: tuple[Token, ...], inner: tuple[Token, ...]) -> dict[int, int]:
-    """The `*`s of `inner` in the prefix it shares with `outer` (index -> the same index)."""
+    """The `*`s and `**`s of `inner` in the prefix it shares with `outer` (index -> the same
+    index)."""
     links: dict[int, int] = {}
     for i, (mine, theirs) in enumerate(zip(inner, outer, strict=False)):
         if mine != theirs or mine == COLLECT:
             break
-        if mine == WILDCARD:
+        if mine in (WILDCARD, DESCEND):
             links[i] = i
     return links
 
@@ -156,7 +178,7 @@ class Reached(NamedTuple):
 
     location: Location
     value: Any
-    choices: Mapping[int, str | int]  # `*` index -> the key or index it took
+    choices: Mapping[int, Choice]  # `*` (`**`) index -> the key or index (the keys) it took
 
 
 def _segments(body: str) -> list[str] | None:
@@ -287,14 +309,16 @@ def _is_index(token: str) -> bool:
 def evaluate(
     root: Any,
     path: Path,
-    choices: Mapping[int, str | int],
+    choices: Mapping[int, Choice],
     start: tuple[Location, Any] | None = None,
-    taken: Mapping[int, str | int] | None = None,
+    taken: Mapping[int, Choice] | None = None,
+    outside: bool = False,
 ) -> list[Reached]:
     """Every (location, value) `path` reaches from `start` (the node's document when empty),
     in document order; `choices` are the anchor's, for the bound `*`s; `taken`, for a path
-    inside a segment, the items its outer path's `*`s took (index -> key)."""
-    evaluation = _Evaluation(root, path, choices)
+    inside a segment, the items its outer path's `*`s took (index -> key). With `outside`, a
+    `->` that climbs above the document reaches `OUTSIDE` (at the string), else nothing."""
+    evaluation = _Evaluation(root, path, choices, outside)
     if taken:
         evaluation.bound.update(taken)
     location, value = start if start is not None else ((), root)
@@ -310,8 +334,11 @@ class _Evaluation:
     first, so in document order) from each place a `*`, `->`, `[words]` or `{path}` leads to;
     the places the last token reaches are collected in `found`."""
 
-    def __init__(self, root: Any, path: Path, choices: Mapping[int, str | int]) -> None:
+    def __init__(
+        self, root: Any, path: Path, choices: Mapping[int, Choice], outside: bool = False
+    ) -> None:
         self.root = root
+        self.outside = outside
         self.path = path
         self.tokens = path.tokens
         self.kinds = path.kinds
@@ -320,7 +347,7 @@ class _Evaluation:
         self.bound = {i: choices[j] for i, j in links.items() if j in choices} if links else {}
         self.found: list[Reached] = []
 
-    def step(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+    def step(self, i: int, location: Location, value: Any, taken: dict[int, Choice]) -> None:
         tokens, kinds, end = self.tokens, self.kinds, len(self.tokens)
         # A run of keys and indexes is followed here, without a call per token: most tokens
         # are (the relations over a 4,000-node plate take 155,000 steps).
@@ -356,6 +383,8 @@ class _Evaluation:
                         self.step(i + 1, location, word, taken)
         elif kind == _SELECTION:
             self.select(i, location, value, taken)
+        elif kind == _DESCEND:
+            self.descend(i, location, value, taken)
         elif kind == _FILTER:
             token = tokens[i]
             assert isinstance(token, Without)
@@ -364,7 +393,7 @@ class _Evaluation:
         else:
             self.follow(i, location, value, taken)
 
-    def inner(self, i: int, taken: dict[int, str | int]) -> list[Reached]:
+    def inner(self, i: int, taken: dict[int, Choice]) -> list[Reached]:
         """What the path inside segment `i` (`{path}`, `[key={path}]`) reaches: its `*`s bound
         to the anchor's, and, where it shares a prefix with this path, to the items taken."""
         token = self.tokens[i]
@@ -373,12 +402,12 @@ class _Evaluation:
         own = {j: taken[k] for j, k in links.items() if k in taken}
         return evaluate(self.root, token.path, self.choices, taken=own)
 
-    def indirect(self, i: int, taken: dict[int, str | int]) -> str | None:
+    def indirect(self, i: int, taken: dict[int, Choice]) -> str | None:
         """The segment a `{path}` token stands for: the one string or integer its path reaches."""
         reached = self.inner(i, taken)
         return segment_value(reached[0].value) if len(reached) == 1 else None
 
-    def wildcard(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+    def wildcard(self, i: int, location: Location, value: Any, taken: dict[int, Choice]) -> None:
         """`*`: every item of a list or value of an object (only the anchor's, if bound)."""
         children: Any
         bound: Any = self.bound.get(i, _UNBOUND)
@@ -398,7 +427,7 @@ class _Evaluation:
         for key, child in children:
             self.step(i + 1, (*location, key), child, {**taken, i: key})
 
-    def select(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+    def select(self, i: int, location: Location, value: Any, taken: dict[int, Choice]) -> None:
         """`[key={path}]`: each item (object) whose `key` equals the one value `path` reaches."""
         token = self.tokens[i]
         assert isinstance(token, Select)
@@ -417,7 +446,7 @@ class _Evaluation:
             if is_object(item) and token.key in item and same(item[token.key], wanted):
                 self.step(i + 1, (*location, key), item, taken)
 
-    def collect(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
+    def collect(self, i: int, location: Location, value: Any, taken: dict[int, Choice]) -> None:
         """`[*]`: the list of what the rest of the path reaches in each item, one value each,
         else nothing."""
         if not is_array(value):
@@ -432,20 +461,71 @@ class _Evaluation:
             collected.append(below.found[0].value)
         self.found.append(Reached(location, collected, dict(taken)))
 
-    def follow(self, i: int, location: Location, value: Any, taken: dict[int, str | int]) -> None:
-        """`->`: the member node the string names, relative to the node holding the string."""
+    def descend(self, i: int, location: Location, value: Any, taken: dict[int, Choice]) -> None:
+        """`**`: the value itself, then every value below it, depth first (document order);
+        if bound, only the anchor's (the same keys below this place)."""
+        bound: Any = self.bound.get(i, _UNBOUND)
+        if bound is not _UNBOUND:
+            for key in bound:
+                value = _child(value, key)
+                if value is _UNBOUND:
+                    return
+            self.step(i + 1, (*location, *bound), value, {**taken, i: bound})
+            return
+        # An explicit stack, so a deep document cannot exhaust the C stack
+        stack: list[tuple[Location, Any]] = [((), value)]
+        while stack:
+            below, here = stack.pop()
+            self.step(i + 1, (*location, *below), here, {**taken, i: below})
+            children: Any = (
+                here.items() if is_object(here) else enumerate(here) if is_array(here) else ()
+            )
+            stack.extend(reversed([((*below, key), child) for key, child in children]))
+
+    def follow(self, i: int, location: Location, value: Any, taken: dict[int, Choice]) -> None:
+        """`->`: the member node the string names, relative to the node holding the string;
+        `..` climbs to the group above (the spec's default label source is `../../`)."""
         if not isinstance(value, str):
             return
-        prefix = holder_of(self.root, location)
-        node = value_at(self.root, prefix)
-        target = list(prefix)
-        for name in value.split("/"):
-            members = node.get("members") if is_object(node) else None
-            if not is_object(members) or name in ("", ".", "..") or name not in members:
-                return
-            node = members[name]
-            target += ["members", name]
-        self.step(i + 1, tuple(target), node, taken)
+        target = relative_node(self.root, holder_of(self.root, location), value)
+        if target is OUTSIDE:
+            if self.outside:
+                self.found.append(Reached(location, OUTSIDE, taken))
+        elif isinstance(target, tuple):
+            self.step(i + 1, target, value_at(self.root, target), taken)
+
+
+def _child(value: Any, key: str | int) -> Any:
+    """The item `key` of a list or object, or `_UNBOUND`."""
+    if is_object(value) and isinstance(key, str):
+        return value.get(key, _UNBOUND)
+    if is_array(value) and type(key) is int and 0 <= key < len(value):
+        return value[key]
+    return _UNBOUND
+
+
+def relative_node(root: Any, holder: Location, relative: str) -> Location | _Outside | None:
+    """The location of the node `relative` names from the node at `holder`: member names
+    (`A/1`) and `..`s (a trailing `/` after a `..` allowed: `../../`); `OUTSIDE` if it climbs
+    above `root`; None if it names no node."""
+    names = relative.split("/")
+    if len(names) > 1 and names[-1] == "" and names[-2] == "..":
+        names.pop()
+    target = list(holder)
+    node = value_at(root, holder)
+    for name in names:
+        if name == "..":
+            if not target:
+                return OUTSIDE
+            del target[-2:]
+            node = value_at(root, tuple(target))
+            continue
+        members = node.get("members") if is_object(node) else None
+        if not is_object(members) or name in ("", ".") or name not in members:
+            return None
+        node = members[name]
+        target += ["members", name]
+    return tuple(target)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -76,7 +76,7 @@ labels_attributes_ome_2 = models.LabelsAttributesOme(labels=("extra",), version=
 labels_attributes_2 = models.LabelsAttributes(ome=labels_attributes_ome_2, extras={})
 image_label_color_1 = models.ImageLabelColor(label_value=0, rgba=(0, 0, 0, 0), extras={})
 image_label_property_1 = models.ImageLabelProperty(label_value=0, extras={})
-image_label_source_1 = models.ImageLabelSource(image="", extras={})
+image_label_source_1 = models.ImageLabelSource(image="../../", extras={})
 image_label_2 = models.ImageLabel(colors=(image_label_color_1,), properties=(image_label_property_1,), source=image_label_source_1, extras={})
 label_image_attributes_ome_2 = models.LabelImageAttributesOme(multiscales=(multiscale_3,), version="0.6rc0", image_label=image_label_2, omero=omero_1, extras={})
 label_image_attributes_2 = models.LabelImageAttributes(ome=label_image_attributes_ome_2, extras={})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from weird_keys import models
 
 weird_attrs_attributes_ome_zarr_1 = models.WeirdAttrsAttributesOmeZarr(version="0.5", extras={})
-weird_attrs_attributes_1 = models.WeirdAttrsAttributes(class_="", ome_zarr=weird_attrs_attributes_ome_zarr_1, f_1st=0, größe=0, with_space=False, proj_code=None, proto__="", constructor="", private="", extras="", it_s__quoted_="")
+weird_attrs_attributes_1 = models.WeirdAttrsAttributes(class_="", ome_zarr=weird_attrs_attributes_ome_zarr_1, f_1st=0, größe=0, with_space=False, proj_code="A:0", proto__="", constructor="", private="", extras="", it_s__quoted_="")
 named_config_1 = models.NamedConfig(name="regular", configuration={"chunk_shape": [1]}, must_understand=None)
 named_config_2 = models.NamedConfig(name="default", configuration=None, must_understand=None)
 named_config_3 = models.NamedConfig(name="bytes", configuration=None, must_understand=None)

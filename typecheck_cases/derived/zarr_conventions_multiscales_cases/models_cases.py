@@ -5,7 +5,7 @@ from __future__ import annotations
 from zarr_conventions_multiscales import models
 
 layout_object_transform_1 = models.LayoutObjectTransform(scale=(0,), translation=(0,), extras={})
-layout_object_1 = models.LayoutObject(asset="extra", derived_from=None, transform=layout_object_transform_1, resampling_method="", extras={})
+layout_object_1 = models.LayoutObject(asset="extra", derived_from="extra", transform=layout_object_transform_1, resampling_method="", extras={})
 multiscales_properties_1 = models.MultiscalesProperties(layout=(layout_object_1,), resampling_method="", extras={})
 multiscales_group_attributes_1 = models.MultiscalesGroupAttributes(zarr_conventions=({"schema_url": "https://raw.githubusercontent.com/zarr-conventions/multiscales/refs/tags/v1/schema.json", "spec_url": "https://github.com/zarr-conventions/multiscales/blob/v1/README.md", "uuid": "d35379db-88df-4056-af3a-620245f8e347", "name": "multiscales", "description": "Multiscale layout of zarr datasets"},), multiscales=multiscales_properties_1, extras={})
 group_spec_1 = models.GroupSpec[models.JsonObject, dict[str, models.AnyNode]](zarr_format=3, node_type="group", attributes={}, members={}, extensions={})

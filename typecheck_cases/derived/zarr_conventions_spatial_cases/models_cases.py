@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from zarr_conventions_spatial import models
 
-spatial_attributes_multiscales_layout_item_1 = models.SpatialAttributesMultiscalesLayoutItem(spatial_shape=None, spatial_transform=(0, 0, 0, 0, 0, 0), extras={})
+spatial_attributes_multiscales_layout_item_1 = models.SpatialAttributesMultiscalesLayoutItem(spatial_shape=(1, 1), spatial_transform=(0, 0, 0, 0, 0, 0), extras={})
 spatial_attributes_multiscales_1 = models.SpatialAttributesMultiscales(layout=(spatial_attributes_multiscales_layout_item_1,), extras={})
-spatial_attributes_1 = models.SpatialAttributes(zarr_conventions=None, spatial_dimensions=("", ""), spatial_bbox=(0, 0, 0, 0), spatial_transform_type="", spatial_transform=(0, 0, 0, 0, 0, 0), spatial_shape=None, spatial_registration="node", multiscales=spatial_attributes_multiscales_1, extras={})
+spatial_attributes_1 = models.SpatialAttributes(zarr_conventions=None, spatial_dimensions=("", ""), spatial_bbox=(0, 0, 0, 0), spatial_transform_type="", spatial_transform=(0, 0, 0, 0, 0, 0), spatial_shape=(1, 1), spatial_registration="node", multiscales=spatial_attributes_multiscales_1, extras={})
 group_spec_1 = models.GroupSpec[models.JsonObject, dict[str, models.AnyNode]](zarr_format=3, node_type="group", attributes={}, members={}, extensions={})
 valid_model: models.SpatialGroup = models.SpatialGroup(zarr_format=3, node_type="group", attributes=spatial_attributes_1, members={"extra": group_spec_1}, extensions={})
 spatial_attributes_2 = models.SpatialAttributes(zarr_conventions=models.UNSET, spatial_dimensions=None, spatial_bbox=None, spatial_transform_type=None, spatial_transform=None, spatial_shape=None, spatial_registration=None, multiscales=None, extras={})
