@@ -848,6 +848,41 @@ def _wrapper_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]
         },
         {("/", f"{MS}/coordinateSystems/0/axes", length)},
     )
+    # Below the top: what holds inside one transformation holds at any depth (`**`), and a
+    # sequence's first step maps from the sequence's input system.
+    sequence = {"type": "sequence", **SAME_SYSTEM}
+    yield (
+        {**sequence, "transformations": [both, {"type": "translation", "translation": [1, 1]}]},
+        set(),
+    )
+    yield (  # the first step's scale of one item for an input of two axes
+        {**sequence, "transformations": [scale, {"type": "translation", "translation": [1, 1]}]},
+        {("/", f"{MS}/coordinateSystems/0/axes", length)},
+    )
+    yield (  # a mapAxis index past its end, as a sequence's step
+        {**sequence, "transformations": [both, {"type": "mapAxis", "mapAxis": [0, 2]}]},
+        {("/", f"{at}/transformations/1/mapAxis/1", "x-zomgen-reaches")},
+    )
+    inner = _by_dimension(({"type": "scale", "scale": [2, 3]}, [0], [0]), (translation, [1], [1]))
+    yield (  # a byDimension child's scale longer than its axes, the byDimension in a sequence
+        {**sequence, "transformations": [{k: v for k, v in inner.items() if k not in SAME_SYSTEM}]},
+        {
+            ("/", f"{at}/transformations/0/transformations/0/inputAxes", length),
+            ("/", f"{at}/transformations/0/transformations/0/outputAxes", length),
+        },
+    )
+    yield (  # unequal affine rows in a bijection's forward sequence
+        {
+            "type": "bijection",
+            **SAME_SYSTEM,
+            "forward": {
+                "type": "sequence",
+                "transformations": [{"type": "affine", "affine": [[1, 0, 0], [0, 1]]}],
+            },
+            "inverse": both,
+        },
+        {("/", f"{at}/forward/transformations/0/affine/1", length)},
+    )
 
 
 def test_wrapped_transformations_fit_their_axes() -> None:
@@ -859,8 +894,10 @@ def test_wrapped_transformations_fit_their_axes() -> None:
     integer values in these arrays correspond to the axis indices in the byDimension's ...
     `input` and `output` coordinate systems" and "Every axis index in the parent byDimension's
     `output` coordinate system MUST appear in exactly one child transformation's `outputAxes`
-    array" (upstream's two invalid examples among the cases). Checked for wrappers at the top of
-    a multiscale's or scene's transformations, not deeper: schemas/README.md."""
+    array" (upstream's two invalid examples among the cases). Against the systems: for
+    wrappers at the top of a multiscale's or scene's transformations, and a sequence's first
+    step; what holds inside one transformation (a mapAxis's indices, an affine's rows, a
+    byDimension child's axes), at any depth: schemas/README.md."""
     for transformation, expected in _wrapper_cases():
         assert _transformation_rows(transformation) == expected, transformation
 
@@ -878,6 +915,8 @@ def test_scene_transformations_map_between_systems_that_exist() -> None:
         ("/", "/attributes/ome/scene/coordinateSystems/0/axes", "x-zomgen-equal-length"),
         ("/tile_0", f"{MS}/coordinateSystems/0/axes", "x-zomgen-equal-length"),
         ("/", f"{t}/3/output/name", "x-zomgen-in"),
+        # and so `tile_3` is linked to no other tile
+        ("/", f"{t}/3", "x-zomgen-connected"),
     }
 
 
@@ -1007,11 +1046,35 @@ def _scene_with_island() -> dict[str, Any]:
 
 def test_a_scene_system_no_transformation_names_is_not_linked() -> None:
     """In a scene, every coordinate system of its own is an end of one of its transformations
-    (when it has any): a system no transformation names cannot be linked to the rest. (That
-    the whole graph, through its images, is connected is not checked: schemas/README.md.)"""
+    (when it has any): a system no transformation names cannot be linked to the rest."""
     assert _rows(_problems("scene", _scene_with_island())) == {
         ("/", "/attributes/ome/scene/coordinateSystems/1/name", "x-zomgen-in")
     }
+
+
+def _scene_with_two_worlds() -> dict[str, Any]:
+    """Upstream's stitching scene with a second system of its own, `island`, to which the
+    second tile (and only it) is mapped: every system is an end of a transformation, but no
+    chain of them joins the two worlds."""
+    document = _scene_with_island()
+    document["attributes"]["ome"]["scene"]["coordinateTransformations"][1]["output"] = {
+        "name": "island"
+    }
+    return document
+
+
+def test_the_scene_graph_is_connected() -> None:
+    """ "The graph MUST be connected ...: any two coordinate systems in the metadata MUST be
+    linked by a path of one or more coordinate transformations": through the scene's own
+    transformations, its images, and the groups their transformations name (the rule's every
+    shape: tests/runtime/test_connected.py)."""
+    (problem,) = _problems("scene", _scene_with_two_worlds())
+    assert (problem.node_path, problem.pointer, problem.keyword) == (
+        "/",
+        "/attributes/ome/scene/coordinateTransformations/1",
+        "x-zomgen-connected",
+    )
+    assert problem.message.startswith("links group 'tile_1', system 'island', which no chain")
 
 
 def _label_pixels(*data_types: Any) -> dict[str, Any]:
@@ -1076,6 +1139,7 @@ def _rule_documents() -> dict[str, list[dict[str, Any]]]:
     for (forward, child), _problems_of in SCENE_WRAPPERS:
         documents["scene"].append(_scene_with_wrappers(forward, child))
     documents["scene"].append(_scene_with_island())
+    documents["scene"].append(_scene_with_two_worlds())
     documents["scene"].append(_scene_with_bad_axes())
     documents["image"] += [_label_pixels(*types) for types, _refused in LABEL_PIXELS_CASES]
     return documents

@@ -50,7 +50,7 @@ export interface Violation {
 
 export type Check = (instance: unknown) => Violation[];
 
-function malformed(keyword: string, why: string): Violation {
+export function malformed(keyword: string, why: string): Violation {
   return { path: [], message: `the schema's ${keyword} is malformed: ${why}`, at: null };
 }
 
@@ -223,8 +223,9 @@ const FOLLOW = "->";
 const COLLECT = "[*]";
 const DESCEND = "**";
 const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
+const NODE = "[node]"; // the path of the node holding the value reached so far (`A/labels/x`)
 
-type Location = readonly Segment[];
+export type Location = readonly Segment[];
 // What a `*` took (a key or an index), or a `**` (the keys from where it stood to the value)
 type Choice = Segment | Location;
 
@@ -518,6 +519,12 @@ export function evaluate(
       found.push({ location, value: collected, choices: new Map(taken) });
       return;
     }
+    if (token === NODE) {
+      // (at the same place: a problem about it stands where the path had arrived)
+      const names = nodePrefix(location).filter((_, k) => k % 2 === 1);
+      step(i + 1, location, names.map(String).join("/"), taken);
+      return;
+    }
     if (token === WORDS) {
       if (typeof value === "string") {
         for (const word of value.split(/[ \t\n\r\f\v]+/).filter((w) => w !== "")) step(i + 1, location, word, taken);
@@ -610,7 +617,7 @@ export function evaluate(
 }
 
 /** A text equal for equal JSON values (key order aside). */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   const normal = (v: unknown): unknown => {
     if (isArray(v)) return v.map(normal);
     if (isObject(v)) {
@@ -621,7 +628,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(normal(value));
 }
 
-function short(value: unknown): string {
+export function short(value: unknown): string {
   const text = repr(value);
   return text.length <= 80 ? text : text.slice(0, 77) + "...";
 }
@@ -642,7 +649,7 @@ function describe(location: Location, here: Location): string {
   return `${pointer} of member ${repr(names.join("/"))}`;
 }
 
-interface Join {
+export interface Join {
   readonly parts: readonly Path[];
   readonly separator: string;
 }
@@ -659,9 +666,9 @@ interface Listed {
   readonly listed: readonly unknown[];
 }
 
-type Operand = Path | Join | Plus | Listed;
+export type Operand = Path | Join | Plus | Listed;
 
-const isJoin = (operand: Operand): operand is Join => "parts" in operand;
+export const isJoin = (operand: Operand): operand is Join => "parts" in operand;
 const isPlus = (operand: Operand): operand is Plus => "plus" in operand;
 const isListed = (value: unknown): value is Listed => isObject(value) && isArray(value["listed"]);
 
@@ -681,7 +688,8 @@ function plusOperand(value: { readonly [key: string]: unknown }): Plus | null {
   return parsed === null ? null : { path: parsed, plus };
 }
 
-function operand(value: unknown, keyword: string): Operand | null {
+/** A rule's other operand, as `keyword` allows it; null if malformed. */
+export function operand(value: unknown, keyword: string): Operand | null {
   if (typeof value === "string") return parsePath(value);
   if (keyword === EQUAL_LENGTH && isObject(value)) return plusOperand(value);
   if (keyword === IN && isObject(value)) return listedOperand(value);
@@ -697,7 +705,8 @@ function operand(value: unknown, keyword: string): Operand | null {
 
 type Rule = readonly [Path, readonly Operand[]];
 
-function bound(anchor: Path, o: Operand): Operand {
+/** The operand with its paths bound to the anchor's `*`s. */
+export function bound(anchor: Path, o: Operand): Operand {
   if (isJoin(o)) return { parts: o.parts.map((p) => boundTo(anchor, p)), separator: o.separator };
   if (isPlus(o)) return { path: boundTo(anchor, o.path), plus: o.plus };
   if (isListed(o)) return o;
@@ -717,7 +726,8 @@ function ruleList(value: unknown, keyword: string): Rule[] | null {
   return rules;
 }
 
-function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Choice>): Reached[] {
+/** What an operand reaches; a join reaches one value without a location, or nothing. */
+export function reach(root: unknown, op: Operand, choices: ReadonlyMap<number, Choice>): Reached[] {
   if (isPlus(op)) return evaluate(root, op.path, choices);
   if (isListed(op)) return [{ location: [], value: op, choices: new Map() }];
   if (!isJoin(op)) return evaluate(root, op, choices);

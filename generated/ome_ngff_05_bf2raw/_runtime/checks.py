@@ -18,6 +18,7 @@ documentation of the check keywords is the full reference.
 
 The relation keywords (`x-zomgen-equal`, `-equal-length`, `-count-equal`, `-reaches`, `-in`,
 `-unique-by`, `-index-of`, `-partition`) compare values that paths reach anywhere in the node and its members: relations.py.
+`x-zomgen-connected` asks that what the paths link forms one connected graph: connected.py.
 
 The functions here are pure: each compiles a keyword's value into a check (instance in,
 violations out). The validators plug them into
@@ -31,6 +32,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .connected import CONNECTED, connected
 from .paths import (
     evaluate,
     find_member,
@@ -240,6 +242,7 @@ CHECKS: dict[str, Callable[[Any], Check]] = {
     UNIQUE_BY: unique_by,
     INDEX_OF: index_of,
     PARTITION: partition,
+    CONNECTED: connected,
 }
 
 

@@ -107,7 +107,8 @@ def _plus(value: dict[str, Any]) -> Plus | None:
     return None if parsed is None else Plus(parsed, plus)
 
 
-def _operand(value: Any, keyword: str) -> Operand | None:
+def parse_operand(value: Any, keyword: str) -> Operand | None:
+    """A rule's other operand, as `keyword` allows it; None if malformed."""
     if isinstance(value, str):
         return parse_path(value)
     if keyword == EQUAL_LENGTH and is_object(value):
@@ -125,7 +126,8 @@ def _operand(value: Any, keyword: str) -> Operand | None:
     return Join(tuple(p for p in parsed if p is not None), separator)
 
 
-def _bound(anchor: Path, operand: Operand) -> Operand:
+def bind_operand(anchor: Path, operand: Operand) -> Operand:
+    """The operand with its paths bound to the anchor's `*`s."""
     if isinstance(operand, Path):
         return bound_to(anchor, operand)
     if isinstance(operand, Listed):
@@ -144,14 +146,14 @@ def _rule_list(value: Any, keyword: str) -> list[tuple[Path, list[Operand]]] | N
         if not is_array(rule) or len(rule) < 2 or not isinstance(rule[0], str):
             return None
         anchor = parse_path(rule[0])
-        others = [_operand(o, keyword) for o in rule[1:]]
+        others = [parse_operand(o, keyword) for o in rule[1:]]
         if anchor is None or any(o is None for o in others):
             return None
-        rules.append((anchor, [_bound(anchor, o) for o in others if o is not None]))
+        rules.append((anchor, [bind_operand(anchor, o) for o in others if o is not None]))
     return rules
 
 
-def _reach(root: Any, operand: Operand, choices: Mapping[int, Choice]) -> list[Reached]:
+def reach(root: Any, operand: Operand, choices: Mapping[int, Choice]) -> list[Reached]:
     """What an operand reaches; a join reaches one value without a location, or nothing."""
     if isinstance(operand, Path):
         return evaluate(root, operand, choices)
@@ -211,7 +213,7 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
                             )
                             reached = [Reached((), _Whole(other.text, values), {})]
                         else:
-                            reached = _reach(instance, other, a.choices)
+                            reached = reach(instance, other, a.choices)
                         for o in reached:
                             message = compare(a, o, placed, plus)
                             if message is not None:

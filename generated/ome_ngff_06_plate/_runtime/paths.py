@@ -2,14 +2,15 @@
 
 A path is a JSON pointer relative to the node's document whose segments may also be: `*` every
 item of a list (or value of an object), `**` the value reached so far and every value below it,
-`[*]` the list of what the rest of the path reaches in
-every item (one value per item, else nothing), `->` the member node the string reached so far
-names (relative to the node holding the string: `s0`, `A/1`, `../../`), `{path}` the string or integer
-that path reaches, used as a segment, `[key={path}]` the items of a list (or values of an
-object) whose `key` equals the one value that path reaches (a coordinate system looked up by
-its name), `[!key]` the value reached so far if it is an object without `key` (or with `key`
-null: an OME-Zarr 0.6 reference to a coordinate system of the same document), and `[words]` the
-blank-separated words of a string.
+`[node]` the path of the node holding the value reached so far (`A/labels/x`; empty for the
+checked node), `[*]` the list of what the rest of the path reaches in every item (one value per
+item, else nothing), `->` the member node the string reached so far names (relative to the node
+holding the string: `s0`, `A/1`, `../../`), `{path}` the string or integer that path reaches,
+used as a segment, `[key={path}]` the items of a list (or values of an object) whose `key`
+equals the one value that path reaches (a coordinate system looked up by its name), `[!key]`
+the value reached so far if it is an object without `key` (or with `key` null: an OME-Zarr 0.6
+reference to a coordinate system of the same document), and `[words]` the blank-separated
+words of a string.
 zomgen's documentation of the check keywords is the full reference.
 """
 
@@ -56,6 +57,7 @@ FOLLOW = "->"
 COLLECT = "[*]"
 DESCEND = "**"
 WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
+NODE = "[node]"  # the path of the node holding the value reached so far (`A/labels/x`)
 _ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
 
 Location = tuple[str | int, ...]
@@ -109,13 +111,16 @@ _WITHOUT = re.compile(r"\[!([^/=\]{}]*)\]")
 
 # What a token is, computed once per path (evaluation dispatches on it for every step)
 # (a key and a `{path}` first: `kind <= _INDIRECT` is a segment that names one key or index)
-_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER, _DESCEND = range(9)
+_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER, _DESCEND, _NODE = range(
+    10
+)
 _KINDS = {
     WILDCARD: _WILDCARD,
     COLLECT: _COLLECT,
     WORDS: _WORDS,
     FOLLOW: _FOLLOW,
     DESCEND: _DESCEND,
+    NODE: _NODE,
 }
 
 
@@ -385,6 +390,10 @@ class _Evaluation:
             self.select(i, location, value, taken)
         elif kind == _DESCEND:
             self.descend(i, location, value, taken)
+        elif kind == _NODE:
+            # (at the same place: a problem about it stands where the path had arrived)
+            names = node_prefix(location)[1::2]
+            self.step(i + 1, location, "/".join(str(n) for n in names), taken)
         elif kind == _FILTER:
             token = tokens[i]
             assert isinstance(token, Without)

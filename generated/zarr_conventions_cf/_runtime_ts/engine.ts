@@ -36,6 +36,7 @@ import {
   REACHES,
   UNIQUE_BY,
 } from "./checks.js";
+import { CONNECTED, connected } from "./connected.js";
 import {
   escapeToken,
   hasOwn,
@@ -99,7 +100,7 @@ const SCHEMA_MAPS = ["$defs", "definitions", "patternProperties"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const POINTER_KEYWORDS = [
   NDIM_LENGTH, MEMBER_KIND, MEMBER_NDIM_LENGTH, EQUAL, EQUAL_LENGTH, COUNT_EQUAL, REACHES, IN,
-  UNIQUE_BY, INDEX_OF, PARTITION,
+  UNIQUE_BY, INDEX_OF, PARTITION, CONNECTED,
 ];
 
 /** Rename `__proto__` wherever a schema names an object key (in place: the schema is our own
@@ -272,7 +273,7 @@ function newAjv(detailed: boolean): Ajv2020 {
     logger: false,
     code: { regExp },
   });
-  for (const [keyword, compileCheck] of Object.entries(CHECKS)) {
+  for (const [keyword, compileCheck] of Object.entries({ ...CHECKS, [CONNECTED]: connected })) {
     ajv.addKeyword({ keyword, compile: checkKeyword(keyword, compileCheck), errors: true });
   }
   return ajv;
