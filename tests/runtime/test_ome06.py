@@ -848,8 +848,8 @@ def _wrapper_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]
         },
         {("/", f"{MS}/coordinateSystems/0/axes", length)},
     )
-    # Below the top: what holds inside one transformation holds at any depth (`**`), and a
-    # sequence's first step maps from the sequence's input system.
+    # Below the top: what holds inside one transformation holds at any depth (`**`), a
+    # sequence's first step maps from the sequence's input system, its last to its output.
     sequence = {"type": "sequence", **SAME_SYSTEM}
     yield (
         {**sequence, "transformations": [both, {"type": "translation", "translation": [1, 1]}]},
@@ -858,6 +858,14 @@ def _wrapper_cases() -> Iterator[tuple[dict[str, Any], set[tuple[str, str, str]]
     yield (  # the first step's scale of one item for an input of two axes
         {**sequence, "transformations": [scale, {"type": "translation", "translation": [1, 1]}]},
         {("/", f"{MS}/coordinateSystems/0/axes", length)},
+    )
+    yield (  # the last step's translation of one item for an output of two axes
+        {**sequence, "transformations": [both, {"type": "translation", "translation": [1]}]},
+        {("/", f"{MS}/coordinateSystems/1/axes", length)},
+    )
+    yield (  # the last step's affine with one row for an output of two axes
+        {**sequence, "transformations": [both, {"type": "affine", "affine": [[1, 0, 0]]}]},
+        {("/", f"{MS}/coordinateSystems/1/axes", length)},
     )
     yield (  # a mapAxis index past its end, as a sequence's step
         {**sequence, "transformations": [both, {"type": "mapAxis", "mapAxis": [0, 2]}]},
@@ -896,7 +904,7 @@ def test_wrapped_transformations_fit_their_axes() -> None:
     `output` coordinate system MUST appear in exactly one child transformation's `outputAxes`
     array" (upstream's two invalid examples among the cases). Against the systems: for
     wrappers at the top of a multiscale's or scene's transformations, and a sequence's first
-    step; what holds inside one transformation (a mapAxis's indices, an affine's rows, a
+    and last steps; what holds inside one transformation (a mapAxis's indices, an affine's rows, a
     byDimension child's axes), at any depth: schemas/README.md."""
     for transformation, expected in _wrapper_cases():
         assert _transformation_rows(transformation) == expected, transformation

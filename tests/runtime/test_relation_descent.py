@@ -1,7 +1,7 @@
 """Relation paths that leave the straight line down a document: `..` in a `->` (a label image's
-`source.image`, `../../`, names the image above it) and `**` (a value and everything below it:
+`source.image`, `../../`, names the image above it), `**` (a value and everything below it:
 OME-Zarr 0.6's transformations wrapped in a `sequence`, a `byDimension` or a `bijection`, at any
-depth). Each case runs in the reference engine, jsonschema-rs and the TypeScript run time, which
+depth) and `[last]` (a list's last item: a sequence's last step). Each case runs in the reference engine, jsonschema-rs and the TypeScript run time, which
 give the same verdicts and the same problems, at the same node and key."""
 
 from __future__ import annotations
@@ -165,7 +165,29 @@ DESCENT_CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
     ("values that are not transformations", DESCENT_RULES, _transformed("mapAxis", 3, None), []),
 ]
 
-CASES = SOURCE_CASES + DESCENT_CASES
+# A sequence's last step maps to the sequence's output system: `[last]` is a list's last item.
+LAST_RULE: dict[str, Any] = {
+    LENGTH: [["/attributes/t/*/transformations/[last]/scale", "/attributes/axes"]]
+}
+LAST_CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
+    ("the last step fits", LAST_RULE, _transformed(_sequence(MAP, {"scale": [1, 2, 3]})), []),
+    (
+        "the last step does not",
+        LAST_RULE,
+        _transformed(_sequence({"scale": [1, 2, 3]}, SCALE)),
+        [_fault(LENGTH, "/attributes/axes")],
+    ),
+    (
+        "one step is first and last",
+        LAST_RULE,
+        _transformed(_sequence(SCALE)),
+        [_fault(LENGTH, "/attributes/axes")],
+    ),
+    ("no steps: no last one", LAST_RULE, _transformed(_sequence()), []),
+    ("not a list: no last item", LAST_RULE, _transformed({"transformations": {"scale": [1]}}), []),
+]
+
+CASES = SOURCE_CASES + DESCENT_CASES + LAST_CASES
 
 
 def _rows(problems: list[Problem]) -> list[Row]:

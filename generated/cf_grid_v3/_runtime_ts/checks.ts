@@ -224,6 +224,7 @@ const COLLECT = "[*]";
 const DESCEND = "**";
 const WORDS = "[words]"; // the whitespace-separated words of a string (CF `coordinates`)
 const NODE = "[node]"; // the path of the node holding the value reached so far (`A/labels/x`)
+const LAST = "[last]"; // the last item of a list (a sequence's last step)
 
 export type Location = readonly Segment[];
 // What a `*` took (a key or an index), or a `**` (the keys from where it stood to the value)
@@ -517,6 +518,10 @@ export function evaluate(
         collected.push(below[0]?.value);
       }
       found.push({ location, value: collected, choices: new Map(taken) });
+      return;
+    }
+    if (token === LAST) {
+      if (isArray(value) && value.length > 0) step(i + 1, [...location, value.length - 1], value[value.length - 1], taken);
       return;
     }
     if (token === NODE) {

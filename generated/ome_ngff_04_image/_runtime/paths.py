@@ -3,7 +3,7 @@
 A path is a JSON pointer relative to the node's document whose segments may also be: `*` every
 item of a list (or value of an object), `**` the value reached so far and every value below it,
 `[node]` the path of the node holding the value reached so far (`A/labels/x`; empty for the
-checked node), `[*]` the list of what the rest of the path reaches in every item (one value per
+checked node), `[last]` the last item of a list, `[*]` the list of what the rest of the path reaches in every item (one value per
 item, else nothing), `->` the member node the string reached so far names (relative to the node
 holding the string: `s0`, `A/1`, `../../`), `{path}` the string or integer that path reaches,
 used as a segment, `[key={path}]` the items of a list (or values of an object) whose `key`
@@ -58,6 +58,7 @@ COLLECT = "[*]"
 DESCEND = "**"
 WORDS = "[words]"  # the whitespace-separated words of a string (CF `coordinates`)
 NODE = "[node]"  # the path of the node holding the value reached so far (`A/labels/x`)
+LAST = "[last]"  # the last item of a list (a sequence's last step)
 _ASCII_SPACE = re.compile("[ \t\n\r\f\v]+")  # as JavaScript's, whatever Unicode says
 
 Location = tuple[str | int, ...]
@@ -111,9 +112,8 @@ _WITHOUT = re.compile(r"\[!([^/=\]{}]*)\]")
 
 # What a token is, computed once per path (evaluation dispatches on it for every step)
 # (a key and a `{path}` first: `kind <= _INDIRECT` is a segment that names one key or index)
-_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER, _DESCEND, _NODE = range(
-    10
-)
+_KEY, _INDIRECT, _WILDCARD, _COLLECT, _WORDS, _FOLLOW, _SELECTION, _FILTER = range(8)
+_DESCEND, _NODE, _LAST = range(8, 11)
 _KINDS = {
     WILDCARD: _WILDCARD,
     COLLECT: _COLLECT,
@@ -121,6 +121,7 @@ _KINDS = {
     FOLLOW: _FOLLOW,
     DESCEND: _DESCEND,
     NODE: _NODE,
+    LAST: _LAST,
 }
 
 
@@ -390,6 +391,9 @@ class _Evaluation:
             self.select(i, location, value, taken)
         elif kind == _DESCEND:
             self.descend(i, location, value, taken)
+        elif kind == _LAST:
+            if is_array(value) and value:
+                self.step(i + 1, (*location, len(value) - 1), value[-1], taken)
         elif kind == _NODE:
             # (at the same place: a problem about it stands where the path had arrived)
             names = node_prefix(location)[1::2]
