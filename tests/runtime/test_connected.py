@@ -114,6 +114,13 @@ CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
         [_fault(1)],
     ),
     (
+        "images below the scene that it does not name: not judged",
+        _scene(
+            ("A:physical", "world"), images={"A": _image(), "B": _image("labels/x"), "C": _image()}
+        ),
+        [],
+    ),
+    (
         "an image and a system of the same name are not one node",
         _scene(("A:physical", "world"), ("A", "other")),
         [_fault(1)],

@@ -5,8 +5,10 @@
 links together. An end is a path, or `{"node": kind, "path": path}`, or `{"node": kind, "join":
 [path, ...], "with": separator}`: a node is the value an end reaches together with its kind, so
 a group's path and a coordinate system's name never meet. Every rule of the keyword adds to one
-graph. Each group of linked nodes but the first (in document order) is a problem at the first
-edge that reached it (OME-Zarr 0.6's scene: "The graph MUST be connected").
+graph, but only the first rule's edges must be joined: the later rules add links (an image's
+own links to its labels), and a group of their edges alone is not judged (an image the scene
+does not name). Each group holding an edge of the first rule, but the first such group, is a
+problem at its first edge (OME-Zarr 0.6's scene: "The graph MUST be connected").
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ def connected(value: Any) -> Check:
                         nodes.append(node)
                 if nodes:
                     graph.link(e.location, index, nodes)
-        groups = graph.groups()
+        groups = [g for g in graph.groups() if g[1] == 0]  # their first edge is the first rule's
         if len(groups) < 2:
             return []
         first = graph.described(groups[0][2])
