@@ -24,7 +24,8 @@ RESERVED_TYPE_NAMES = frozenset(
     {
         *("ArraySpec", "GroupSpec", "ArraySpecV2", "GroupSpecV2", "AnyNode", "AnyNodeV2"),
         *("TAttrs", "TMembers", "TAttrs_co", "TMembers_co", "NamedConfig"),
-        *("Problem", "ZomError", "StoreError", "Converter", "TABLE", "MYPY"),
+        *("Problem", "ZomError", "StoreError", "NotFullyChecked", "Unchecked", "Converter"),
+        *("TABLE", "MYPY"),
         *("JsonValue", "JsonObject", "Unset", "UNSET", "Optional", "Required"),
         *("Any", "Literal", "Mapping", "Sequence", "TypeAlias", "TypedDict", "NotRequired"),
         *("Callable", "cast", "TYPE_CHECKING"),

@@ -23,7 +23,7 @@ from pathlib import Path
 from zomgen import ir
 from zomgen.errors import InputProblem
 from zomgen.ir.flatten import flatten
-from zomgen.runtime import Problem, validate_store
+from zomgen.runtime import Checked, check_hierarchy
 from zomgen.schema.atoms import Expander
 from zomgen.schema.bundle import bundle, bundle_with_places, locate_options
 from zomgen.schema.documents import SchemaSet
@@ -133,12 +133,12 @@ def check_store(
     *,
     use_consolidated: bool = True,
     allow_redirects_to: Collection[str] = (),
-) -> list[Problem]:
-    """`zomgen validate`: the problems of `store` (or of its node at `path`) under the schema,
-    without generating a package. Raises CompileError for the schema, StoreError for the
-    store."""
+) -> Checked:
+    """`zomgen validate`: `store` (or its node at `path`) checked under the schema, without
+    generating a package: the problems, and what could not be read. Raises CompileError for
+    the schema, StoreError for the store."""
     schema = bundle(load(options))
-    return validate_store(
+    return check_hierarchy(
         store,
         schema,
         path,

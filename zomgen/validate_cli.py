@@ -12,7 +12,8 @@ from typing import Any
 
 from zomgen.catalog.patterns import NodePattern, node_pattern
 from zomgen.errors import InputProblem
-from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE, report_input
+from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
+from zomgen.outcome import node_paths, only_matched_nothing, outcome
 from zomgen.progress import ProgressLine
 from zomgen.resources import conventions_dir
 
@@ -58,6 +59,13 @@ def add_validate(
     )
     _add_declared_only(validate)
     validate.add_argument(
+        "--named-members-only",
+        action="store_true",
+        help="accept that a store which cannot list its groups (a static HTTP server) is read "
+        "by the members the conventions name: valid, not 'not fully checked', and those groups "
+        "still listed as not checked",
+    )
+    validate.add_argument(
         "--no-consolidated",
         action="store_true",
         help="walk the store even if it has consolidated metadata",
@@ -92,9 +100,10 @@ def _add_declared_only(validate: argparse.ArgumentParser) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """Exit 0 valid, 1 invalid, 2 unusable input (schema, catalog or store)."""
+    """Exit 0 valid, 1 invalid, 2 unusable input (schema, catalog or store), 3 not fully
+    checked (zomgen/outcome.py)."""
     from zomgen.pipeline import Options, check_store
-    from zomgen.runtime import StoreError, format_problems_text, problems_to_json
+    from zomgen.runtime import VALID, StoreError
 
     only = None
     if args.only is not None:
@@ -119,7 +128,7 @@ def run_validate(args: argparse.Namespace) -> int:
         return report_input([InputProblem(str(args.schema), "", message)])
     options = Options(schema, tuple(args.include))
     try:
-        problems = check_store(
+        checked = check_store(
             options,
             args.store,
             args.path,
@@ -128,15 +137,27 @@ def run_validate(args: argparse.Namespace) -> int:
         )
     except StoreError as exc:
         return _unusable_store(args.store, exc)
+    problems, unchecked = checked.problems, list(checked.unchecked)
     if only is not None:
         problems = [p for p in problems if only.covers(p.node_path)]
+        unchecked = [u for u in unchecked if only.covers(u.node_path)]
+        nothing = only_matched_nothing(only, node_paths(checked.document))
+        unchecked += [nothing] if nothing is not None else []
+    result = outcome(len(problems), unchecked, named_members_only=args.named_members_only)
     if args.format == "json":
-        sys.stdout.write(problems_to_json(problems) + "\n")
-    elif problems:
-        sys.stdout.write(format_problems_text(problems) + "\n")
+        report = {
+            "status": result.status,
+            "valid": result.status == VALID,
+            "schema": str(args.schema),
+            "problems": [p.to_json() for p in problems],
+            "unchecked": result.unchecked_json(),
+        }
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     else:
-        print(f"{args.store}: valid ({args.schema})")
-    return EXIT_FAILED if problems else EXIT_OK
+        lines = [str(p) for p in problems] + result.unchecked_lines()
+        lines.append(f"{args.store}: {result.summary()} ({args.schema})")
+        sys.stdout.write("\n".join(lines) + "\n")
+    return result.exit_code
 
 
 def _schema_file(given: Path) -> Path | None:
@@ -178,6 +199,7 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
                     only=only,
                     strict=args.strict,
                     use_consolidated=not args.no_consolidated,
+                    named_members_only=args.named_members_only,
                     allow_redirects_to=args.allow_redirects_to,
                     progress=progress.show if progress.shown else None,
                 )
@@ -195,7 +217,7 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
         sys.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(report.text(args.store) + "\n")
-    return EXIT_OK if report.valid else EXIT_FAILED
+    return report.outcome().exit_code
 
 
 def _unusable_store(store: str, exc: Exception) -> int:

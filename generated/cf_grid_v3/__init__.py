@@ -20,10 +20,11 @@ from .models import (
 
 if TYPE_CHECKING:
     from . import documents
-    from ._runtime import Problem, ZomError
+    from ._runtime import NotFullyChecked, Problem, ZomError
 
 __all__ = [
     "CFGrid",
+    "NotFullyChecked",
     "Problem",
     "ZomError",
     "create",
@@ -44,12 +45,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """`documents`, and the run time's `Problem` and `ZomError`, imported on first use."""
+    """`documents`, and the run time's `Problem`, `ZomError` and `NotFullyChecked`, imported on
+    first use."""
     if name == "documents":
         import importlib
 
         return importlib.import_module(f"{__name__}.documents")
-    if name in ("Problem", "ZomError"):
+    if name in ("NotFullyChecked", "Problem", "ZomError"):
         from . import _runtime
 
         return getattr(_runtime, name)
@@ -71,12 +73,15 @@ def load(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> models.CFGrid:
     """Read, validate and convert the hierarchy at `path` of `store`; raise `ZomError` listing
-    every problem (node path and JSON pointer) when it does not follow the convention. An HTTP
-    store's redirects are followed to its own origin only, and to `allow_redirects_to`
-    (`"https://host[:port]"`, or `"*"` for any)."""
+    every problem (node path and JSON pointer) when it does not follow the convention, and
+    `NotFullyChecked` (a `ZomError`) when a group's members could not be listed (a static HTTP
+    server), unless `named_members_only=True` accepts reading only the members the convention
+    names. An HTTP store's redirects are followed to its own origin only, and to
+    `allow_redirects_to` (`"https://host[:port]"`, or `"*"` for any)."""
     from ._convert import parse_CFGrid
     from ._runtime.api import load_document
     from ._runtime.collector import CollectorPaused
@@ -87,6 +92,7 @@ def load(
             schema(),
             path,
             use_consolidated=use_consolidated,
+            named_members_only=named_members_only,
             allow_redirects_to=allow_redirects_to,
         )
         return parse_CFGrid(document)
@@ -97,9 +103,12 @@ def validate(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> list[Problem]:
-    """The same checks as `load`, returned instead of raised (empty when valid)."""
+    """The same checks as `load`, returned instead of raised (empty when valid). Raises
+    `NotFullyChecked` where `load` does and no problem was found: an empty list always means
+    every node was read and checked."""
     from ._runtime.api import validate_store
     from ._runtime.collector import CollectorPaused
 
@@ -109,6 +118,7 @@ def validate(
             schema(),
             path,
             use_consolidated=use_consolidated,
+            named_members_only=named_members_only,
             allow_redirects_to=allow_redirects_to,
         )
 

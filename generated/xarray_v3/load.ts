@@ -6,7 +6,7 @@
  * package's schema. Needs the `zarrita` package (0.7.x) and `ajv` (8.x) at run time.
  */
 
-import type { Problem } from "./_runtime_ts/problems.js";
+import { NotFullyChecked, type Problem, type Unchecked } from "./_runtime_ts/problems.js";
 import {
   type ListedStore,
   type StoreInput,
@@ -19,8 +19,8 @@ import { schemaText } from "./schema.js";
 import type * as types from "./types.js";
 import { ZomError, validate } from "./validate.js";
 
-export type { ListedStore, StoreInput, StoreOptions };
-export { StoreError };
+export type { ListedStore, StoreInput, StoreOptions, Unchecked };
+export { NotFullyChecked, StoreError };
 
 let schema: unknown;
 
@@ -31,8 +31,11 @@ function bundledSchema(): unknown {
 
 /**
  * Every problem of the hierarchy in `store` under the convention, by node path and JSON
- * pointer; [] when it is a valid XarrayDataset. Rejects with StoreError when the store cannot be
- * read at all (no answer, no Zarr node at the path).
+ * pointer; [] when it is a valid XarrayDataset, every node read and checked. Rejects with
+ * StoreError when the store cannot be read at all (no answer, no Zarr node at the path), and
+ * with NotFullyChecked when no problem was found but a group could not be listed (a static
+ * HTTP server) unless `options.namedMembersOnly` accepts reading the members the convention
+ * names.
  */
 export async function validateStore(store: StoreInput, options: StoreOptions = {}): Promise<Problem[]> {
   return (await storeProblems(store, bundledSchema(), validate, options)).problems;
@@ -40,7 +43,8 @@ export async function validateStore(store: StoreInput, options: StoreOptions = {
 
 /**
  * The hierarchy in `store` as a checked, deeply frozen XarrayDataset. Rejects with ZomError
- * listing every problem, or StoreError when the store cannot be read at all.
+ * listing every problem, StoreError when the store cannot be read at all, or NotFullyChecked
+ * as `validateStore` does.
  */
 export async function load(store: StoreInput, options: StoreOptions = {}): Promise<types.XarrayDataset> {
   const { document, problems } = await storeProblems(store, bundledSchema(), validate, options);

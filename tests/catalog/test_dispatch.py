@@ -145,12 +145,14 @@ def test_each_conventions_examples(example: str, matcher: Matcher) -> None:
 
 
 def test_stacs_schemas_are_not_local(matcher: Matcher) -> None:
-    """STAC's convention refers to the STAC schemas online: known, reported, not checked."""
+    """STAC's convention refers to the STAC schemas online: known, reported, not checked, so
+    the store is not fully checked."""
     example = CONVENTIONS / "zarr-conventions__stac/examples/minimal_item_example.json"
     report = check_declared(json.loads(example.read_text("utf-8")), matcher)
-    assert [w.message for w in report.warnings] == [
-        "stac: is known but its schema is not available offline; not checked"
+    assert [(u.message, u.reason) for u in report.unchecked] == [
+        ("stac: is known but its schema is not available offline; not checked", "no schema")
     ]
+    assert report.status == "not fully checked"
 
 
 # --- declarations the catalog cannot match, and malformed ones -------------------------------
@@ -206,22 +208,28 @@ def _cmo(uuid: str, **more: str) -> dict[str, str]:
         ),
     ],
 )
-def test_declarations_the_catalog_cannot_match_are_warnings(
+def test_declarations_the_catalog_cannot_match_are_not_checked(
     declared: list[dict[str, str]], pointer: str, message: str, matcher: Matcher
 ) -> None:
+    """A declaration the catalog does not know is a place not checked; one it knows by its
+    uuid under another schema_url is checked against the catalog's, with a warning."""
     report = check_declared(_node({"zarr_conventions": declared}), matcher)
-    assert [(w.node_path, w.pointer) for w in report.warnings if w.keyword != "catalog"] == [
-        ("/", pointer)
-    ]
-    assert message in report.warnings[0].message
+    if pointer.endswith("/schema_url"):
+        assert [(w.node_path, w.pointer) for w in report.warnings] == [("/", pointer)]
+        assert message in report.warnings[0].message and report.unchecked == []
+    else:
+        assert [(u.node_path, u.pointer) for u in report.unchecked] == [("/", pointer)]
+        assert message in report.unchecked[0].message and report.warnings == []
+        assert report.status == "not fully checked"
 
 
-def test_an_undeclared_use_is_a_warning_not_a_check(matcher: Matcher) -> None:
+def test_an_undeclared_use_is_not_checked(matcher: Matcher) -> None:
     report = check_declared(_node({"proj:code": "not a code"}), matcher)
-    assert report.valid and "/" not in report.nodes
-    (warning, _none) = report.warnings
-    assert warning.message == (
-        "uses proj: (keys proj:code) without declaring it; not checked as proj:"
+    assert report.status == "not fully checked" and "/" not in report.nodes
+    (note,) = report.unchecked
+    assert (note.reason, note.message) == (
+        "undeclared",
+        "uses proj: (keys proj:code) without declaring it; not checked as proj:",
     )
 
 
@@ -260,7 +268,7 @@ def test_a_thousand_declarations(matcher: Matcher) -> None:
     (problem,) = report.problems
     assert problem.pointer == "/attributes/zarr_conventions"
     assert f"only the first {MAX_DECLARATIONS} are read" in problem.message
-    unknown = [w for w in report.warnings if w.keyword == "unknown convention"]
+    unknown = [u for u in report.unchecked if u.reason == "unknown convention"]
     assert len(unknown) == MAX_DECLARATIONS
 
 
@@ -296,13 +304,14 @@ def test_a_broken_ome_zarr_image_is_reported_at_its_node(tmp_path: Path, version
 
 
 def test_an_ome_zarr_version_the_catalog_has_no_schema_for(matcher: Matcher) -> None:
-    node = _node({"ome": {"version": "0.7", "multiscales": []}})
+    """More versions in tests/cli/test_verdicts.py (OME-Zarr's version policy)."""
+    node = _node({"ome": {"version": "0.6", "multiscales": []}})
     report = check_declared(node, matcher)
-    assert _names(report) == {"/": ["OME-Zarr of a version the catalog has no schema for"]}
-    assert [w.message for w in report.warnings] == [
+    assert _names(report) == {}
+    assert [(u.pointer, u.message) for u in report.unchecked] == [
         (
-            "OME-Zarr of a version the catalog has no schema for is known but its schema is not "
-            "available offline; not checked"
+            "/attributes/ome/version",
+            "declares OME-Zarr 0.6, a version zomgen's catalog has no schema for; not checked",
         )
     ]
 
@@ -330,7 +339,9 @@ def test_the_cli_reports_per_node_and_exits_by_verdict(tmp_path: Path) -> None:
     valid = run_zomgen("validate", GEOZARR / "valid/spatial/spatial-north-up.zarr")
     assert valid.returncode == 0, valid.stderr
     assert "/ar: spatial: (declared), proj: (declared)" in valid.stdout.splitlines()
-    assert valid.stdout.splitlines()[-1].endswith("valid (3 convention checks on 2 nodes)")
+    assert valid.stdout.splitlines()[-1].endswith(
+        "valid (2 nodes read, 3 convention checks on 2 nodes)"
+    )
 
     invalid = run_zomgen("validate", GEOZARR / "invalid/invalid-bad-crs.zarr", "--format", "json")
     assert invalid.returncode == 1

@@ -24,9 +24,6 @@ RUNNER = NGFF / "conformance" / "ome_zarr_conformance.py"
 DINGUS = [sys.executable, "-m", "zomgen", "validate", "--format", "verdict"]
 
 # What zomgen reports for each kind of departure (a part of the verdict's message).
-UNKNOWN_VERSION = "OME-Zarr of a version the catalog has no schema for"  # "0.6rc02", a typo
-NO_VERSION = "uses OME-Zarr of a version the catalog has no schema for"  # `ome` without version
-NOT_OME = "no convention of the catalog"  # `well` outside `ome`: 0.4's layout, declares nothing
 # The spec: a label image "MUST implement the multiscales specification"; these have only
 # `image-label`, which upstream's label.schema alone accepts.
 LABEL_IS_AN_IMAGE = "'multiscales' is a required property"
@@ -37,20 +34,10 @@ NO_MEMBERS = "names no member of this group"
 STALE = "is not of type 'object'"
 
 ATTRIBUTES_DEPARTURES = {
-    "spec/invalid/image/too_many_space_axes": UNKNOWN_VERSION,
-    "spec/invalid/scene/scene_missing_version": NO_VERSION,
-    "spec/invalid/well/duplicate_images": NOT_OME,
-    "spec/invalid/well/empty_images": NOT_OME,
-    "spec/invalid/well/non_integer_acquisition_id": NOT_OME,
     "spec/valid/label/minimal": LABEL_IS_AN_IMAGE,
     "spec/valid/label/minimal_properties": LABEL_IS_AN_IMAGE,
-    "strict/invalid/plate/missing_acquisition_maximumfieldcount": UNKNOWN_VERSION,
-    "strict/invalid/plate/missing_name": UNKNOWN_VERSION,
 }
 ZARR_DEPARTURES = {
-    "spec/invalid/well/duplicate_images": NOT_OME,
-    "spec/invalid/well/empty_images": NOT_OME,
-    "spec/invalid/well/non_integer_acquisition_id": NOT_OME,
     **{
         f"{kind}/valid/image/{name}": STALE
         for kind, names in (
@@ -78,7 +65,30 @@ ZARR_DEPARTURES = {
         )
     },
 }
-COUNTS = {"attributes": (143, 134), "zarr": (85, 61)}
+COUNTS = {"attributes": (143, 141), "zarr": (85, 64)}
+
+# Invalid cases zomgen passes, and why: the runner reads only `valid`, and zomgen's verdict is
+# "not fully checked" where it could not look, which is not "valid". A version that was never
+# published ("0.6rc02", a typo in upstream's cases) is a problem at its pointer.
+UNKNOWN_VERSION = "'0.6rc02' is not an OME-Zarr version"
+NO_VERSION = "not fully checked: /: /attributes: uses OME-Zarr"  # `ome` without a version
+NOT_OME = "not fully checked: /: no convention of the catalog"  # `well` outside `ome`
+NOT_VALID_FOR_THEIR_REASON = {
+    "attributes": {
+        "spec/invalid/image/too_many_space_axes": UNKNOWN_VERSION,
+        "spec/invalid/scene/scene_missing_version": NO_VERSION,
+        "spec/invalid/well/duplicate_images": NOT_OME,
+        "spec/invalid/well/empty_images": NOT_OME,
+        "spec/invalid/well/non_integer_acquisition_id": NOT_OME,
+        "strict/invalid/plate/missing_acquisition_maximumfieldcount": UNKNOWN_VERSION,
+        "strict/invalid/plate/missing_name": UNKNOWN_VERSION,
+    },
+    "zarr": {
+        "spec/invalid/well/duplicate_images": NOT_OME,
+        "spec/invalid/well/empty_images": NOT_OME,
+        "spec/invalid/well/non_integer_acquisition_id": NOT_OME,
+    },
+}
 
 
 def _run(mode: str, *dingus: str) -> dict[str, str]:
@@ -124,6 +134,8 @@ def test_the_conformance_runner(
     assert {n: s for n, s in outcomes.items() if s != "pass"} == dict.fromkeys(departures, "fail")
     for name, reason in departures.items():
         assert reason in _message(mode, name), name
+    for name, reason in NOT_VALID_FOR_THEIR_REASON[mode].items():
+        assert outcomes[name] == "pass" and reason in _message(mode, name), name
 
 
 def test_a_store_that_is_not_json_is_invalid_not_an_error() -> None:

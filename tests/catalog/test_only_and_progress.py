@@ -79,7 +79,7 @@ def test_only_with_a_schema_reports_the_nodes_it_names(broken_plate: Path) -> No
     schema = ROOT / "schemas" / "ome-ngff-04-plate" / "schema.json"
     whole = run_zomgen("validate", broken_plate, "--schema", schema, "--format", "json")
     assert whole.returncode == 1
-    assert {p["node_path"] for p in json.loads(whole.stdout)} == {"/B/2/0"}
+    assert {p["node_path"] for p in json.loads(whole.stdout)["problems"]} == {"/B/2/0"}
     elsewhere = run_zomgen("validate", broken_plate, "--schema", schema, "--only", "/A/**")
     assert elsewhere.returncode == 0, elsewhere.stdout
 

@@ -29,7 +29,9 @@ def test_valid_store_exits_0(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "valid" in result.stdout
     json_result = _validate(tmp_path / "ok.zarr", "--schema", XARRAY_V3, "--format", "json")
-    assert json_result.returncode == 0 and json.loads(json_result.stdout) == []
+    report = json.loads(json_result.stdout)
+    assert json_result.returncode == 0
+    assert (report["status"], report["problems"], report["unchecked"]) == ("valid", [], [])
 
 
 def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
@@ -38,7 +40,7 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
     before = snapshot(store)
     result = _validate(store, "--schema", XARRAY_V3, "--format", "json")
     assert result.returncode == 1, result.stderr
-    problems = json.loads(result.stdout)
+    problems = json.loads(result.stdout)["problems"]
     assert problems == [
         {
             "node_path": "/g",
@@ -60,6 +62,7 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
     assert text.stdout.splitlines() == [
         "/g: /node_type: 'array' was expected",
         "/t: /dimension_names: has 1 item, but the array has 2 dimensions (shape [2, 3])",
+        f"{store}: 2 problem(s) ({XARRAY_V3})",
     ]
     assert snapshot(store) == before
 

@@ -39,7 +39,7 @@ PAGE_SOURCES = ("page.ts", "described.ts", "declared.ts", "catalog_page.ts")
 PROJ = "f17cb550-5864-4468-aeb7-f3180cfb622f"
 SPATIAL = "689b58e2-cf7b-45e0-9fff-9cfc0883d6b4"
 # Keywords whose messages zomgen writes itself, in both languages alike.
-OWN_MESSAGES = {"zarr_conventions", "read", "catalog"}
+OWN_MESSAGES = {"zarr_conventions", "read", "catalog", "ome-zarr version"}
 
 
 def _group(attributes: Any, members: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -80,6 +80,23 @@ def _made_here() -> Iterator[tuple[str, dict[str, Any]]]:
     yield "declared proj, wrong", _declaring([{"uuid": PROJ}], **{"proj:code": 4326})
     yield "attributes not an object", {"zarr_format": 3, "node_type": "group", "attributes": []}
     yield "nothing declared", _group({}, {"a": _group({}, {})})
+    yield "proj on a v2 node", {
+        "zarr_format": 2,
+        "attributes": {"zarr_conventions": [{"uuid": PROJ}], "proj:code": "EPSG:4326"},
+    }
+    # OME-Zarr's version policy (tests/cli/test_verdicts.py): every branch
+    for version in ("0.6rc02", "0.6.dev42", 5, "0.4", "0.5", "0.6", "0.6rc0", "1.0", "0.9.dev2"):
+        yield f"ome.version {version!r}", _group({"ome": {"version": version, "multiscales": []}})
+        yield f"ome.version {version!r} in v2", {
+            "zarr_format": 2,
+            "attributes": {"ome": {"version": version, "multiscales": []}},
+        }
+        for key, value in (("multiscales", [{"version": version}]), ("plate", {"version": version})):
+            yield f"{key} version {version!r} in v2", {
+                "zarr_format": 2,
+                "attributes": {key: value},
+            }
+            yield f"{key} version {version!r} in v3", _group({key: value})
     nested = _group({}, {"x": _declaring([{"uuid": PROJ}], **{"proj:code": 1}), "1": _group({})})
     yield "declared below the root", nested
     # Members named like numbers come first in a JavaScript object's keys: the order may differ,
@@ -189,8 +206,13 @@ def _comparable(report: dict[str, Any]) -> Compared:
         )
 
     return {
+        "status": report["status"],
         "valid": report["valid"],
+        "nodes_read": report["nodes_read"],
         "nodes": {n["node_path"]: n["conventions"] for n in report["nodes"]},
+        "unchecked": sorted(
+            (u["node_path"], u["pointer"], u["reason"], u["message"]) for u in report["unchecked"]
+        ),
         "warnings": sorted(
             (w["node_path"], w["pointer"], w["keyword"], w["message"]) for w in report["warnings"]
         ),

@@ -4,7 +4,7 @@ every node against each of them (`dispatch.py`), which `zomgen validate STORE` r
 `--schema` is given (docs/catalog.md).
 
     report = zomgen.catalog.validate_declared("image.zarr")
-    report.valid, report.nodes, report.problems, report.warnings
+    report.status, report.nodes, report.problems, report.unchecked, report.warnings
 """
 
 from zomgen.catalog.dispatch import Report, validate_declared

@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 
 from zomgen.catalog.entries import Entry
+from zomgen.catalog.ome_versions import version_notes
 from zomgen.runtime import Problem
 
 # The most `zarr_conventions` entries of one node that are read: a node declaring more is a
@@ -61,6 +62,12 @@ class Matcher:
         self._used_when = [
             (e, None if e.used_when is None else _holds(e.used_when)) for e in entries
         ]
+        # the OME-Zarr versions some entry has a schema for (ome_versions.py)
+        self._ome_checked = frozenset(
+            e.version
+            for e in entries
+            if e.version is not None and (e.family or "").startswith("ome-zarr")
+        )
 
     def node(self, path: str, document: dict[str, Any]) -> NodeConventions:
         attributes = document.get("attributes")
@@ -70,6 +77,9 @@ class Matcher:
         warnings: list[Problem] = []
         for entry in self._declared(path, attributes, problems, warnings):
             applied.setdefault(id(entry), Applied(entry, "declared"))
+        wrong_versions, unchecked_versions = version_notes(path, document, self._ome_checked)
+        problems += wrong_versions
+        warnings += unchecked_versions
         for entry, declares in self._declared_when:
             if declares(document):
                 applied.setdefault(id(entry), Applied(entry, "declared"))

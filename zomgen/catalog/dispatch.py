@@ -7,7 +7,7 @@ again."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,26 +17,57 @@ from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
 from zomgen.catalog.patterns import NodePattern
 from zomgen.catalog.probing import declared_member_tree
-from zomgen.runtime import Problem, StoreError, check_document, read_document
+from zomgen.outcome import Outcome, node_paths, only_matched_nothing, outcome
+from zomgen.runtime import VALID, Problem, StoreError, Unchecked, check_document, read_hierarchy
+
+# The kinds of note that say a place was not checked (the matcher's keywords): they make a
+# report "not fully checked" instead of valid (zomgen/outcome.py).
+NOT_CHECKED = frozenset(
+    {"unknown convention", "undeclared", "no schema", "zarr format", "nothing declared"}
+)
 
 
 @dataclass
 class Report:
-    """What was applied where, what is wrong, and what zomgen could not check."""
+    """What was applied where, what is wrong, what zomgen could not check, and how many nodes
+    it looked at."""
 
     nodes: dict[str, list[Applied]] = field(default_factory=dict)
     strict: bool = False  # the conventions' strict schemas were applied too
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    unchecked: list[Unchecked] = field(default_factory=list)
+    looked_at: int = 0  # nodes of the hierarchy looked at
+    named_members_only: bool = False  # unlisted groups accepted (`--named-members-only`)
+
+    def note(self, warning: Problem) -> None:
+        """A matcher's note: a place not checked, or a warning about what was checked."""
+        if warning.keyword in NOT_CHECKED:
+            self.unchecked.append(
+                Unchecked(warning.node_path, warning.pointer, warning.message, warning.keyword)
+            )
+        else:
+            self.warnings.append(warning)
+
+    def outcome(self) -> Outcome:
+        return outcome(
+            len(self.problems), self.unchecked, named_members_only=self.named_members_only
+        )
+
+    @property
+    def status(self) -> str:
+        return self.outcome().status
 
     @property
     def valid(self) -> bool:
-        return not self.problems
+        return self.status == VALID
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "status": self.status,
             "valid": self.valid,
             "strict": self.strict,
+            "nodes_read": self.looked_at,
             "nodes": [
                 {
                     "node_path": path,
@@ -45,40 +76,52 @@ class Report:
                 for path, applied in self.nodes.items()
             ],
             "problems": [p.to_json() for p in self.problems],
+            "unchecked": self.outcome().unchecked_json(),
             "warnings": [w.to_json() for w in self.warnings],
         }
 
     def verdict(self) -> dict[str, Any]:
         """`{"valid": ..., "message": ...}`, what conformance runners read (ngff-spec's
-        `ome_zarr_conformance.py`): the message says the first problems, or what was checked."""
+        `ome_zarr_conformance.py`): the message says the first problems, what was not
+        checked, or what was. Not fully checked is not valid."""
         if self.problems:
-            shown = "; ".join(str(p) for p in self.problems[:3])
-            more = len(self.problems) - 3
-            return {"valid": False, "message": shown + (f"; and {more} more" if more > 0 else "")}
+            return {"valid": False, "message": _first(self.problems)}
+        result = self.outcome()
+        if result.unchecked:
+            return {"valid": False, "message": "not fully checked: " + _first(result.unchecked)}
         applied = sorted({a.entry.name for found in self.nodes.values() for a in found})
-        checked = ", ".join(applied) if applied else "no convention of the catalog"
+        checked = ", ".join(applied)
         checked += " (strict)" if self.strict and applied else ""
         notes = "".join(f"; warning: {w}" for w in self.warnings[:2])
         return {"valid": True, "message": f"checked: {checked}{notes}"}
 
     def text(self, store: str) -> str:
         """What `zomgen validate STORE` prints: the conventions applied per node, the
-        warnings, the problems, and a last line."""
+        warnings, the problems, what was not checked, and a last line with the verdict."""
         lines = [
             f"{path}: " + ", ".join(f"{a.entry.name} ({a.how})" for a in applied)
             for path, applied in self.nodes.items()
         ]
         lines += [f"warning: {w}" for w in self.warnings]
         lines += [str(p) for p in self.problems]
+        result = self.outcome()
+        lines += result.unchecked_lines()
         count = sum(len(applied) for applied in self.nodes.values())
-        where = f"{count} convention check{'s' if count != 1 else ''} on {len(self.nodes)} node"
-        where += "s" if len(self.nodes) != 1 else ""
+        where = f"{_count(self.looked_at, 'node')} read, "
+        where += f"{_count(count, 'convention check')} on {_count(len(self.nodes), 'node')}"
         where += ", strict" if self.strict else ""
-        if self.problems:
-            lines.append(f"{store}: {len(self.problems)} problem(s) ({where})")
-        else:
-            lines.append(f"{store}: valid ({where})")
+        lines.append(f"{store}: {result.summary()} ({where})")
         return "\n".join(lines)
+
+
+def _first(found: Sequence[Problem | Unchecked]) -> str:
+    shown = "; ".join(str(p) for p in found[:3])
+    more = len(found) - 3
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'s' if number != 1 else ''}"
 
 
 # Told how far a long run is: ("read", nodes read so far) as the walk goes,
@@ -94,15 +137,18 @@ def validate_declared(
     only: NodePattern | None = None,
     strict: bool = False,
     use_consolidated: bool = True,
+    named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
     progress: Progress | None = None,
 ) -> Report:
     """Every node of the hierarchy at `path` of `store` (those `only` matches, where given)
     checked against each convention it declares or evidently uses, and with `strict` against
-    their strict schemas too. Raises StoreError for an unusable store and CompileError for a
-    broken catalog or convention schema."""
+    their strict schemas too. A group the store cannot list is read by the members its
+    conventions name and reported as not checked, unless `named_members_only` accepts it.
+    Raises StoreError for an unusable store and CompileError for a broken catalog or
+    convention schema."""
     matcher = Matcher(load_catalogs(list(catalogs)))
-    document, read_problems = read_document(
+    read = read_hierarchy(
         store,
         path,
         use_consolidated=use_consolidated,
@@ -111,12 +157,16 @@ def validate_declared(
         allow_redirects_to=allow_redirects_to,
         progress=None if progress is None else (lambda count: progress("read", count)),
     )
-    if document is None:
-        raise StoreError(read_problems)
-    report = check_declared(document, matcher, only=only, strict=strict, progress=progress)
+    if read.document is None:
+        raise StoreError(read.problems)
+    report = check_declared(read.document, matcher, only=only, strict=strict, progress=progress)
+    read_problems, unlisted = read.problems, read.unchecked()
     if only is not None:
         read_problems = [p for p in read_problems if only.covers(p.node_path)]
+        unlisted = [u for u in unlisted if only.covers(u.node_path)]
     report.problems[:0] = read_problems
+    report.unchecked[:0] = unlisted
+    report.named_members_only = named_members_only
     return report
 
 
@@ -150,6 +200,7 @@ def check_declared(
     """The same for a hierarchy's document already read."""
     report = Report(strict=strict)
     looked_at = 0
+    matched: list[str] = []  # the nodes `only` matched
     seen: set[tuple[str, str, str]] = set()
     # (node path, node, the families an ancestor was checked by), depth first in order
     stack: list[tuple[str, dict[str, Any], frozenset[str]]] = [("/", document, frozenset())]
@@ -161,14 +212,15 @@ def check_declared(
         if only is not None and not only.matches(node_path):
             _push_members(stack, node_path, node, skipped)
             continue
+        matched.append(node_path)
         found = matcher.node(node_path, node)
         report.problems += found.problems
         # Below a node a family checked, its schema describes what the node holds: keys of a
         # convention used there undeclared (ome-zarr-py's 0.5 labels group has no version)
-        # are not worth a warning.
-        report.warnings += [
-            w for w in found.warnings if not (skipped and w.keyword == "undeclared")
-        ]
+        # are checked by it.
+        for warning in found.warnings:
+            if not (skipped and warning.keyword == "undeclared"):
+                report.note(warning)
         applied = [a for a in found.applied if a.entry.family not in skipped]
         if applied:
             report.nodes[node_path] = applied
@@ -180,10 +232,17 @@ def check_declared(
         _push_members(stack, node_path, node, below)
     if progress is not None:
         progress("checked", looked_at)
-    if not report.nodes:
-        report.warnings.append(
-            Problem("/", "", "no convention of the catalog is declared or used here", "catalog")
-        )
+    report.looked_at = looked_at
+    if only is not None and not matched:
+        nothing = only_matched_nothing(only, node_paths(document))
+        report.unchecked += [nothing] if nothing is not None else []
+    elif not (report.nodes or report.unchecked or report.problems):
+        # where --only chose the nodes, at the first of them: the node the user meant
+        where = matched[0] if only is not None else "/"
+        message = "no convention of the catalog is declared or used here: nothing was checked"
+        if only is not None and len(matched) > 1:
+            message += f" (nor at the {len(matched) - 1} other nodes --only {only.text} matches)"
+        report.note(Problem(where, "", message, "nothing declared"))
     return report
 
 
@@ -226,14 +285,17 @@ def _check_strict(
 
 def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -> list[Problem]:
     if entry.schema is None:
-        report.warnings.append(
-            Problem(
-                node_path,
-                "",
-                f"{entry.name} is known but its schema is not available offline; not checked",
-                "catalog",
-            )
+        message = f"{entry.name} is known but its schema is not available offline; not checked"
+        report.note(Problem(node_path, "", message, "no schema"))
+        return []
+    zarr_format = node.get("zarr_format")
+    if zarr_format in (2, 3) and zarr_format not in entry.zarr_formats:
+        versions = " and ".join(f"v{f}" for f in entry.zarr_formats)
+        message = (
+            f"{entry.name} is defined for Zarr {versions} nodes only (its catalog entry's "
+            f"zarr_formats); this Zarr v{zarr_format} node is not checked as {entry.name}"
         )
+        report.note(Problem(node_path, "/zarr_format", message, "zarr format"))
         return []
     schema = entry.schema
     if entry.node_schema is not None and _no_members(node):

@@ -79,6 +79,9 @@ class Entry:
     declared_when: dict[str, Any] | None = None
     used_when: dict[str, Any] | None = None
     composes: tuple[str, ...] = field(default=())
+    # the Zarr versions of the nodes its schema describes (zarr-conventions' schemas require a
+    # v3 node's `node_type`): a node of another version is reported not checked
+    zarr_formats: tuple[int, ...] = (2, 3)
 
     @property
     def identity(self) -> str:
@@ -168,6 +171,15 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
     composes = item.get("composes", [])
     if not isinstance(composes, list) or not all(isinstance(c, str) for c in composes):
         problems.append(InputProblem(where, f"{pointer}/composes", "must be a list of uuids"))
+    zarr_formats = item.get("zarr_formats", [2, 3])
+    if not (
+        isinstance(zarr_formats, list)
+        and zarr_formats
+        and all(f in (2, 3) and not isinstance(f, bool) for f in zarr_formats)
+    ):
+        message = "must be a non-empty list of Zarr versions (2, 3)"
+        problems.append(InputProblem(where, f"{pointer}/zarr_formats", message))
+        zarr_formats = [2, 3]
         composes = []
     if problems:
         return None, problems
@@ -189,6 +201,7 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         declared_when=item.get("declared_when"),
         used_when=item.get("used_when"),
         composes=tuple(composes),
+        zarr_formats=tuple(sorted(set(zarr_formats))),
     ), []
 
 

@@ -14,7 +14,17 @@ from zomgen.catalog.dispatch import bundled_schema
 from zomgen.catalog.entries import Entry, load_catalogs
 
 # What the page needs of an entry besides its schemas (the rest is the registry's record).
-_KEPT = ("name", "uuid", "schema_url", "spec_url", "family", "declared_when", "used_when")
+_KEPT = (
+    "name",
+    "uuid",
+    "schema_url",
+    "spec_url",
+    "version",
+    "family",
+    "zarr_formats",
+    "declared_when",
+    "used_when",
+)
 _SCHEMAS = ("schema", "node_schema", "strict_schema")
 
 
@@ -27,6 +37,7 @@ def catalog_module(catalogs: Sequence[Path]) -> str:
     shown: list[dict[str, Any]] = []
     for entry in entries:
         item = {key: getattr(entry, key) for key in _KEPT if getattr(entry, key) is not None}
+        item["zarr_formats"] = list(entry.zarr_formats)
         if entry.namespace is not None:
             item["namespace"] = {"style": entry.namespace.style, "key": entry.namespace.key}
         for key in _SCHEMAS:

@@ -40,6 +40,6 @@ startPage({
     const count = [...report.nodes.values()].reduce((sum, applied) => sum + applied.length, 0);
     const nodes = report.nodes.size;
     const note = `, ${count} convention check${count === 1 ? "" : "s"} on ${nodes} node${nodes === 1 ? "" : "s"}${strict ? ", strict" : ""}`;
-    return { problems: [...read, ...report.problems], warnings: report.warnings, label: new AppliedLabel(report.nodes, "/"), note };
+    return { problems: [...read, ...report.problems], warnings: report.warnings, unchecked: report.unchecked, label: new AppliedLabel(report.nodes, "/"), note };
   },
 });

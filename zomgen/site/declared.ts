@@ -13,7 +13,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { repr } from "./_runtime_ts/pointers.js";
-import type { Problem } from "./_runtime_ts/problems.js";
+import { type Problem, type Unchecked, type Verdict, verdict } from "./_runtime_ts/problems.js";
 import { Validator } from "./_runtime_ts/validator.js";
 
 type Json = { readonly [key: string]: unknown };
@@ -24,7 +24,10 @@ export interface CatalogEntry {
   readonly schema_url?: string;
   readonly spec_url?: string;
   readonly namespace?: { readonly style: "nested" | "prefixed"; readonly key: string };
+  readonly version?: string;
   readonly family?: string;
+  /** The Zarr versions of the nodes its schema describes; both where absent. */
+  readonly zarr_formats?: readonly number[];
   readonly declared_when?: Json;
   readonly used_when?: Json;
   /** Indexes into `Catalog.schemas`. */
@@ -51,6 +54,25 @@ export interface DeclaredReport {
   readonly strict: boolean;
   readonly problems: Problem[];
   readonly warnings: Problem[];
+  /** The places not checked (dispatch.py's NOT_CHECKED kinds, and the groups not listed). */
+  readonly unchecked: Unchecked[];
+  /** The nodes of the hierarchy looked at. */
+  lookedAt: number;
+}
+
+/** The matcher's notes that say a place was not checked (dispatch.py's NOT_CHECKED). */
+const NOT_CHECKED = new Set(["unknown convention", "undeclared", "no schema", "zarr format", "nothing declared"]);
+
+/** A matcher's note: a place not checked, or a warning about what was checked. */
+function note(report: DeclaredReport, warning: Problem): void {
+  if (NOT_CHECKED.has(warning.keyword)) {
+    report.unchecked.push({ node_path: warning.node_path, pointer: warning.pointer, message: warning.message, reason: warning.keyword });
+  } else report.warnings.push(warning);
+}
+
+/** The report's verdict: valid, invalid, or not fully checked. */
+export function reportVerdict(report: DeclaredReport): Verdict {
+  return verdict(report.problems, report.unchecked);
 }
 
 /** The most `zarr_conventions` entries of one node that are read. */
@@ -80,8 +102,11 @@ class Matcher {
   private readonly byIdentity = new Map<string, CatalogEntry>();
   private readonly declaredWhen = new Map<CatalogEntry, ValidateFunction>();
   private readonly usedWhen = new Map<CatalogEntry, ValidateFunction>();
+  /** The OME-Zarr versions some entry has a schema for (ome_versions.py). */
+  private readonly omeChecked: ReadonlySet<string>;
 
   constructor(readonly entries: readonly CatalogEntry[]) {
+    this.omeChecked = new Set(entries.flatMap((e) => (e.version !== undefined && (e.family ?? "").startsWith("ome-zarr") ? [e.version] : [])));
     // The recognising schemas are small and never name `__proto__`: plain Ajv, no escaping.
     const ajv = new Ajv2020({ strict: false, validateFormats: false, validateSchema: false, ownProperties: true });
     for (const entry of entries) {
@@ -103,6 +128,7 @@ class Matcher {
     for (const entry of this.declared(path, attributes, problems, warnings)) {
       if (!applied.has(entry)) applied.set(entry, { entry, how: "declared" });
     }
+    omeVersionNotes(path, document, this.omeChecked, problems, warnings);
     for (const entry of this.entries) {
       const holds = this.declaredWhen.get(entry);
       if (holds !== undefined && holds(document) === true && !applied.has(entry)) applied.set(entry, { entry, how: "declared" });
@@ -196,6 +222,66 @@ class Matcher {
   }
 }
 
+// OME-Zarr's version policy: the twin of catalog/ome_versions.py (its docstring says why).
+const OME_PUBLISHED = ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6.dev1", "0.6.dev2", "0.6.dev3", "0.6.dev4", "0.6rc0", "0.6", "0.9.dev1"];
+const OME_FORM = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:\.dev[1-9][0-9]*|rc(?:0|[1-9][0-9]*))?$/;
+const NEWEST_SERIES: readonly [number, number] = [0, 9];
+const OME_LAYOUT_SERIES: readonly [number, number] = [0, 5];
+const OME_KEYWORD = "ome-zarr version";
+
+const atLeast = (a: readonly [number, number], b: readonly [number, number]): boolean => a[0] > b[0] || (a[0] === b[0] && a[1] >= b[1]);
+
+/** [pointer, version, under `ome`] of each OME-Zarr version the attributes declare. */
+function declaredVersions(attributes: Json): [string, unknown, boolean][] {
+  const found: [string, unknown, boolean][] = [];
+  const ome = own(attributes, "ome");
+  if (isObject(ome) && Object.hasOwn(ome, "version")) found.push(["/attributes/ome/version", ome["version"], true]);
+  const multiscales = own(attributes, "multiscales");
+  if (Array.isArray(multiscales)) {
+    multiscales.forEach((item: unknown, index) => {
+      if (isObject(item) && Object.hasOwn(item, "version")) found.push([`/attributes/multiscales/${index}/version`, item["version"], false]);
+    });
+  }
+  for (const key of ["plate", "well"]) {
+    const value = own(attributes, key);
+    if (isObject(value) && Object.hasOwn(value, "version")) found.push([`/attributes/${key}/version`, value["version"], false]);
+  }
+  return found;
+}
+
+/** The problems and places not checked of the OME-Zarr versions one node declares. */
+function omeVersionNotes(path: string, document: Json, checked: ReadonlySet<string>, problems: Problem[], warnings: Problem[]): void {
+  const attributes = own(document, "attributes");
+  if (!isObject(attributes)) return;
+  const zarrFormat = own(document, "zarr_format");
+  const wrong = (pointer: string, message: string): number => problems.push(problem(path, pointer, message, OME_KEYWORD));
+  for (const [pointer, version, underOme] of declaredVersions(attributes)) {
+    if (typeof version !== "string") {
+      wrong(pointer, "an OME-Zarr version is a string");
+      continue;
+    }
+    const form = OME_FORM.exec(version);
+    const series: [number, number] | undefined = form === null ? undefined : [Number(form[1]), Number(form[2])];
+    const published = OME_PUBLISHED.includes(version);
+    const newer = series !== undefined && atLeast(series, NEWEST_SERIES) && !published;
+    if (!(published || newer)) {
+      wrong(pointer, `${repr(version)} is not an OME-Zarr version: the published ones are ${OME_PUBLISHED.join(", ")}`);
+      continue;
+    }
+    const omeLayout = series !== undefined && atLeast(series, OME_LAYOUT_SERIES);
+    if (underOme && !omeLayout) {
+      wrong(pointer, `OME-Zarr ${version} keeps its metadata in the attributes themselves; under \`ome\` the version is 0.5 or later`);
+    } else if (!underOme && omeLayout) {
+      wrong(pointer, `OME-Zarr ${version} keeps its metadata under \`ome\` (/attributes/ome/version), not in the attributes themselves`);
+    } else if ((zarrFormat === 2 || zarrFormat === 3) && zarrFormat !== (omeLayout ? 3 : 2)) {
+      wrong("/zarr_format", `OME-Zarr ${version} is stored in Zarr v${omeLayout ? 3 : 2} only`);
+    } else if (!checked.has(version)) {
+      const why = newer ? "newer than any version zomgen's catalog knows" : "a version zomgen's catalog has no schema for";
+      warnings.push(problem(path, pointer, `declares OME-Zarr ${version}, ${why}; not checked`, "no schema"));
+    }
+  }
+}
+
 function usedBy(namespace: NonNullable<CatalogEntry["namespace"]>, attributes: Json): string[] {
   if (namespace.style === "nested") return Object.hasOwn(attributes, namespace.key) ? [namespace.key] : [];
   return Object.keys(attributes).filter((key) => key.startsWith(namespace.key));
@@ -250,7 +336,7 @@ export class DeclaredChecker {
    * `strict`, against the conventions' strict schemas too. `progress` is told how many nodes
    * have been looked at, every 100. */
   check(document: Json, strict = false, progress?: (nodes: number) => void): DeclaredReport {
-    const report: DeclaredReport = { nodes: new Map(), strict, problems: [], warnings: [] };
+    const report: DeclaredReport = { nodes: new Map(), strict, problems: [], warnings: [], unchecked: [], lookedAt: 0 };
     const seen = new Set<string>();
     // Each problem once, however many schemas find it (a strict schema repeats the spec's).
     const addNew = (found: readonly Problem[]): void => {
@@ -272,8 +358,8 @@ export class DeclaredChecker {
       const found = this.matcher.node(path, node);
       report.problems.push(...found.problems);
       // Below a node a family checked, its schema describes what the node holds: keys of a
-      // convention used there undeclared are not worth a warning.
-      report.warnings.push(...found.warnings.filter((w) => !(skipped.size > 0 && w.keyword === "undeclared")));
+      // convention used there undeclared are checked by it.
+      for (const w of found.warnings) if (!(skipped.size > 0 && w.keyword === "undeclared")) note(report, w);
       const applied = found.applied.filter((a) => a.entry.family === undefined || !skipped.has(a.entry.family));
       if (applied.length > 0) report.nodes.set(path, applied);
       for (const a of applied) addNew(this.checkOne(path, node, a.entry, report));
@@ -291,8 +377,9 @@ export class DeclaredChecker {
       }
     }
     if (progress !== undefined) progress(lookedAt);
-    if (report.nodes.size === 0) {
-      report.warnings.push(problem("/", "", "no convention of the catalog is declared or used here", "catalog"));
+    report.lookedAt = lookedAt;
+    if (report.nodes.size === 0 && report.unchecked.length === 0 && report.problems.length === 0) {
+      note(report, problem("/", "", "no convention of the catalog is declared or used here: nothing was checked", "nothing declared"));
     }
     return report;
   }
@@ -300,7 +387,15 @@ export class DeclaredChecker {
   private checkOne(path: string, node: Json, entry: CatalogEntry, report: DeclaredReport): Problem[] {
     if (entry.schema === undefined) {
       const message = `${entry.name} is known but its schema is not available offline; not checked`;
-      report.warnings.push(problem(path, "", message, "catalog"));
+      note(report, problem(path, "", message, "no schema"));
+      return [];
+    }
+    const zarrFormat = own(node, "zarr_format");
+    const formats = entry.zarr_formats ?? [2, 3];
+    if ((zarrFormat === 2 || zarrFormat === 3) && !formats.includes(zarrFormat)) {
+      const versions = formats.map((f) => `v${f}`).join(" and ");
+      const message = `${entry.name} is defined for Zarr ${versions} nodes only (its catalog entry's zarr_formats); this Zarr v${zarrFormat} node is not checked as ${entry.name}`;
+      note(report, problem(path, "/zarr_format", message, "zarr format"));
       return [];
     }
     const schema = entry.node_schema !== undefined && noMembers(node) ? entry.node_schema : entry.schema;
@@ -310,9 +405,12 @@ export class DeclaredChecker {
 
 /** The report in `zomgen validate --format json`'s shape. */
 export function reportJson(report: DeclaredReport): Json {
+  const status = reportVerdict(report);
   return {
-    valid: report.problems.length === 0,
+    status,
+    valid: status === "valid",
     strict: report.strict,
+    nodes_read: report.lookedAt,
     nodes: [...report.nodes].map(([node_path, applied]) => ({
       node_path,
       conventions: applied.map(({ entry, how }) => ({
@@ -323,6 +421,7 @@ export function reportJson(report: DeclaredReport): Json {
       })),
     })),
     problems: report.problems,
+    unchecked: report.unchecked.map((u) => ({ ...u, accepted: false })),
     warnings: report.warnings,
   };
 }

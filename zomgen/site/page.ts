@@ -11,7 +11,7 @@
  */
 
 import ZipFileStore from "@zarrita/storage/zip";
-import type { Problem } from "./_runtime_ts/problems.js";
+import { type Problem, type Unchecked, verdict } from "./_runtime_ts/problems.js";
 import type { Readable } from "./_runtime_ts/sources.js";
 import type { StoreInput, StoreOptions } from "./_runtime_ts/stores.js";
 import { StoreError, readStore } from "./_runtime_ts/stores.js";
@@ -24,10 +24,13 @@ export interface NodeLabel {
   child(name: string): NodeLabel;
 }
 
-/** A hierarchy checked: its problems (the reading's come first), warnings, and the root's label. */
+/** A hierarchy checked: its problems (the reading's come first), warnings, the places the
+ * checks could not look (the page adds the groups the store could not list), and the root's
+ * label. */
 export interface Checked {
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
+  readonly unchecked: readonly Unchecked[];
   readonly label: NodeLabel;
   /** Said after the counts in the summary (", 6 convention checks on 4 nodes"). */
   readonly note: string;
@@ -156,7 +159,7 @@ function treeNode(name: string, path: string, node: Node, described: NodeLabel, 
 }
 
 /** Every problem (or warning) in a table: node path, pointer, message; empty when none. */
-function problemTable(id: string, problems: readonly Problem[]): HTMLTableElement {
+function problemTable(id: string, problems: readonly Pick<Problem, "node_path" | "pointer" | "message">[]): HTMLTableElement {
   const table = element("table", "", "all-problems");
   table.id = id;
   if (problems.length > 0) {
@@ -259,17 +262,24 @@ export function startPage(checker: PageChecker): void {
     const seconds = `${(readSeconds + checkSeconds).toFixed(2)} s: read ${readSeconds.toFixed(2)} s, checked ${checkSeconds.toFixed(2)} s`;
     status.textContent = "";
     const byNode = grouped(problems);
-    const summary = element("p", "", problems.length === 0 ? "summary good" : "summary bad");
+    const unchecked = [...read.unchecked, ...checked.unchecked];
+    const outcome = verdict(problems, unchecked);
+    const summary = element("p", "", outcome === "valid" ? "summary good" : outcome === "invalid" ? "summary bad" : "summary partial");
     summary.id = "summary";
+    summary.dataset["status"] = outcome;
     const nodes = countNodes(read.document);
-    summary.textContent = `${problems.length === 0 ? "Valid" : "Not valid"} ${checker.title}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"}${checked.note} (${seconds})`;
+    const opening = { valid: "Valid", invalid: "Not valid", "not fully checked": "Not fully checked:" }[outcome];
+    const places = unchecked.length > 0 ? `, ${unchecked.length} place${unchecked.length === 1 ? "" : "s"} not checked` : "";
+    summary.textContent = `${opening} ${checker.title}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"}${places}${checked.note} (${seconds})`;
     const table = problemTable("problems", problems);
+    const notChecked = problemTable("unchecked", unchecked);
+    if (unchecked.length > 0) notChecked.createCaption().textContent = `Not checked (${unchecked.length}): nothing wrong was found there, but zomgen could not look`;
     const warnings = problemTable("warnings", checked.warnings);
-    if (checked.warnings.length > 0) warnings.createCaption().textContent = `${checked.warnings.length} warning${checked.warnings.length === 1 ? "" : "s"}: what could not be checked`;
+    if (checked.warnings.length > 0) warnings.createCaption().textContent = `${checked.warnings.length} warning${checked.warnings.length === 1 ? "" : "s"}`;
     const tree = element("div", "", "tree");
     tree.id = "tree";
     tree.append(treeNode("/", "/", read.document, checked.label, byNode, withProblemsBelow(byNode)));
-    show(result, summary, table, warnings, tree);
+    show(result, summary, table, notChecked, warnings, tree);
   }
 
   form.addEventListener("submit", (event) => {

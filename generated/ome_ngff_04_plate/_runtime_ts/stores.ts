@@ -7,7 +7,7 @@
 import { httpSource } from "./http.js";
 import { namedMemberTree } from "./members.js";
 import type { JsonObject } from "./node_files.js";
-import { type Problem, ZomError, formatProblems } from "./problems.js";
+import { NotFullyChecked, type Problem, ZomError, formatProblems } from "./problems.js";
 import { folderSource } from "./local_folder.js";
 import { type Readable, type Source, listedSource, readableSource } from "./sources.js";
 import { type ReadResult, readDocument } from "./walk.js";
@@ -27,6 +27,10 @@ export interface StoreOptions {
   readonly path?: string;
   /** Read consolidated metadata where the store has it (default true). */
   readonly useConsolidated?: boolean;
+  /** Accept that a store which cannot list its groups (a static HTTP server) is read by the
+   * members the convention names; otherwise such a read rejects with NotFullyChecked where it
+   * finds no problem (default false). */
+  readonly namedMembersOnly?: boolean;
   /** Origins (`https://host[:port]`) an HTTP redirect may lead to besides the store's own;
    * `"*"` for any. */
   readonly allowRedirectsTo?: readonly string[];
@@ -99,7 +103,7 @@ export async function readStore(input: StoreInput, schema: unknown, options: Sto
   try {
     source = await openSource(input, options);
   } catch (error) {
-    if (error instanceof StoreError) return { document: null, problems: [...error.problems] };
+    if (error instanceof StoreError) return { document: null, problems: [...error.problems], unchecked: [] };
     throw error;
   }
   return readDocument(
@@ -133,7 +137,9 @@ export function notExplained(checked: readonly Problem[], read: readonly Problem
 }
 
 /** Every problem of the store under the convention ([] when it follows it): the reading's,
- * then the checks'. Rejects with StoreError when the store cannot be read at all. */
+ * then the checks'. Rejects with StoreError when the store cannot be read at all, and with
+ * NotFullyChecked when no problem was found but a group could not be listed (unless
+ * `options.namedMembersOnly` accepts it): [] always means every node was read and checked. */
 export async function storeProblems(
   input: StoreInput,
   schema: unknown,
@@ -142,5 +148,9 @@ export async function storeProblems(
 ): Promise<{ document: JsonObject; problems: Problem[] }> {
   const read = await readStore(input, schema, options);
   if (read.document === null) throw new StoreError(read.problems);
-  return { document: read.document, problems: [...read.problems, ...notExplained(check(read.document), read.problems)] };
+  const problems = [...read.problems, ...notExplained(check(read.document), read.problems)];
+  if (problems.length === 0 && read.unchecked.length > 0 && options.namedMembersOnly !== true) {
+    throw new NotFullyChecked(read.unchecked);
+  }
+  return { document: read.document, problems };
 }

@@ -5,14 +5,53 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from .members import named_member_tree
-from .problems import Problem, StoreError, ZomError
-from .reading import read_document
+from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError, verdict
+from .reading import read_hierarchy
 from .validation import check_document
 
 _REQUIRED = re.compile(r"^'(.*)' is a required property$")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A hierarchy read and checked: its document, every problem, and every place that could
+    not be read (`unchecked`), whose verdict is `verdict()`: valid, invalid or not fully
+    checked."""
+
+    document: dict[str, Any]
+    problems: list[Problem]
+    unchecked: list[Unchecked]
+
+    def verdict(self) -> str:
+        return verdict(self.problems, self.unchecked)
+
+
+def check_hierarchy(
+    store: object,
+    schema: dict[str, Any],
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
+) -> Checked:
+    """Read the hierarchy at `path` of `store` and check it under `schema`; raises StoreError
+    only when the store is unusable. Groups the store cannot list are read by the members the
+    convention names, and are `unchecked`."""
+    read = read_hierarchy(
+        store,
+        path,
+        use_consolidated=use_consolidated,
+        expected=named_member_tree(schema),
+        allow_redirects_to=allow_redirects_to,
+    )
+    if read.document is None:
+        raise StoreError(read.problems)
+    problems = read.problems + _not_explained(check_document(read.document, schema), read.problems)
+    return Checked(read.document, problems, read.unchecked())
 
 
 def validate_store(
@@ -21,20 +60,23 @@ def validate_store(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> list[Problem]:
     """Every problem of the hierarchy at `path` of `store` under `schema` ([] when it follows
-    the convention). Raises StoreError only when the store is unusable."""
-    document, problems = read_document(
+    the convention). Raises StoreError when the store is unusable, and NotFullyChecked when no
+    problem was found but a group could not be listed (a static HTTP server), unless
+    `named_members_only` accepts that only the members the convention names are read."""
+    checked = check_hierarchy(
         store,
+        schema,
         path,
         use_consolidated=use_consolidated,
-        expected=named_member_tree(schema),
         allow_redirects_to=allow_redirects_to,
     )
-    if document is None:
-        raise StoreError(problems)
-    return problems + _not_explained(check_document(document, schema), problems)
+    if not checked.problems and checked.unchecked and not named_members_only:
+        raise NotFullyChecked(checked.unchecked)
+    return checked.problems
 
 
 def load_document(
@@ -43,23 +85,23 @@ def load_document(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> dict[str, Any]:
     """The hierarchy's ZOM document, checked; raises ZomError listing every problem
-    (StoreError when the store is unusable)."""
-    document, problems = read_document(
+    (StoreError when the store is unusable, NotFullyChecked as `validate_store` does)."""
+    checked = check_hierarchy(
         store,
+        schema,
         path,
         use_consolidated=use_consolidated,
-        expected=named_member_tree(schema),
         allow_redirects_to=allow_redirects_to,
     )
-    if document is None:
-        raise StoreError(problems)
-    problems += _not_explained(check_document(document, schema), problems)
-    if problems:
-        raise ZomError(problems)
-    return document
+    if checked.problems:
+        raise ZomError(checked.problems)
+    if checked.unchecked and not named_members_only:
+        raise NotFullyChecked(checked.unchecked)
+    return checked.document
 
 
 def _not_explained(checked: list[Problem], read: list[Problem]) -> list[Problem]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 # Past this many problems an error message says how many more there are instead of listing
@@ -76,6 +76,61 @@ class ZomError(ValueError):
 
 class StoreError(ZomError):
     """The store itself is unusable: not found, not a Zarr store, or its root unreadable."""
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """One place the check could not look, and why: not a fault of the hierarchy, but a reason
+    it cannot be called valid (a group whose members the store cannot list, a declared
+    convention or version without a schema, nothing declared at all).
+
+    `reason` is a short kind (`unlisted`, `unknown convention`, `no schema`, `undeclared`,
+    `nothing declared`, `only`), what `--format json` and a program switch on."""
+
+    node_path: str
+    pointer: str
+    message: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.node_path}: {self.pointer}" if self.pointer else self.node_path
+        return _one_line(f"{where}: {self.message}")
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "node_path": self.node_path,
+            "pointer": self.pointer,
+            "message": self.message,
+            "reason": self.reason,
+        }
+
+
+# The three verdicts, the same in every surface (CLI, Python API, validate.ts, the page).
+VALID, INVALID, NOT_FULLY_CHECKED = "valid", "invalid", "not fully checked"
+
+
+def verdict(problems: Sequence[object], unchecked: Sequence[object]) -> str:
+    """A problem found makes a hierarchy invalid whatever was left unread; with none, it is
+    valid only where nothing was left unchecked."""
+    if problems:
+        return INVALID
+    return NOT_FULLY_CHECKED if unchecked else VALID
+
+
+class NotFullyChecked(ZomError):
+    """Nothing wrong was found in what was read, but not everything could be read or checked:
+    `unchecked` says where and why. A caller that accepts a partial check says so (a loader's
+    `named_members_only=True` for a store that cannot list its groups)."""
+
+    def __init__(self, unchecked: Iterable[Unchecked]) -> None:
+        self.unchecked: list[Unchecked] = list(unchecked)
+        self.problems = []
+        count = len(self.unchecked)
+        shown = [str(u) for u in self.unchecked[:MAX_LISTED]]
+        if count > len(shown):
+            shown.append(f"... and {count - len(shown)} more")
+        head = f"not fully checked: {count} place{'s' if count != 1 else ''} not read or checked"
+        ValueError.__init__(self, "\n".join([head + ":", *shown]))
 
 
 # Control characters (a node name may hold a line break: a zip entry's, a folder's) are written

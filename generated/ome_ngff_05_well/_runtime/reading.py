@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from .consolidated import Entries, v2_entries, v3_entries
@@ -32,7 +33,7 @@ from .metadata_files import (
 )
 from .opening import open_source
 from .pointers import node_path
-from .problems import Problem, StoreError
+from .problems import Problem, StoreError, Unchecked
 from .sources import Fetched, Source
 from .streamed import StreamedWalk
 from .values import is_object
@@ -179,6 +180,26 @@ class _Walk(WalkSteps):
             yield got
 
 
+@dataclass(frozen=True)
+class Read:
+    """A hierarchy read: its document (None when the store is unusable), the problems of the
+    nodes that could not be read, and the groups the store could not list, whose members were
+    found only by the names the convention gives (`unlisted`: node paths)."""
+
+    document: dict[str, Any] | None
+    problems: list[Problem]
+    unlisted: tuple[str, ...] = ()
+
+    def unchecked(self) -> list[Unchecked]:
+        """The unlisted groups as places not fully read, in tree order (as load.ts gives them)."""
+        message = (
+            "the store cannot list this group's members: only the members the convention "
+            "names were read, so others may exist unchecked"
+        )
+        ordered = sorted(self.unlisted, key=lambda path: path.split("/"))
+        return [Unchecked(path, "/members", message, "unlisted") for path in ordered]
+
+
 def read_document(
     store: object,
     path: str = "",
@@ -191,11 +212,39 @@ def read_document(
     allow_redirects_to: Collection[str] = (),
     progress: Callable[[int], None] | None = None,
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """`read_hierarchy` as (document, problems), for callers that need not know which groups
+    could not be listed."""
+    read = read_hierarchy(
+        store,
+        path,
+        use_consolidated=use_consolidated,
+        expected=expected,
+        max_depth=max_depth,
+        max_document_bytes=max_document_bytes,
+        max_consolidated_bytes=max_consolidated_bytes,
+        allow_redirects_to=allow_redirects_to,
+        progress=progress,
+    )
+    return read.document, read.problems
+
+
+def read_hierarchy(
+    store: object,
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    expected: NamedMembers | None = None,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_document_bytes: int = DEFAULT_MAX_BYTES,
+    max_consolidated_bytes: int = DEFAULT_MAX_CONSOLIDATED_BYTES,
+    allow_redirects_to: Collection[str] = (),
+    progress: Callable[[int], None] | None = None,
+) -> Read:
     """Read the hierarchy at `path` of `store` into one ZOM document.
 
-    Returns (document, problems); document is None when the store is unusable (not found, not
-    a store, no node or an unreadable one at `path`). `expected` (see `named_member_tree`)
-    names the members to probe where the store cannot list. Never writes to the store.
+    The document is None when the store is unusable (not found, not a store, no node or an
+    unreadable one at `path`). `expected` (see `named_member_tree`) names the members to probe
+    where the store cannot list; the groups read that way are `unlisted`. Never writes to the store.
     Each metadata file over `max_document_bytes` is a problem of its node, except the root's
     files, which may hold the whole hierarchy's consolidated metadata: `max_consolidated_bytes`.
     An HTTP store's redirects are followed only to its own origin and to `allow_redirects_to`
@@ -206,7 +255,7 @@ def read_document(
     try:
         source, prefix = open_source(store, path, allow_redirects_to)
     except StoreError as exc:
-        return None, list(exc.problems)
+        return Read(None, list(exc.problems))
     walk = _Walk(
         source,
         use_consolidated=use_consolidated,
@@ -227,4 +276,4 @@ def read_document(
         if collecting:
             gc.enable()
         source.close()
-    return document, walk.problems
+    return Read(document, walk.problems, tuple(walk.unlisted) if document is not None else ())

@@ -43,9 +43,51 @@ export class ZomError extends Error {
   }
 }
 
+/**
+ * One place the check could not look, and why (a group the store cannot list, a declared
+ * convention without a schema, nothing declared): not a fault of the hierarchy, but a reason it
+ * cannot be called valid. The Python `Unchecked`, spelled the same.
+ */
+export interface Unchecked {
+  readonly node_path: string;
+  readonly pointer: string;
+  readonly message: string;
+  /** A short kind: `unlisted`, `unknown convention`, `no schema`, `undeclared`, ... */
+  readonly reason: string;
+}
+
+/** The three verdicts, the same in every surface (CLI, Python, validate.ts, the page). */
+export type Verdict = "valid" | "invalid" | "not fully checked";
+
+/** A problem found makes a hierarchy invalid whatever was left unread; with none, it is valid
+ * only where nothing was left unchecked. */
+export function verdict(problems: readonly unknown[], unchecked: readonly unknown[]): Verdict {
+  if (problems.length > 0) return "invalid";
+  return unchecked.length > 0 ? "not fully checked" : "valid";
+}
+
+/** Nothing wrong was found in what was read, but not everything could be read: `unchecked`
+ * says where and why (a loader's `namedMembersOnly: true` accepts unlisted groups). */
+export class NotFullyChecked extends ZomError {
+  readonly unchecked: readonly Unchecked[];
+
+  constructor(unchecked: readonly Unchecked[]) {
+    super([]);
+    const count = unchecked.length;
+    const lines = unchecked.slice(0, MAX_LISTED).map((u) => formatProblem({ ...u, keyword: u.reason, schema_path: "" }));
+    if (count > MAX_LISTED) lines.push(`... and ${count - MAX_LISTED} more`);
+    this.message = [`not fully checked: ${count} place${count === 1 ? "" : "s"} not read or checked:`, ...lines].join("\n");
+    this.name = "NotFullyChecked";
+    this.unchecked = unchecked;
+  }
+}
+
+/** Where a problem or an unchecked place stands. */
+type Placed = Pick<Problem, "node_path" | "pointer">;
+
 /** Problems in the order of the tree: by node (parents first), then pointer; a stable sort
  * keeps the schema's order among equals. Strings compare by code point, as Python's do. */
-export function treeOrder(a: Problem, b: Problem): number {
+export function treeOrder(a: Placed, b: Placed): number {
   return (
     compareParts(a.node_path.split("/"), b.node_path.split("/")) ||
     compareParts(a.pointer.split("/"), b.pointer.split("/"))

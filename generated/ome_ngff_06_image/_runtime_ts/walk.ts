@@ -29,7 +29,7 @@ import {
   v3Entries,
 } from "./node_files.js";
 import { isObject, repr } from "./pointers.js";
-import { type Problem, treeOrder } from "./problems.js";
+import { type Problem, type Unchecked, treeOrder } from "./problems.js";
 import type { Fetched, Listing, Source } from "./sources.js";
 import { Failure } from "./sources.js";
 
@@ -48,7 +48,14 @@ export interface ReadLimits {
 export interface ReadResult {
   readonly document: JsonObject | null;
   readonly problems: Problem[];
+  /** The groups the store could not list (a static HTTP server answering 404 for a folder),
+   * whose members were found only by the names the convention gives, in tree order. */
+  readonly unchecked: Unchecked[];
 }
+
+/** Said of each group the store could not list (reading.py's `Read.unchecked`). */
+const UNLISTED =
+  "the store cannot list this group's members: only the members the convention names were read, so others may exist unchecked";
 
 interface WalkNode {
   readonly names: readonly string[];
@@ -93,6 +100,8 @@ function joinPath(parent: string, name: string): string {
 class Walk extends NodeReader {
   private readonly gate: Gate;
   private nodes = 1;
+  /** The groups whose listing the store could not give, by node path. */
+  readonly unlisted = new Set<string>();
   // False once the root has no index: the source lists no folder, and asking every group's
   // would cost a request each for nothing (the named members are probed instead).
   private indexes = true;
@@ -269,6 +278,7 @@ class Walk extends NodeReader {
     const document = group.document ?? {};
     let named: Forced = new Map();
     if (group.tree !== null && !Array.isArray(listing)) named = group.tree.names(document);
+    if (listing === undefined) this.unlisted.add(group.path);
     if (listing instanceof Failure) {
       if (listing.message.startsWith("symlink loop")) {
         // A folder already walked, reached again through a link: not a node of its own.
@@ -365,7 +375,8 @@ export async function readDocument(
 ): Promise<ReadResult> {
   const walk = new Walk(source, limits, tree);
   const document = await walk.run(prefix);
-  return { document, problems: [...walk.problems].sort(walkOrder) };
+  const unchecked = document === null ? [] : [...walk.unlisted].map((path) => ({ node_path: path, pointer: "/members", message: UNLISTED, reason: "unlisted" }));
+  return { document, problems: [...walk.problems].sort(walkOrder), unchecked: unchecked.sort(treeOrder) };
 }
 
 /** Reading problems level by level (a node's before its members'), in tree order within a

@@ -51,6 +51,10 @@ class WalkSteps(NodeReader):
         self.max_depth = max_depth
         self.max_bytes = max_bytes
         self.read_nodes = 1
+        # The groups the store could not list (a static HTTP server answering 404 for a
+        # folder): only the members the convention names were probed there, so a member no one
+        # names may exist unread. Node path -> None, in the order met.
+        self.unlisted: dict[str, None] = {}
 
     def members_of(
         self, group: WalkNode, listing: Listing, tried: Collection[str] = ()
@@ -62,6 +66,8 @@ class WalkSteps(NodeReader):
         named: dict[str, Forced] = {}
         if group.tree is not None and not isinstance(listing, list):
             named = group.tree.names(document)
+        if listing is None:
+            self.unlisted[group.path] = None
         if isinstance(listing, Failure):
             if listing.message.startswith("symlink loop"):
                 self.problem(group.path, listing.message)

@@ -17,43 +17,61 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .problems import (
+    INVALID,
+    NOT_FULLY_CHECKED,
+    VALID,
+    NotFullyChecked,
     Problem,
     StoreError,
+    Unchecked,
     ZomError,
     format_problems_text,
     problems_to_json,
+    verdict,
 )
 
 if TYPE_CHECKING:
-    from .api import load_document, validate_store
+    from .api import Checked, check_hierarchy, load_document, validate_store
     from .checks import MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH
     from .members import MemberTree, named_member_tree
-    from .reading import DEFAULT_MAX_DEPTH, read_document
+    from .reading import DEFAULT_MAX_DEPTH, Read, read_document, read_hierarchy
     from .validation import check_document, is_valid
     from .writing import write_document
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
+    "INVALID",
     "MEMBER_KIND",
     "MEMBER_NDIM_LENGTH",
     "NDIM_LENGTH",
+    "NOT_FULLY_CHECKED",
+    "VALID",
+    "Checked",
     "MemberTree",
+    "NotFullyChecked",
     "Problem",
+    "Read",
     "StoreError",
+    "Unchecked",
     "ZomError",
     "check_document",
+    "check_hierarchy",
     "format_problems_text",
     "is_valid",
     "load_document",
     "named_member_tree",
     "problems_to_json",
     "read_document",
+    "read_hierarchy",
     "validate_store",
+    "verdict",
     "write_document",
 ]
 
 # The module of each name imported on first use.
 _MODULES = {
+    "Checked": "api",
+    "check_hierarchy": "api",
     "load_document": "api",
     "validate_store": "api",
     "MEMBER_KIND": "checks",
@@ -62,7 +80,9 @@ _MODULES = {
     "MemberTree": "members",
     "named_member_tree": "members",
     "DEFAULT_MAX_DEPTH": "reading",
+    "Read": "reading",
     "read_document": "reading",
+    "read_hierarchy": "reading",
     "check_document": "validation",
     "is_valid": "validation",
     "write_document": "writing",
