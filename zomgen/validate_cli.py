@@ -26,6 +26,11 @@ def add_validate(
         "validate",
         help="check a store against a convention schema, or (without --schema) against each "
         "convention its nodes declare or use",
+        epilog="exit status: 0 valid (every node read, every rule that applies checked), "
+        "1 invalid (a problem found), 2 unusable input, 3 not fully checked (nothing wrong "
+        "found, but some place could not be read or checked: each is listed as 'not checked', "
+        "with why; a group the store cannot list, a convention or OME-Zarr version without a "
+        "schema, nothing declared, --only matching no node)",
     )
     validate.add_argument("store", help="a path, a zip file or an fsspec URL")
     validate.add_argument(

@@ -58,6 +58,8 @@ try {
       error: document.querySelector(".error")?.textContent ?? null,
       problems: [...document.querySelectorAll("#problems tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
       warnings: [...document.querySelectorAll("#warnings tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
+      unchecked: [...document.querySelectorAll("#unchecked tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
+      status: document.querySelector("#summary")?.getAttribute("data-status") ?? null,
       types: Object.fromEntries([...document.querySelectorAll("#tree [data-path]")].map((node) => [node.dataset.path, node.querySelector(".type")?.textContent ?? null])),
       statuses: window.statuses.filter((text) => text !== ""),
       tree: [...document.querySelectorAll("#tree > details > .members > [data-path]")].map((node) => node.querySelector(".name")?.textContent + " " + node.querySelector(".type")?.textContent),

@@ -98,8 +98,10 @@ def _expected(report: Report) -> dict[str, Any]:
     nodes = len(report.nodes)
     checks = f"{count} convention check{'s' if count != 1 else ''} on {nodes} node"
     checks += "s" if nodes != 1 else ""
+    verdicts = {"valid": "Valid", "invalid": "Not valid", "not fully checked": "Not fully checked:"}
     return {
-        "verdict": "Valid" if report.valid else "Not valid",
+        "status": report.status,
+        "verdict": verdicts[report.status],
         "problems": len(report.problems),
         "checks": checks + (", strict" if report.strict else ""),
         "types": {
@@ -108,6 +110,7 @@ def _expected(report: Report) -> dict[str, Any]:
         },
         "places": sorted((p.node_path, p.pointer) for p in report.problems),
         "warnings": [[w.node_path, w.pointer, w.message] for w in report.warnings],
+        "unchecked": [[u.node_path, u.pointer, u.message] for u in report.unchecked],
     }
 
 
@@ -116,12 +119,17 @@ def _assert_shows(seen: dict[str, Any], report: Report) -> None:
     summary = seen["summary"]
     assert summary is not None, seen
     problems = want["problems"]
+    assert seen["status"] == want["status"], seen
     assert summary.startswith(f"{want['verdict']} by the conventions it declares: "), summary
-    assert f" {problems} problem{'s' if problems != 1 else ''}, {want['checks']} (" in summary
+    places = len(want["unchecked"])
+    not_checked = f", {places} place{'s' if places != 1 else ''} not checked" if places else ""
+    problems_text = f" {problems} problem{'s' if problems != 1 else ''}"
+    assert f"{problems_text}{not_checked}, {want['checks']} (" in summary
     for path, conventions in want["types"].items():
         assert seen["types"].get(path) == conventions, (path, seen["types"])
     assert sorted((row[0], row[1]) for row in seen["problems"]) == want["places"]
     assert seen["warnings"] == want["warnings"]
+    assert seen["unchecked"] == want["unchecked"]
     assert uncaught(seen) == [], seen["errors"]
 
 
@@ -166,11 +174,10 @@ def test_a_users_catalog_is_checked_in_the_page(site: tuple[Path, Served]) -> No
         _assert_shows(one, validate_declared(f"{served.url}/{name}", catalogs=catalogs))
     assert seen["lab-good.zarr"]["types"]["/"] == "lab-sample (declared)"
     assert seen["lab-bad.zarr"]["problems"][0][:2] == ["/", "/attributes/lab:sample"]
-    # zomgen's own page does not know the lab's convention: a warning, nothing checked
+    # zomgen's own page does not know the lab's convention: not checked, which is no "valid"
     plain = drive(cases[1:], f"{served.url}/catalog/index.html")["lab-bad.zarr"]
-    assert plain["summary"].startswith("Valid") and "which the catalog does not know" in str(
-        plain["warnings"]
-    )
+    assert plain["summary"].startswith("Not fully checked: by the conventions it declares")
+    assert "which the catalog does not know" in str(plain["unchecked"]), plain
 
 
 def test_the_catalog_page_is_the_same_bytes_anywhere_and_refuses_bad_input(

@@ -107,14 +107,19 @@ def test_the_catalog_page_reads_the_same_store(site: tuple[Path, Served]) -> Non
     valid, broken = seen["large.zarr"], seen["large-broken.zarr"]
     for name, one in seen.items():
         report = validate_declared(f"{served.url}/{name}")
-        assert report.valid and not one["problems"], report.problems
+        assert not report.problems and not one["problems"], report.problems
         assert one["warnings"] == [[w.node_path, w.pointer, w.message] for w in report.warnings]
+        assert one["unchecked"] == [[u.node_path, u.pointer, u.message] for u in report.unchecked]
         assert f"Checking {NODES + 6} nodes..." in one["statuses"], one["statuses"]
         assert uncaught(one) == [], one["errors"]
-    summary = f"Valid by the conventions it declares: {NODES + 6} nodes, 0 problems, "
-    assert valid["summary"].startswith(summary + "1 convention check on 1 node ("), valid
+    summary = f"by the conventions it declares: {NODES + 6} nodes, 0 problems"
+    assert valid["summary"].startswith(f"Valid {summary}, 1 convention check on 1 node ("), valid
     assert valid["types"]["/"] == "xarray-v3 (used)"
-    assert broken["summary"].startswith(summary + "0 convention checks on 0 nodes ("), broken
+    # nothing declared: checked against nothing, which is no "valid"
+    expected = (
+        f"Not fully checked: {summary}, 1 place not checked, 0 convention checks on 0 nodes ("
+    )
+    assert broken["summary"].startswith(expected), broken
 
 
 def _schema() -> dict[str, object]:

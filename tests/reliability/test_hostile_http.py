@@ -107,5 +107,5 @@ def test_the_cli_reports_a_bad_redirect_as_json(base_url: str, schema_file: Path
     )
     assert run.returncode == 1, run.stderr
     assert "Traceback" not in run.stderr
-    problems = json.loads(run.stdout)
+    problems = json.loads(run.stdout)["problems"]
     assert any(p["node_path"] == "/a" for p in problems)

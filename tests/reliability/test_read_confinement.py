@@ -106,7 +106,7 @@ def test_a_folder_name_that_is_not_utf8_is_a_problem_and_reports_stay_printable(
     assert "not UTF-8" in report
     as_json = _zomgen("validate", str(store), "--schema", str(V3_SCHEMA), "--format", "json")
     assert as_json.returncode == 1
-    problems = json.loads(as_json.stdout)
+    problems = json.loads(as_json.stdout)["problems"]
     assert [p["node_path"] for p in problems] == ["/bad\udcff"]
 
 

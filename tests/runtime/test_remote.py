@@ -28,6 +28,7 @@ from zarr.core.buffer import Buffer, BufferPrototype
 
 from tests.support.runtime import STORES, V3_GROUP, convention, snapshot, v3_array, write_json
 from zomgen.runtime import (
+    NotFullyChecked,
     named_member_tree,
     read_document,
     validate_store,
@@ -89,7 +90,11 @@ def test_http_store_loads_the_members_the_convention_names(http_root: Any) -> No
     root, url, requests = http_root
     _experiment(root / "exp.zarr")
     schema = convention("named-members")
-    assert validate_store(f"{url}/exp.zarr", schema) == []
+    # "extra" is a member no one names: without a listing the check cannot say valid
+    with pytest.raises(NotFullyChecked) as raised:
+        validate_store(f"{url}/exp.zarr", schema)
+    assert [u.node_path for u in raised.value.unchecked] == ["/", "/labels"]
+    assert validate_store(f"{url}/exp.zarr", schema, named_members_only=True) == []
     document, problems = read_document(f"{url}/exp.zarr", expected=named_member_tree(schema))
     assert problems == [] and document is not None
     # without a listing, "extra" cannot be found: only the named members are loaded
@@ -119,7 +124,7 @@ def test_http_ome_image_finds_its_datasets_through_the_attributes(http_root: Any
     shutil.copytree(STORES / "ome2024-ngff-challenge" / "2d.zarr", root / "2d.zarr")
     schema = convention("ome-0.4-image")
     requests.clear()
-    assert validate_store(f"{url}/2d.zarr", schema) == []
+    assert validate_store(f"{url}/2d.zarr", schema, named_members_only=True) == []
     document, _ = read_document(f"{url}/2d.zarr", expected=named_member_tree(schema))
     assert document is not None and set(document["members"]) == {"0"}
     assert ("GET", "/2d.zarr/0/.zarray") in requests

@@ -80,22 +80,34 @@ def _made_here() -> Iterator[tuple[str, dict[str, Any]]]:
     yield "declared proj, wrong", _declaring([{"uuid": PROJ}], **{"proj:code": 4326})
     yield "attributes not an object", {"zarr_format": 3, "node_type": "group", "attributes": []}
     yield "nothing declared", _group({}, {"a": _group({}, {})})
-    yield "proj on a v2 node", {
-        "zarr_format": 2,
-        "attributes": {"zarr_conventions": [{"uuid": PROJ}], "proj:code": "EPSG:4326"},
-    }
+    yield (
+        "proj on a v2 node",
+        {
+            "zarr_format": 2,
+            "attributes": {"zarr_conventions": [{"uuid": PROJ}], "proj:code": "EPSG:4326"},
+        },
+    )
     # OME-Zarr's version policy (tests/cli/test_verdicts.py): every branch
     for version in ("0.6rc02", "0.6.dev42", 5, "0.4", "0.5", "0.6", "0.6rc0", "1.0", "0.9.dev2"):
         yield f"ome.version {version!r}", _group({"ome": {"version": version, "multiscales": []}})
-        yield f"ome.version {version!r} in v2", {
-            "zarr_format": 2,
-            "attributes": {"ome": {"version": version, "multiscales": []}},
-        }
-        for key, value in (("multiscales", [{"version": version}]), ("plate", {"version": version})):
-            yield f"{key} version {version!r} in v2", {
+        yield (
+            f"ome.version {version!r} in v2",
+            {
                 "zarr_format": 2,
-                "attributes": {key: value},
-            }
+                "attributes": {"ome": {"version": version, "multiscales": []}},
+            },
+        )
+        for key, value in (
+            ("multiscales", [{"version": version}]),
+            ("plate", {"version": version}),
+        ):
+            yield (
+                f"{key} version {version!r} in v2",
+                {
+                    "zarr_format": 2,
+                    "attributes": {key: value},
+                },
+            )
             yield f"{key} version {version!r} in v3", _group({key: value})
     nested = _group({}, {"x": _declaring([{"uuid": PROJ}], **{"proj:code": 1}), "1": _group({})})
     yield "declared below the root", nested

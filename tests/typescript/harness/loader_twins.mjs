@@ -45,7 +45,7 @@ for (const job of jobs) {
   try {
     result.problems = await load.validateStore(store, job.options);
   } catch (error) {
-    result.storeError = { name: error.name, problems: error.problems ?? null, message: String(error) };
+    result.storeError = { name: error.name, problems: error.problems ?? null, unchecked: error.unchecked ?? null, message: String(error) };
   }
   try {
     const loaded = await load.load(store, job.options);
