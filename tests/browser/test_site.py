@@ -55,6 +55,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Serve
         for path in sorted((root / "image.zarr").rglob("*")):
             if path.is_file():
                 archive.write(path, path.relative_to(root / "image.zarr").as_posix())
+    # as `zip -r folder.zip image.zarr` (and a Mac's "compress") make it: the store one folder
+    # down, beside the resource-fork folder macOS adds
+    with zipfile.ZipFile(root / "folder.zip", "w") as archive:
+        for path in sorted((root / "image.zarr").rglob("*")):
+            archive.write(path, path.relative_to(root).as_posix())
+        archive.writestr("__MACOSX/image.zarr/._zarr.json", b"\x00\x05\x16\x07")
     with serve(root, listing=True) as served:
         yield root, served
 
@@ -81,12 +87,14 @@ def test_ome_pages_show_problems_at_their_node_as_the_python_loader_finds_them(
         {"name": "image", "url": f"{served.url}/image.zarr"},
         {"name": "broken", "url": f"{served.url}/broken.zarr", "shot": shot(root, "broken")},
         {"name": "zip", "zip": str(root / "image.zip")},
+        {"name": "folder zip", "zip": str(root / "folder.zip")},
     ]
     seen = drive(cases, f"{served.url}/ome/index.html")
     schema = json.loads((ROOT / "generated" / "ome_ngff_05_image" / "schema.json").read_text())
     assert seen["image"]["summary"].startswith("Valid OmeZarr05Image:"), seen["image"]
     # the same store dropped as a zip: the same verdict and counts (the seconds differ)
     assert seen["zip"]["summary"].startswith(seen["image"]["summary"].split(" (")[0])
+    assert seen["folder zip"]["summary"].startswith(seen["image"]["summary"].split(" (")[0])
     broken = seen["broken"]
     python = validate_store(f"{served.url}/broken.zarr", schema)
     assert python, "the broken store is valid to Python"

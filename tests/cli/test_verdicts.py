@@ -22,7 +22,7 @@ import pytest
 from tests.support.cli import run_zomgen
 from tests.support.http_stores import Served, serve
 from tests.support.packages import imported
-from tests.support.paths import ROOT
+from tests.support.paths import CORPUS, ROOT
 from tests.support.runtime import xarray_dataset
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
@@ -325,3 +325,28 @@ def test_the_cli_exits_by_verdict_on_ome_stores(tmp_path: Path) -> None:
         code, out = _validate(store)
         assert code == expected, out
         assert "/attributes/ome/version" in out, out
+
+
+# ---------------------------------------------------------------- which convention found it
+
+
+def test_each_problem_names_the_convention_that_found_it(tmp_path: Path) -> None:
+    """By declarations several conventions may apply to one node: each problem says whose rule
+    it broke, with the version, in JSON and in text (and an OME-Zarr version problem is the
+    version policy's)."""
+    bad_crs = CORPUS / "stores/geozarr-conformance/invalid/invalid-bad-crs.zarr"
+    code, out = _validate(bad_crs, "--format", "json")
+    report = json.loads(out)
+    assert code == EXIT_FAILED
+    assert {p["convention"] for p in report["problems"]} == {"proj: v1"}, report["problems"]
+    code, out = _validate(bad_crs)
+    assert all(
+        line.endswith("[proj: v1]") for line in out.splitlines() if line.startswith("/ar: /")
+    )
+    store = tmp_path / "wrong.zarr"
+    store.mkdir()
+    (store / "zarr.json").write_text(json.dumps(_group(3, {"ome": _image("0.6rc02")})))
+    code, out = _validate(store, "--format", "json")
+    assert [(p["keyword"], p["convention"]) for p in json.loads(out)["problems"]] == [
+        ("ome-zarr version", "OME-Zarr")
+    ]

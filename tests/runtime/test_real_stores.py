@@ -157,3 +157,30 @@ def test_a_dict_of_bytes_is_a_store() -> None:
         "attributes": {},
         "members": {"a": {"zarr_format": 3, "node_type": "group", "attributes": {}, "members": {}}},
     }
+
+
+@pytest.mark.parametrize("zarr_format", [2, 3])
+def test_a_zip_of_the_store_folder_reads_its_store(tmp_path: Path, zarr_format: int) -> None:
+    """`zip -r x.zip x.zarr` holds the store one folder down: read as that store, with the
+    same document and node paths as the folder; a folder beside it (a Mac's `__MACOSX`) is no
+    second store. A zip of two stores is no store: its root is reported."""
+    import zipfile
+
+    xarray_dataset().to_zarr(tmp_path / "x.zarr", zarr_format=zarr_format, consolidated=False)
+    folder_document, _ = read_document(tmp_path / "x.zarr")
+    zipped = tmp_path / "x.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for path in sorted((tmp_path / "x.zarr").rglob("*")):
+            archive.write(path, path.relative_to(tmp_path).as_posix())
+        archive.writestr("__MACOSX/x.zarr/._zarr.json", b"\x00\x05\x16\x07")
+    document, problems = read_document(zipped)
+    assert (document, problems) == (folder_document, [])
+    schema = convention(f"xarray-v{zarr_format}")
+    assert validate_store(zipped, schema) == []
+    assert read_document(zipped, "temperature")[0] == folder_document["members"]["temperature"]
+    with zipfile.ZipFile(tmp_path / "two.zip", "w") as archive:
+        for name in ("a.zarr", "b.zarr"):
+            for path in sorted((tmp_path / "x.zarr").rglob("*")):
+                archive.write(path, f"{name}/{path.relative_to(tmp_path / 'x.zarr').as_posix()}")
+    document, problems = read_document(tmp_path / "two.zip")
+    assert document is None and "no Zarr group or array at the root" in problems[0].message

@@ -214,6 +214,7 @@ def _comparable(report: dict[str, Any]) -> Compared:
             p["pointer"],
             p["keyword"],
             p["schema_path"],
+            p.get("convention", ""),
             p["message"] if own else "",
         )
 

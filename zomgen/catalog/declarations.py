@@ -205,4 +205,4 @@ def _malformed(item: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _problem(path: str, pointer: str, message: str) -> Problem:
-    return Problem(path, pointer, message, "zarr_conventions")
+    return Problem(path, pointer, message, "zarr_conventions", convention="zarr-conventions")

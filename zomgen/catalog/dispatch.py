@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -103,7 +103,7 @@ class Report:
             for path, applied in self.nodes.items()
         ]
         lines += [f"warning: {w}" for w in self.warnings]
-        lines += [str(p) for p in self.problems]
+        lines += [f"{p} [{p.convention}]" if p.convention else str(p) for p in self.problems]
         result = self.outcome()
         lines += result.unchecked_lines()
         count = sum(len(applied) for applied in self.nodes.values())
@@ -279,7 +279,7 @@ def _check_strict(
     for a in applied:
         if a.entry.strict_schema is not None:
             found = check_document(node, bundled_schema(a.entry.strict_schema, a.entry.include))
-            problems += [_rooted(node_path, p) for p in found]
+            problems += [_rooted(node_path, p, f"{a.entry.label} (strict)") for p in found]
     return problems
 
 
@@ -301,7 +301,7 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
     if entry.node_schema is not None and _no_members(node):
         schema = entry.node_schema
     problems = check_document(node, bundled_schema(schema, entry.include))
-    return [_rooted(node_path, p) for p in problems]
+    return [_rooted(node_path, p, entry.label) for p in problems]
 
 
 def _no_members(node: dict[str, Any]) -> bool:
@@ -322,10 +322,9 @@ def bundled_schema(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
     return bundle(load(Options(schema, (schema.parent, *include))))
 
 
-def _rooted(base: str, problem: Problem) -> Problem:
-    if base == "/":
-        return problem
+def _rooted(base: str, problem: Problem, convention: str) -> Problem:
+    """A problem of the node at `base`'s document as one of the hierarchy, naming the
+    convention whose rule found it."""
     inner = "" if problem.node_path == "/" else problem.node_path
-    return Problem(
-        base + inner, problem.pointer, problem.message, problem.keyword, problem.schema_path
-    )
+    where = problem.node_path if base == "/" else base + inner
+    return replace(problem, node_path=where, convention=convention)

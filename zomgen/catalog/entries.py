@@ -89,6 +89,13 @@ class Entry:
         else (a convention declared its own way) its name."""
         return self.uuid or self.schema_url or self.spec_url or self.name
 
+    @property
+    def label(self) -> str:
+        """How problems name it: its name, and its version where the name does not say it."""
+        if self.version is None or self.version in self.name:
+            return self.name
+        return f"{self.name} {self.version}"
+
     def to_json(self) -> dict[str, str]:
         shown = {"name": self.name, "uuid": self.uuid, "schema_url": self.schema_url}
         return {key: value for key, value in shown.items() if value is not None}

@@ -41,6 +41,8 @@ _NEWEST_SERIES = (0, 9)
 _OME_LAYOUT_SERIES = (0, 5)
 
 KEYWORD = "ome-zarr version"
+# The convention its problems name (the policy is OME-Zarr's, whichever version is declared).
+CONVENTION = "OME-Zarr"
 
 
 def declared_versions(attributes: dict[str, Any]) -> list[tuple[str, object, bool]]:
@@ -82,7 +84,7 @@ def version_notes(
     unchecked: list[Problem] = []
     for pointer, version, under_ome in declared_versions(attributes):
         if not isinstance(version, str):
-            problems.append(Problem(path, pointer, "an OME-Zarr version is a string", KEYWORD))
+            problems.append(_problem(path, pointer, "an OME-Zarr version is a string"))
             continue
         series = _series(version)
         published = version in PUBLISHED
@@ -92,7 +94,7 @@ def version_notes(
                 f"{version!r} is not an OME-Zarr version: the published ones are "
                 f"{', '.join(PUBLISHED)}"
             )
-            problems.append(Problem(path, pointer, message, KEYWORD))
+            problems.append(_problem(path, pointer, message))
             continue
         ome_layout = series is not None and series >= _OME_LAYOUT_SERIES
         if under_ome and not ome_layout:
@@ -100,19 +102,23 @@ def version_notes(
                 f"OME-Zarr {version} keeps its metadata in the attributes themselves; under "
                 "`ome` the version is 0.5 or later"
             )
-            problems.append(Problem(path, pointer, message, KEYWORD))
+            problems.append(_problem(path, pointer, message))
         elif not under_ome and ome_layout:
             message = (
                 f"OME-Zarr {version} keeps its metadata under `ome` (/attributes/ome/version), "
                 "not in the attributes themselves"
             )
-            problems.append(Problem(path, pointer, message, KEYWORD))
+            problems.append(_problem(path, pointer, message))
         elif zarr_format in (2, 3) and zarr_format != (3 if ome_layout else 2):
             message = f"OME-Zarr {version} is stored in Zarr v{3 if ome_layout else 2} only"
-            problems.append(Problem(path, "/zarr_format", message, KEYWORD))
+            problems.append(_problem(path, "/zarr_format", message))
         elif version not in known:
             why = "newer than any version zomgen's catalog knows" if newer else "a version"
             why += "" if newer else " zomgen's catalog has no schema for"
             message = f"declares OME-Zarr {version}, {why}; not checked"
             unchecked.append(Problem(path, pointer, message, "no schema"))
     return problems, unchecked
+
+
+def _problem(path: str, pointer: str, message: str) -> Problem:
+    return Problem(path, pointer, message, KEYWORD, convention=CONVENTION)

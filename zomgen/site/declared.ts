@@ -87,8 +87,15 @@ const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const own = (value: Json, key: string): unknown => (Object.hasOwn(value, key) ? value[key] : undefined);
 
-function problem(node_path: string, pointer: string, message: string, keyword: string): Problem {
-  return { node_path, pointer, message, keyword, schema_path: "" };
+function problem(node_path: string, pointer: string, message: string, keyword: string, convention?: string): Problem {
+  const found = { node_path, pointer, message, keyword, schema_path: "" };
+  return convention === undefined ? found : { ...found, convention };
+}
+
+/** How problems name an entry: its name, and its version where the name does not say it
+ * (entries.py's `Entry.label`). */
+function label(entry: CatalogEntry): string {
+  return entry.version === undefined || entry.name.includes(entry.version) ? entry.name : `${entry.name} ${entry.version}`;
 }
 
 /** The conventions one node declares or uses, its malformed declarations, and the warnings. */
@@ -159,7 +166,7 @@ class Matcher {
   private declared(path: string, attributes: Json, problems: Problem[], warnings: Problem[]): CatalogEntry[] {
     if (!Object.hasOwn(attributes, "zarr_conventions")) return [];
     const declared = attributes["zarr_conventions"];
-    const zc = (pointer: string, message: string): Problem => problem(path, pointer, message, "zarr_conventions");
+    const zc = (pointer: string, message: string): Problem => problem(path, pointer, message, "zarr_conventions", "zarr-conventions");
     if (!Array.isArray(declared)) {
       problems.push(zc(DECLARATIONS, "must be a list of convention objects"));
       return [];
@@ -254,7 +261,7 @@ function omeVersionNotes(path: string, document: Json, checked: ReadonlySet<stri
   const attributes = own(document, "attributes");
   if (!isObject(attributes)) return;
   const zarrFormat = own(document, "zarr_format");
-  const wrong = (pointer: string, message: string): number => problems.push(problem(path, pointer, message, OME_KEYWORD));
+  const wrong = (pointer: string, message: string): number => problems.push(problem(path, pointer, message, OME_KEYWORD, "OME-Zarr"));
   for (const [pointer, version, underOme] of declaredVersions(attributes)) {
     if (typeof version !== "string") {
       wrong(pointer, "an OME-Zarr version is a string");
@@ -309,9 +316,11 @@ function noMembers(node: Json): boolean {
   return isGroup && !Object.hasOwn(node, "members");
 }
 
-function rooted(base: string, found: Problem): Problem {
-  if (base === "/") return found;
-  return { ...found, node_path: base + (found.node_path === "/" ? "" : found.node_path) };
+/** A problem of the node at `base`'s document as one of the hierarchy, naming the convention
+ * whose rule found it. */
+function rooted(base: string, found: Problem, convention: string): Problem {
+  const where = base === "/" ? found.node_path : base + (found.node_path === "/" ? "" : found.node_path);
+  return { ...found, node_path: where, convention };
 }
 
 /** Checks hierarchies against one catalog; each schema is compiled once, when first needed. */
@@ -365,7 +374,7 @@ export class DeclaredChecker {
       for (const a of applied) addNew(this.checkOne(path, node, a.entry, report));
       if (strict) {
         for (const a of found.applied) {
-          if (a.entry.strict_schema !== undefined) addNew(this.validator(a.entry.strict_schema).problems(node).map((p) => rooted(path, p)));
+          if (a.entry.strict_schema !== undefined) addNew(this.validator(a.entry.strict_schema).problems(node).map((p) => rooted(path, p, `${label(a.entry)} (strict)`)));
         }
       }
       const below = new Set(skipped);
@@ -399,7 +408,7 @@ export class DeclaredChecker {
       return [];
     }
     const schema = entry.node_schema !== undefined && noMembers(node) ? entry.node_schema : entry.schema;
-    return this.validator(schema).problems(node).map((p) => rooted(path, p));
+    return this.validator(schema).problems(node).map((p) => rooted(path, p, label(entry)));
   }
 }
 

@@ -215,7 +215,29 @@ async function zipStore(file: Blob): Promise<StoreInput> {
     },
   });
   await store.get("/zarr.json"); // opens the zip: its central directory is read once
-  return { store: store as Readable, keys: names };
+  const keys = names.map((name) => name.replace(/^\/+/, ""));
+  const folder = storeFolder(keys);
+  if (folder === "") return { store: store as Readable, keys };
+  // `zip -r x.zip x.zarr`: the store is the one folder inside, read as its own root
+  const inside: Readable = { get: (key) => store.get(`/${folder}${key.slice(1)}`) };
+  return { store: inside, keys: keys.filter((key) => key.startsWith(folder)).map((key) => key.slice(folder.length)) };
+}
+
+// The files that make a store's root, and the folder some zip tools add beside what was
+// zipped (macOS's resource forks): the twin of sources.py's ZipSource.store_prefix.
+const ROOT_FILES = ["zarr.json", ".zgroup", ".zarray", ".zmetadata"];
+const ZIP_CLUTTER = new Set(["__MACOSX"]);
+
+/** Where a zip's store root is: "" where its metadata is at the top (zarr's ZipStore), or the
+ * one folder that holds it where the zip holds only that folder (`zip -r x.zip x.zarr`). */
+function storeFolder(keys: readonly string[]): string {
+  const present = new Set(keys);
+  if (ROOT_FILES.some((name) => present.has(name))) return "";
+  if (keys.some((key) => !key.includes("/"))) return "";
+  const folders = new Set(keys.map((key) => key.split("/")[0] ?? "").filter((name) => !ZIP_CLUTTER.has(name)));
+  if (folders.size !== 1) return "";
+  const [folder] = [...folders];
+  return ROOT_FILES.some((name) => present.has(`${folder}/${name}`)) ? `${folder}/` : "";
 }
 
 export function startPage(checker: PageChecker): void {
