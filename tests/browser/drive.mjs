@@ -1,5 +1,5 @@
 // Drives the validator page in Chromium (Playwright): stdin is {chromium, page, cases:
-// [{name, url | zip, strict?, more?, shot?, timeoutMs?}]}; for each case the page is loaded,
+// [{name, url | zip, strict?, more?, filter?, shot?, timeoutMs?}]}; for each case the page is loaded,
 // the strict box ticked where asked, the URL entered (or the zip chosen) and Check pressed;
 // stdout is, per case, what a user sees: the summary, the problem and warning rows, the tree's
 // first level and every drawn node's type, an error box, the progress lines shown while it
@@ -30,6 +30,12 @@ try {
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(message.text());
     });
+    // a script a hostile name smuggled in would show itself here
+    const dialogs = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
     const started = Date.now();
     await page.goto(job.page);
     // Every text the status line shows while the store is read and checked.
@@ -53,6 +59,18 @@ try {
       await page.click("button.more");
       paged.after = await drawn();
     }
+    // every node drawn, and every metadata box opened (each fills as it is opened)
+    await page.evaluate(() => {
+      for (const box of document.querySelectorAll("#tree details")) box.open = true;
+    });
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    let filtered = null;
+    if (one.filter !== undefined) {
+      await page.fill("#filter", one.filter);
+      filtered = await page.evaluate(() =>
+        [...document.querySelectorAll("#problems tr")].slice(1).filter((row) => !row.hidden).map((row) => [...row.children].map((cell) => cell.textContent)),
+      );
+    }
     const seen = await page.evaluate(() => ({
       summary: document.querySelector("#summary")?.textContent ?? null,
       error: document.querySelector(".error")?.textContent ?? null,
@@ -65,9 +83,22 @@ try {
       tree: [...document.querySelectorAll("#tree > details > .members > [data-path]")].map((node) => node.querySelector(".name")?.textContent + " " + node.querySelector(".type")?.textContent),
       markedNodes: [...document.querySelectorAll("#tree [data-path]")].filter((node) => node.querySelector(":scope > summary > .count, :scope > div:first-child > .count")).map((node) => node.dataset.path),
       rootType: document.querySelector("#tree > details > summary .type")?.textContent ?? null,
+      // what the tree shows of each node: its name (and the element that isolates it), its
+      // array metadata line, its metadata as JSON once opened, the values its problems quote
+      names: [...document.querySelectorAll("#tree [data-path]")].map((node) => {
+        const name = node.querySelector(".name");
+        return { path: node.dataset.path, text: name?.textContent ?? null, tag: name?.tagName ?? null };
+      }),
+      meta: Object.fromEntries([...document.querySelectorAll("#tree [data-path]")].map((node) => [node.dataset.path, node.querySelector(":scope > summary > .meta, :scope > div:first-child > .meta")?.textContent ?? null])),
+      metadata: Object.fromEntries([...document.querySelectorAll("#tree [data-path]")].map((node) => [node.dataset.path, node.querySelector(":scope > details.metadata > pre")?.textContent ?? null])),
+      values: [...document.querySelectorAll("#tree ul.problems code.value")].map((code) => code.textContent),
+      descriptions: [...document.querySelectorAll("#tree .description")].map((node) => node.textContent),
+      cellTags: [...new Set([...document.querySelectorAll("table.all-problems td > *")].map((cell) => cell.tagName))],
+      search: location.search,
+      scripts: document.querySelectorAll("#result script, #result [onerror]").length,
     }));
     if (one.shot) await page.screenshot({ path: one.shot, fullPage: false });
-    results.push({ name: one.name, seconds, errors, paged, ...seen });
+    results.push({ name: one.name, seconds, errors, paged, dialogs, filtered, ...seen });
     await context.close();
   }
 } finally {

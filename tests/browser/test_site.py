@@ -13,6 +13,7 @@ import warnings
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -179,3 +180,57 @@ def test_a_group_of_thousands_draws_its_problems_first_and_the_rest_a_page_at_a_
     assert seen["paged"]["more"] == "1504 more members"
     assert seen["paged"]["after"] == 1 + 2000
     assert uncaught(seen) == []
+
+
+HOSTILE = {
+    "script": "<script>alert(1)",
+    "onerror": '<img src=x onerror="alert(2)">',
+    "override": "\u202egnp.exe",
+}
+
+
+def test_what_the_page_shows_of_each_node_and_of_hostile_names(site: tuple[Path, Served]) -> None:
+    """Member names an attacker chose are shown as text, each isolated from its neighbours
+    (`<bdi>`: a right-to-left override cannot reverse what follows it), never run as markup,
+    and a member named `__proto__` (a reserved name) is a problem of its own, not a property
+    of the page's objects; each array shows its shape, data type and chunks, each node its
+    metadata as JSON, each problem the value it is about; the store's URL is kept in the
+    address bar; the filter hides the problems it does not match; no base description
+    repeats on every array."""
+    import zarr
+
+    root, served = site
+    store = root / "hostile.zarr"
+    group = zarr.open_group(store, mode="w", zarr_format=3)
+    for index, name in enumerate(HOSTILE.values()):
+        array = group.create_array(name, shape=(2, 3), chunks=(1, 3), dtype="float32")
+        array.attrs["units"] = "K"
+        metadata = store / name / "zarr.json"
+        document = json.loads(metadata.read_text("utf-8"))
+        # the first with dimension names that fit, the others one name short
+        document["dimension_names"] = ["y", "x"] if index == 0 else ["y"]
+        metadata.write_text(json.dumps(document), "utf-8")
+    shutil.copytree(store / HOSTILE["script"], store / "__proto__")
+    url = f"{served.url}/hostile.zarr"
+    override = "/[U+202E]gnp.exe"
+    cases = [{"name": "hostile", "url": url, "filter": "gnp.exe"}]
+    cases[0]["shot"] = shot(root, "hostile")
+    seen = drive(cases, f"{served.url}/xarray/index.html")["hostile"]
+    assert uncaught(seen) == [] and seen["dialogs"] == [] and seen["scripts"] == 0, seen
+    names = {one["text"]: one["tag"] for one in seen["names"]}
+    shown = {**HOSTILE, "override": "[U+202E]gnp.exe"}  # the override shown, not obeyed
+    assert {name: names.get(name) for name in shown.values()} == dict.fromkeys(
+        shown.values(), "BDI"
+    )
+    assert "__proto__" not in names
+    assert ["/__proto__", ""] in [row[:2] for row in seen["problems"]], seen["problems"]
+    assert seen["cellTags"] == ["BDI"]
+    path = "/" + HOSTILE["override"]  # the tree's own record of the node is the name itself
+    assert seen["meta"][path] == "shape [2,3] · float32 · chunks [1,3]"
+    assert json.loads(seen["metadata"][path])["attributes"] == {"units": "K"}
+    assert '["y"]' in seen["values"], seen["values"]
+    assert seen["search"] == "?url=" + quote(url, safe=""), seen["search"]
+    assert seen["filtered"], seen["problems"]
+    assert all(row[0] == override for row in seen["filtered"]), seen["filtered"]
+    assert len(seen["filtered"]) < len(seen["problems"])
+    assert not any("A ZOM v3" in text for text in seen["descriptions"]), seen["descriptions"]

@@ -8,6 +8,9 @@ import type { NodeLabel } from "./page.js";
 
 type Schema = { readonly [key: string]: unknown };
 
+/** Where a bundled schema keeps zomgen's base schemas (`urn:zom:v2`, `urn:zom:v3`). */
+const BASE_DEFS = "#/$defs/zomgen:";
+
 const isObject = (value: unknown): value is Schema =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -20,34 +23,43 @@ export class Described implements NodeLabel {
     readonly typeName: string,
   ) {}
 
-  private applying(): Schema[] {
-    const found: Schema[] = [];
+  /** Every schema that applies, with whether it is part of zomgen's bundled base schemas
+   * (`#/$defs/zomgen:v3.schema.json/...`), reached through a `$ref` into them. */
+  private applyingWithBase(): [Schema, boolean][] {
+    const found: [Schema, boolean][] = [];
     const seen = new Set<Schema>();
-    const stack = [...this.schemas];
+    const stack: [Schema, boolean][] = this.schemas.map((schema) => [schema, false]);
     while (stack.length > 0) {
-      const schema = stack.shift();
-      if (schema === undefined || seen.has(schema)) continue;
+      const next = stack.shift();
+      if (next === undefined || seen.has(next[0])) continue;
+      const [schema, base] = next;
       seen.add(schema);
-      found.push(schema);
+      found.push([schema, base]);
       const ref = schema["$ref"];
       if (typeof ref === "string" && ref.startsWith("#/")) {
         const target = ref
           .slice(2)
           .split("/")
           .reduce<unknown>((node, token) => (isObject(node) ? node[token.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined), this.root);
-        if (isObject(target)) stack.push(target);
+        if (isObject(target)) stack.push([target, base || ref.startsWith(BASE_DEFS)]);
       }
       for (const keyword of ["allOf", "anyOf", "oneOf"]) {
         const branches = schema[keyword];
-        if (Array.isArray(branches)) stack.push(...branches.filter(isObject));
+        if (Array.isArray(branches)) stack.push(...branches.filter(isObject).map((b): [Schema, boolean] => [b, base]));
       }
     }
     return found;
   }
 
+  private applying(): Schema[] {
+    return this.applyingWithBase().map(([schema]) => schema);
+  }
+
+  /** The convention's own description of the node: the base schemas' ("A ZOM v3 node: ...")
+   * says nothing about this convention, and would repeat on every array of a big store. */
   description(): string {
-    for (const schema of this.applying()) {
-      if (typeof schema["description"] === "string") return schema["description"];
+    for (const [schema, base] of this.applyingWithBase()) {
+      if (!base && typeof schema["description"] === "string") return schema["description"];
     }
     return "";
   }

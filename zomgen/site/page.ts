@@ -57,6 +57,53 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, text = "", class
   return made;
 }
 
+/** Text from the store (a member name, a pointer, a message quoting a value), isolated from
+ * the text around it: a name holding U+202E (right-to-left override) cannot reverse its
+ * neighbours (`<bdi>`, which the browser isolates and orders by its own content). */
+function isolated(text: string, className = ""): HTMLElement {
+  return element("bdi", visibleControls(text), className);
+}
+
+// Bidirectional formatting characters (embeddings, overrides, isolates, marks): shown as
+// their code point, so `\u202Egnp.exe` reads as what it is, not as "exe.png".
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+function visibleControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (found) => `[U+${found.codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0") ?? ""}]`);
+}
+
+/** The value at `pointer` (RFC 6901) inside `node`, or undefined. */
+function valueAt(node: unknown, pointer: string): unknown {
+  if (pointer === "") return node;
+  let here: unknown = node;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (Array.isArray(here) && /^(0|[1-9][0-9]*)$/.test(token)) here = here[Number(token)];
+    else if (isObject(here) && Object.hasOwn(here, token)) here = here[token];
+    else return undefined;
+  }
+  return here;
+}
+
+/** A JSON value as short text: at most `limit` characters. */
+function shortJson(value: unknown, limit = 80): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > limit ? `${text.slice(0, limit - 3)}...` : text;
+}
+
+/** An array's shape, data type and chunks, as one line ("shape [2, 3] · float32 · chunks [1, 3]"). */
+function arraySummary(node: Node): string {
+  if (!Array.isArray(node["shape"])) return "";
+  const dtype = node["data_type"] ?? node["dtype"];
+  const grid = node["chunk_grid"];
+  const configuration = isObject(grid) ? grid["configuration"] : undefined;
+  const chunks = node["chunks"] ?? (isObject(configuration) ? configuration["chunk_shape"] : undefined);
+  const parts = [`shape ${shortJson(node["shape"])}`];
+  if (dtype !== undefined) parts.push(typeof dtype === "string" ? dtype : shortJson(dtype));
+  if (chunks !== undefined) parts.push(`chunks ${shortJson(chunks)}`);
+  return parts.join(" · ");
+}
+
 function byId(id: string): HTMLElement {
   const found = document.getElementById(id);
   if (found === null) throw new Error(`the page has no #${id}`);
@@ -79,14 +126,38 @@ function grouped(problems: readonly Problem[]): Map<string, Problem[]> {
   return found;
 }
 
-function problemList(problems: readonly Problem[]): HTMLUListElement {
+/** A node's problems, each with the value it is about (from `node`, where given). */
+function problemList(problems: readonly Problem[], node?: Node): HTMLUListElement {
   const list = element("ul", "", "problems");
   for (const problem of problems) {
     const item = element("li");
-    item.append(element("code", problem.pointer || "(the node)"), ` ${problem.message}`);
+    item.append(element("code", "", "pointer"), " ", isolated(problem.message));
+    item.firstElementChild?.append(isolated(problem.pointer || "(the node)"));
+    const value = node === undefined ? undefined : valueAt(node, problem.pointer);
+    if (value !== undefined && problem.pointer !== "") {
+      item.append(" (given: ", element("code", "", "value"), ")");
+      item.querySelector("code.value")?.append(isolated(shortJson(value)));
+    }
+    if (problem.convention !== undefined) item.append(" ", element("span", `[${problem.convention}]`, "convention"));
     list.append(item);
   }
   return list;
+}
+
+/** The node's own metadata (its attributes, an array's metadata) as JSON, drawn when opened. */
+function metadataBox(node: Node): HTMLElement | null {
+  const own = Object.fromEntries(Object.entries(node).filter(([key]) => key !== "members"));
+  const attributes = node["attributes"];
+  if (isObject(attributes) && Object.keys(attributes).length === 0 && !Array.isArray(node["shape"])) return null;
+  const box = element("details", "", "metadata");
+  box.append(element("summary", "metadata"));
+  box.addEventListener("toggle", () => {
+    if (box.dataset["filled"]) return;
+    box.dataset["filled"] = "yes";
+    const text = JSON.stringify(own, null, 1) ?? "";
+    box.append(element("pre", text.length > 20000 ? `${text.slice(0, 20000)}\n...` : text));
+  });
+  return box;
 }
 
 /** Nodes below a problem's node path that hold problems, so their branches are shown open. */
@@ -110,13 +181,17 @@ function treeNode(name: string, path: string, node: Node, described: NodeLabel, 
   const box = members !== null ? element("details") : element("div", "", "leaf");
   box.dataset["path"] = path;
   const head = members !== null ? element("summary") : element("div");
-  head.append(element("span", name, "name"), element("span", kindOf(node), "kind"), element("span", described.typeName, "type"));
+  head.append(isolated(name, "name"), element("span", kindOf(node), "kind"), element("span", described.typeName, "type"));
+  const shape = arraySummary(node);
+  if (shape) head.append(element("span", shape, "meta"));
   if (own.length > 0) head.append(element("span", `${own.length} problem${own.length === 1 ? "" : "s"}`, "count bad"));
   const description = described.description();
   if (description) head.title = description;
   box.append(head);
   if (description) box.append(element("div", description.split("\n")[0] ?? "", "description"));
-  if (own.length > 0) box.append(problemList(own));
+  if (own.length > 0) box.append(problemList(own, node));
+  const metadata = metadataBox(node);
+  if (metadata !== null) box.append(metadata);
   if (members !== null && box instanceof HTMLDetailsElement) {
     const fill = (): void => {
       if (box.dataset["filled"]) return;
@@ -168,7 +243,11 @@ function problemTable(id: string, problems: readonly Pick<Problem, "node_path" |
     table.append(head);
     for (const problem of problems) {
       const row = element("tr");
-      row.append(element("td", problem.node_path), element("td", problem.pointer), element("td", problem.message));
+      for (const text of [problem.node_path, problem.pointer, problem.message]) {
+        const cell = element("td");
+        cell.append(isolated(text));
+        row.append(cell);
+      }
       table.append(row);
     }
   }
@@ -248,7 +327,7 @@ export function startPage(checker: PageChecker): void {
   const result = byId("result");
   let running = 0;
 
-  async function check(store: () => Promise<StoreInput>, label: string): Promise<void> {
+  async function check(store: () => Promise<StoreInput>, label: string, url: string | null = null): Promise<void> {
     const run = ++running;
     const started = performance.now();
     status.textContent = `Reading ${label}...`;
@@ -301,7 +380,34 @@ export function startPage(checker: PageChecker): void {
     const tree = element("div", "", "tree");
     tree.id = "tree";
     tree.append(treeNode("/", "/", read.document, checked.label, byNode, withProblemsBelow(byNode)));
-    show(result, summary, table, notChecked, warnings, tree);
+    const tools = element("div", "", "tools");
+    if (url !== null) {
+      // the check is a link: the address bar says which store, for a reload or a colleague
+      history.replaceState(null, "", `?url=${encodeURIComponent(url)}`);
+      const copy = element("button", "Copy link", "copy");
+      copy.type = "button";
+      copy.addEventListener("click", () => {
+        void navigator.clipboard?.writeText(location.href).then(
+          () => (copy.textContent = "Link copied"),
+          () => (copy.textContent = location.href),
+        );
+      });
+      tools.append(copy);
+    }
+    const filter = element("input", "", "filter");
+    filter.id = "filter";
+    filter.type = "search";
+    filter.placeholder = "filter the problems (node, pointer or message)";
+    filter.setAttribute("aria-label", "filter the problems");
+    filter.addEventListener("input", () => {
+      const wanted = filter.value.trim().toLowerCase();
+      for (const row of result.querySelectorAll<HTMLTableRowElement>("table.all-problems tr")) {
+        if (row.querySelector("td") === null) continue;
+        row.hidden = wanted !== "" && !(row.textContent ?? "").toLowerCase().includes(wanted);
+      }
+    });
+    tools.append(filter);
+    show(result, summary, tools, table, notChecked, warnings, tree);
   }
 
   form.addEventListener("submit", (event) => {
@@ -311,7 +417,7 @@ export function startPage(checker: PageChecker): void {
       show(result, failure("Enter the store's http:// or https:// URL."));
       return;
     }
-    void check(async () => url, url).catch((error: unknown) => show(result, failure(`Unexpected failure: ${String(error)}`)));
+    void check(async () => url, url, url).catch((error: unknown) => show(result, failure(`Unexpected failure: ${String(error)}`)));
   });
   file.addEventListener("change", () => {
     const chosen = file.files?.[0];
