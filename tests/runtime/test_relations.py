@@ -155,10 +155,12 @@ def _pixels(*data_types: Any) -> dict[str, Any]:
     return image
 
 
-def _acquired(acquisitions: list[int], fields: list[int]) -> dict[str, Any]:
-    """A plate of one well `A/1` whose fields name `fields` as their acquisitions."""
+def _acquired(acquisitions: list[int] | None, fields: list[int]) -> dict[str, Any]:
+    """A plate of one well `A/1` whose fields name `fields` as their acquisitions (None: the
+    plate lists no `acquisitions` at all)."""
     plate = _plate([("A/1", 0, 0)])
-    plate["attributes"]["plate"]["acquisitions"] = [{"id": i} for i in acquisitions]
+    if acquisitions is not None:
+        plate["attributes"]["plate"]["acquisitions"] = [{"id": i} for i in acquisitions]
     images = [{"path": str(i), "acquisition": a} for i, a in enumerate(fields)]
     plate["members"]["A"]["members"]["1"]["attributes"] = {"well": {"images": images}}
     return plate
@@ -410,7 +412,16 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Row]]] = [
         ],
     ),
     ("acquisitions the plate lists", INDEX_RULES, _acquired([0, 1], [1, 0, 1]), []),
-    ("no acquisitions listed: nothing to be one of", INDEX_RULES, _acquired([], [4]), []),
+    ("no acquisitions key: nothing to be one of", INDEX_RULES, _acquired(None, [4]), []),
+    (
+        "an empty list of acquisitions: nothing is one of it",
+        INDEX_RULES,
+        _acquired([], [4, 5]),
+        [
+            ("/A/1", "/attributes/well/images/0/acquisition", IN, _at(IN, 0)),
+            ("/A/1", "/attributes/well/images/1/acquisition", IN, _at(IN, 0)),
+        ],
+    ),
     (
         "an acquisition the plate does not list",
         INDEX_RULES,
@@ -684,6 +695,22 @@ def test_reaches_and_in_say_what_is_missing() -> None:
         "3 is not one of [0, 1], the values of /attributes/plate/acquisitions/*/id of the group "
         "2 levels above"
     )
+    (listed_empty,) = check_document(_acquired([], [3]), INDEX_RULES)
+    assert listed_empty.message == (
+        "3 is not one of [], the values of /attributes/plate/acquisitions/*/id: "
+        "/attributes/plate/acquisitions of the group 2 levels above is empty"
+    )
+
+
+@pytest.mark.node
+def test_typescript_says_the_same_of_an_empty_list(runtime: Path) -> None:
+    import json
+
+    documents = [_acquired([], [3]), _acquired([0, 1], [3])]
+    payload = [{"schema": json.dumps(INDEX_RULES), "documents": documents}]
+    (results,) = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    python = [[p.message for p in check_document(d, INDEX_RULES)] for d in documents]
+    assert [[p["message"] for p in r["problems"]] for r in results] == python
 
 
 AXES_MESSAGES = [
