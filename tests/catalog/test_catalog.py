@@ -65,7 +65,7 @@ def test_the_bundled_catalog_names_files_that_exist() -> None:
     assert {"dggs", "stac:", "template", "ref", "xarray-v3", "cf-grid-v2"} <= names
     assert {f"ome-ngff-0{v}-{r}" for v in (4, 5) for r in ("image", "plate", "well")} <= names
     for entry in entries:
-        for schema in (entry.schema, entry.node_schema):
+        for schema in (entry.schema, entry.strict_schema):
             assert schema is None or schema.is_file(), entry.name
     # Every entry without a local schema says why in the catalog: only STAC's are remote.
     assert [e.name for e in entries if e.schema is None] == [

@@ -350,3 +350,32 @@ def test_each_problem_names_the_convention_that_found_it(tmp_path: Path) -> None
     assert [(p["keyword"], p["convention"]) for p in json.loads(out)["problems"]] == [
         ("ome-zarr version", "OME-Zarr")
     ]
+
+
+# ---------------------------------------------------------------- attributes alone
+
+
+def test_attributes_alone_are_held_to_every_rule_that_needs_only_them(tmp_path: Path) -> None:
+    """A plate whose well path does not match its row and column is refused as a store; as
+    attributes alone (`--attributes`, what conformance runners call) it is refused the same
+    way, and its members, unknown there, are not asked for."""
+    plate = {
+        "columns": [{"name": "1"}, {"name": "2"}],
+        "rows": [{"name": "A"}],
+        "wells": [{"path": "A/2", "rowIndex": 0, "columnIndex": 0}],
+        "field_count": 1,
+    }
+    for version in ("0.5", "0.6rc0"):
+        attributes = {"ome": {"version": version, "plate": plate}}
+        (tmp_path / "plate.json").write_text(json.dumps(attributes))
+        code, out = _validate("--attributes", tmp_path / "plate.json", "--format", "json")
+        report = json.loads(out)
+        assert code == EXIT_FAILED, out
+        found = [(p["pointer"], p["keyword"]) for p in report["problems"]]
+        assert found == [("/attributes/ome/plate/wells/0/path", "x-zomgen-equal")], found
+        store = tmp_path / f"plate-{version}.zarr"
+        store.mkdir()
+        (store / "zarr.json").write_text(json.dumps(_group(3, attributes)))
+        code, out = _validate(store, "--format", "json")
+        as_store = [(p["pointer"], p["keyword"]) for p in json.loads(out)["problems"]]
+        assert ("/attributes/ome/plate/wells/0/path", "x-zomgen-equal") in as_store

@@ -297,11 +297,17 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
         )
         report.note(Problem(node_path, "/zarr_format", message, "zarr format"))
         return []
-    schema = entry.schema
-    if entry.node_schema is not None and _no_members(node):
-        schema = entry.node_schema
-    problems = check_document(node, bundled_schema(schema, entry.include))
+    problems = check_document(node, bundled_schema(entry.schema, entry.include))
+    if _no_members(node):
+        # A node's metadata alone (`--attributes`, a convention's examples): every rule of the
+        # convention that needs only the metadata is checked, and the members it names are
+        # not judged (absent, the relations that reach into them find nothing to compare).
+        problems = [p for p in problems if not _members_required(p)]
     return [_rooted(node_path, p, entry.label) for p in problems]
+
+
+def _members_required(problem: Problem) -> bool:
+    return problem.keyword == "required" and problem.message == "'members' is a required property"
 
 
 def _no_members(node: dict[str, Any]) -> bool:

@@ -8,9 +8,6 @@ needs to check a node against it:
   like `-I` (its folder is searched for the files its `$ref`s name). Absent: the convention
   is known but cannot be checked here (its schemas are not local); a node declaring it is
   reported, not checked.
-- `node_schema`: where the hierarchy schema needs the node's members (a multiscales layout
-  names them), the schema a node is checked by when its members are not known (a node's
-  metadata alone, as in the conventions' own examples).
 - `strict_schema`: a convention's stricter rules (OME-Zarr publishes strict schemas beside its
   specification's), a schema over one node's document applied, with `--strict`, to every
   node that declares the convention, in addition to its schema.
@@ -42,7 +39,7 @@ from zomgen.resources import conventions_dir
 # The most entries one catalog file may hold: past it the file is refused, not read slowly.
 MAX_ENTRIES = 1000
 _STRINGS = ("uuid", "name", "schema_url", "spec_url", "maturity", "version", "family")
-_FILES = ("schema", "node_schema", "strict_schema")
+_FILES = ("schema", "strict_schema")
 _SCHEMAS = ("declared_when", "used_when")
 
 
@@ -72,7 +69,6 @@ class Entry:
     version: str | None = None
     namespace: Namespace | None = None
     schema: Path | None = None
-    node_schema: Path | None = None
     strict_schema: Path | None = None
     include: tuple[Path, ...] = ()
     family: str | None = None
@@ -201,7 +197,6 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         version=item.get("version"),
         namespace=namespace,
         schema=files.get("schema"),
-        node_schema=files.get("node_schema"),
         strict_schema=files.get("strict_schema"),
         include=folders,
         family=item.get("family"),

@@ -25,7 +25,7 @@ _KEPT = (
     "declared_when",
     "used_when",
 )
-_SCHEMAS = ("schema", "node_schema", "strict_schema")
+_SCHEMAS = ("schema", "strict_schema")
 
 
 def catalog_module(catalogs: Sequence[Path]) -> str:

@@ -32,7 +32,6 @@ export interface CatalogEntry {
   readonly used_when?: Json;
   /** Indexes into `Catalog.schemas`. */
   readonly schema?: number;
-  readonly node_schema?: number;
   readonly strict_schema?: number;
 }
 
@@ -318,6 +317,11 @@ function noMembers(node: Json): boolean {
 
 /** A problem of the node at `base`'s document as one of the hierarchy, naming the convention
  * whose rule found it. */
+/** "'members' is a required property", as Ajv or Python says it. */
+function membersRequired(found: Problem): boolean {
+  return found.keyword === "required" && /^'members' is a required property$|^must have required property 'members'$/.test(found.message);
+}
+
 function rooted(base: string, found: Problem, convention: string): Problem {
   const where = base === "/" ? found.node_path : base + (found.node_path === "/" ? "" : found.node_path);
   return { ...found, node_path: where, convention };
@@ -407,8 +411,11 @@ export class DeclaredChecker {
       note(report, problem(path, "/zarr_format", message, "zarr format"));
       return [];
     }
-    const schema = entry.node_schema !== undefined && noMembers(node) ? entry.node_schema : entry.schema;
-    return this.validator(schema).problems(node).map((p) => rooted(path, p, label(entry)));
+    let problems = this.validator(entry.schema).problems(node);
+    // A node's metadata alone: every rule that needs only the metadata, not the members'
+    // requirement (dispatch.py's `_check`).
+    if (noMembers(node)) problems = problems.filter((p) => !membersRequired(p));
+    return problems.map((p) => rooted(path, p, label(entry)));
   }
 }
 
