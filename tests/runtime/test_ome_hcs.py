@@ -245,7 +245,12 @@ def test_the_case_upstream_cannot_express_is_caught() -> None:
     assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [
         ("/", "/attributes/ome/plate/wells/0/path", "x-zomgen-equal")
     ], problems
-    assert problems[0].message == "'1/A' does not equal 'A/1'"
+    # the message names the keys the path is checked against
+    assert problems[0].message == (
+        "'1/A' does not equal 'A/1', the join of "
+        "/attributes/ome/plate/rows/{/attributes/ome/plate/wells/*/rowIndex}/name and "
+        "/attributes/ome/plate/columns/{/attributes/ome/plate/wells/*/columnIndex}/name with '/'"
+    )
 
 
 # Where dispatching by declarations departs from naming the convention, and why.

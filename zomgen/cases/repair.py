@@ -417,11 +417,12 @@ def _kept(refusal: Refusal, check: Check, documents: list[Any]) -> list[Any]:
 def _named_values(refusal: Refusal) -> list[Any]:
     """The values a refused `x-zomgen-equal` or `x-zomgen-in` names (relations.py writes them
     as Python literals): the value the refused place must equal ("'' does not equal /path of
-    ... ('0')", or "... does not equal 'A/1'" for a join), or each value it may be one of
+    ... ('0')", or "... does not equal 'A/1', the join of ..." for a join), or each value it may be one of
     ("3 is not one of [0, 1], the values of ...")."""
     message = refusal.message
     if refusal.keyword == "x-zomgen-equal":
         _, found, text = message.partition(" does not equal ")
+        text = text.split(", the join of ")[0]
         if found and text.endswith(")") and " (" in text:
             text = text[text.rindex(" (") + 2 : -1]
         value = _literal_text(text) if found else None

@@ -221,12 +221,20 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
                             message = compare(a, o, placed, plus)
                             if message is not None:
                                 where = o.location if placed else a.location
-                                found.append(Violation(where, message, index))
+                                found.append(Violation(where, message + _joined(other), index))
             return found
 
         return check
 
     return compile_relation
+
+
+def _joined(other: Operand) -> str:
+    """What a join was made of, after its problem's message: the paths name the keys involved
+    (an OME well path against its `rowIndex` and `columnIndex`)."""
+    if not isinstance(other, Join):
+        return ""
+    return f", the join of {' and '.join(p.text for p in other.parts)} with {other.separator!r}"
 
 
 def _equal(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
@@ -322,9 +330,7 @@ def _in(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
         return f"{short(a.value)} is not one of {short(list(o.value.values))}"
     if isinstance(o.value, _Whole) and o.value.empty is not None:
         where = describe(o.value.empty.location, a.location)
-        return (
-            f"{short(a.value)} is not one of [], the values of {o.value.text}: {where} is empty"
-        )
+        return f"{short(a.value)} is not one of [], the values of {o.value.text}: {where} is empty"
     if not isinstance(o.value, _Whole) or not o.value.values:
         return None
     values = [v.value for v in o.value.values]

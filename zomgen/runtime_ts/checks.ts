@@ -816,7 +816,7 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
             } else reached = reach(instance, other, a.choices);
             for (const o of reached) {
               const message = compare(a, o, placed, plus);
-              if (message !== null) found.push({ path: placed ? o.location : a.location, message, at: index });
+              if (message !== null) found.push({ path: placed ? o.location : a.location, message: message + joined(other), at: index });
             }
           }
         }
@@ -824,6 +824,13 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
       return found;
     };
   };
+}
+
+/** What a join was made of, after its problem's message: the paths name the keys involved
+ * (relations.py's `_joined`). */
+function joined(other: Operand): string {
+  if (!isJoin(other)) return "";
+  return `, the join of ${other.parts.map((p) => p.text).join(" and ")} with ${repr(other.separator)}`;
 }
 
 const compareEqual: Compare = (a, o, placed) => {
