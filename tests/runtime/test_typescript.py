@@ -193,10 +193,11 @@ def test_a_value_meant_for_no_option_gets_one_part_per_option(runtime: Path) -> 
     job = {"schema": json.dumps(convention("encoded-elements")), "documents": [document]}
     ((result,),) = run_node(out / "harness" / "verdicts.mjs", [job])
     (problem,) = result["problems"]
+    given = document["members"]["X"]["attributes"]["encoding-type"]
     assert problem["message"].split("; ")[1:] == [
-        'option 0: /attributes/encoding-type: must be equal to constant "csr_matrix"',
-        'option 1: /attributes/encoding-type: must be equal to constant "csc_matrix"',
-        'option 3: /attributes/encoding-type: must be equal to constant "nullable-integer"',
+        f'option 0: /attributes/encoding-type: must be equal to constant "csr_matrix" (given: {given!r})',
+        f'option 1: /attributes/encoding-type: must be equal to constant "csc_matrix" (given: {given!r})',
+        f'option 3: /attributes/encoding-type: must be equal to constant "nullable-integer" (given: {given!r})',
     ]
 
 
