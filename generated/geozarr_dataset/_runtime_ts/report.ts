@@ -280,10 +280,28 @@ function message(error: ErrorObject): string {
   else if (error.keyword === "const") text = `${base} ${JSON.stringify(params["allowedValue"])}`;
   else if (error.keyword === "enum") text = `${base} ${JSON.stringify(params["allowedValues"])}`;
   else text = base;
+  // Ajv's words say what was wanted, never what was given; Python's quote the value.
+  if (GIVEN.has(error.keyword) && "data" in error) text += ` (given: ${summary(error.data)})`;
   text = text.replaceAll(PROTO_ALIAS, "__proto__");
   if ((params["oneLinePerOption"] as unknown) === true) return text; // each part short already
   return short(text, MAX_MESSAGE);
 }
+
+// The keywords whose failure is about the value itself: their messages show it.
+const GIVEN = new Set([
+  "const",
+  "enum",
+  "type",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+]);
 
 function unexpected(names: unknown): string {
   return isArray(names) ? `${names.map(repr).join(", ")} were unexpected` : `${repr(names)} was unexpected`;

@@ -15,6 +15,8 @@ export interface Problem {
   readonly keyword: string;
   /** Where the failing keyword stands in the package's bundled schema.json. */
   readonly schema_path: string;
+  /** The convention (and version) whose rule found it, where a check applies several. */
+  readonly convention?: string;
 }
 
 /** Past this many problems an error message counts the rest instead of listing them. */

@@ -50,7 +50,7 @@ from .paths import (
     segment_value,
     short,
 )
-from .pointers import to_pointer
+from .pointers import WILDCARD, to_pointer
 from .values import is_array, is_object
 from .violations import Check, Violation, malformed, n_dims, n_items
 
@@ -211,19 +211,30 @@ def _relation(keyword: str, compare: Compare) -> Callable[[Any], Check]:
                             values = evaluate(
                                 instance, other, a.choices, outside=keyword == REACHES
                             )
-                            reached = [Reached((), _Whole(other.text, values), {})]
+                            empty = None
+                            if keyword == IN and not values:
+                                empty = _present_and_empty(instance, other, a.choices)
+                            reached = [Reached((), _Whole(other.text, values, empty), {})]
                         else:
                             reached = reach(instance, other, a.choices)
                         for o in reached:
                             message = compare(a, o, placed, plus)
                             if message is not None:
                                 where = o.location if placed else a.location
-                                found.append(Violation(where, message, index))
+                                found.append(Violation(where, message + _joined(other), index))
             return found
 
         return check
 
     return compile_relation
+
+
+def _joined(other: Operand) -> str:
+    """What a join was made of, after its problem's message: the paths name the keys involved
+    (an OME well path against its `rowIndex` and `columnIndex`)."""
+    if not isinstance(other, Join):
+        return ""
+    return f", the join of {' and '.join(p.text for p in other.parts)} with {other.separator!r}"
 
 
 def _equal(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
@@ -265,10 +276,29 @@ def _integer(value: Any) -> int | None:
 
 @dataclass(frozen=True)
 class _Whole:
-    """Everything an other path reaches for one anchor value (count-equal, reaches, in)."""
+    """Everything an other path reaches for one anchor value (count-equal, reaches, in); where
+    it reaches nothing because the list its first free `*` ranges over is there but empty,
+    that list (`x-zomgen-in`: nothing is one of an empty list)."""
 
     text: str
     values: list[Reached]
+    empty: Reached | None = None
+
+
+def _present_and_empty(root: Any, path: Path, choices: Mapping[int, Choice]) -> Reached | None:
+    """The empty list or object that the first `*` of `path` not bound to the anchor ranges
+    over, where the path up to it reaches one; None where it reaches none (absent)."""
+    free = next(
+        (i for i, token in enumerate(path.tokens) if token == WILDCARD and i not in path.links),
+        None,
+    )
+    if free is None:
+        return None
+    links = {i: j for i, j in path.links.items() if i < free}
+    for reached in evaluate(root, Path(path.text, path.tokens[:free], links), choices):
+        if (is_array(reached.value) or is_object(reached.value)) and not reached.value:
+            return reached
+    return None
 
 
 _WHOLE = (COUNT_EQUAL, REACHES, IN)
@@ -298,6 +328,9 @@ def _in(a: Reached, o: Reached, placed: bool, plus: int) -> str | None:
         if any(same(a.value, v) for v in o.value.values):
             return None
         return f"{short(a.value)} is not one of {short(list(o.value.values))}"
+    if isinstance(o.value, _Whole) and o.value.empty is not None:
+        where = describe(o.value.empty.location, a.location)
+        return f"{short(a.value)} is not one of [], the values of {o.value.text}: {where} is empty"
     if not isinstance(o.value, _Whole) or not o.value.values:
         return None
     values = [v.value for v in o.value.values]

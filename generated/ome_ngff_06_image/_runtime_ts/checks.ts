@@ -756,11 +756,27 @@ const SHAPES: { readonly [keyword: string]: string } = {
   [PARTITION]: "[[anchor path, path, ...], ...]",
 };
 
-/** Everything an other path reaches for one anchor value (count-equal, reaches, in). */
+/** Everything an other path reaches for one anchor value (count-equal, reaches, in); where it
+ * reaches nothing because the list its first free `*` ranges over is there but empty, that
+ * list (`x-zomgen-in`: nothing is one of an empty list). */
 interface Whole {
   readonly whole: true;
   readonly text: string;
   readonly values: readonly Reached[];
+  readonly empty: Reached | null;
+}
+
+/** The empty list or object that the first `*` of `path` not bound to the anchor ranges over,
+ * where the path up to it reaches one; null where it reaches none (absent). */
+function presentAndEmpty(root: unknown, path: Path, choices: ReadonlyMap<number, Choice>): Reached | null {
+  const free = path.tokens.findIndex((token, i) => token === WILDCARD && !path.links.has(i));
+  if (free < 0) return null;
+  const links = new Map([...path.links].filter(([i]) => i < free));
+  for (const reached of evaluate(root, { text: path.text, tokens: path.tokens.slice(0, free), links }, choices)) {
+    const value = reached.value;
+    if ((isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0)) return reached;
+  }
+  return null;
 }
 
 const WHOLE: readonly string[] = [COUNT_EQUAL, REACHES, IN];
@@ -791,25 +807,16 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
             const placed = !isJoin(other) && !AT_ANCHOR.includes(keyword);
             const plus = isPlus(other) ? other.plus : 0;
             // compared as a whole: how many values, or which, and where
-            const reached =
-              WHOLE.includes(keyword) && !isJoin(other) && !isPlus(other) && !isListed(other)
-                ? [
-                    {
-                      location: [],
-                      // (a node above this document may be there: only `reaches` is told of
-                      // it, and holds)
-                      value: {
-                        whole: true,
-                        text: other.text,
-                        values: evaluate(instance, other, a.choices, null, new Map(), keyword === REACHES),
-                      },
-                      choices: new Map(),
-                    },
-                  ]
-                : reach(instance, other, a.choices);
+            let reached: Reached[];
+            if (WHOLE.includes(keyword) && !isJoin(other) && !isPlus(other) && !isListed(other)) {
+              // (a node above this document may be there: only `reaches` is told of it, and holds)
+              const values = evaluate(instance, other, a.choices, null, new Map(), keyword === REACHES);
+              const empty = keyword === IN && values.length === 0 ? presentAndEmpty(instance, other, a.choices) : null;
+              reached = [{ location: [], value: { whole: true, text: other.text, values, empty }, choices: new Map() }];
+            } else reached = reach(instance, other, a.choices);
             for (const o of reached) {
               const message = compare(a, o, placed, plus);
-              if (message !== null) found.push({ path: placed ? o.location : a.location, message, at: index });
+              if (message !== null) found.push({ path: placed ? o.location : a.location, message: message + joined(other), at: index });
             }
           }
         }
@@ -817,6 +824,13 @@ function relation(keyword: string, compare: Compare): (value: unknown) => Check 
       return found;
     };
   };
+}
+
+/** What a join was made of, after its problem's message: the paths name the keys involved
+ * (relations.py's `_joined`). */
+function joined(other: Operand): string {
+  if (!isJoin(other)) return "";
+  return `, the join of ${other.parts.map((p) => p.text).join(" and ")} with ${repr(other.separator)}`;
 }
 
 const compareEqual: Compare = (a, o, placed) => {
@@ -857,6 +871,9 @@ const compareIn: Compare = (a, o) => {
     const text = canonical(a.value);
     if (o.value.listed.some((v) => canonical(v) === text)) return null;
     return `${short(a.value)} is not one of ${short(o.value.listed)}`;
+  }
+  if (isWhole(o.value) && o.value.empty !== null) {
+    return `${short(a.value)} is not one of [], the values of ${o.value.text}: ${describe(o.value.empty.location, a.location)} is empty`;
   }
   if (!isWhole(o.value) || o.value.values.length === 0) return null;
   const values = o.value.values.map((v) => v.value);

@@ -25,7 +25,8 @@ class Problem:
     `keyword` is the JSON Schema keyword that failed (`type`, `required`, ...), a zomgen check
     (`x-zomgen-ndim-length`, ...), or `read` / `write` for a node that could not be read or
     written. `schema_path` is a JSON pointer into the bundled schema ("" when no schema is
-    involved).
+    involved). `convention` names the convention (and its version) whose rule found it, where
+    a check applies several (`zomgen validate` by declared conventions); "" elsewhere.
     """
 
     node_path: str
@@ -33,19 +34,21 @@ class Problem:
     message: str
     keyword: str = "read"
     schema_path: str = ""
+    convention: str = ""
 
     def __str__(self) -> str:
         where = f"{self.node_path}: {self.pointer}" if self.pointer else self.node_path
         return _one_line(f"{where}: {self.message}")
 
     def to_json(self) -> dict[str, str]:
-        return {
+        found = {
             "node_path": self.node_path,
             "pointer": self.pointer,
             "message": self.message,
             "keyword": self.keyword,
             "schema_path": self.schema_path,
         }
+        return found | ({"convention": self.convention} if self.convention else {})
 
 
 def format_problems_text(problems: Iterable[Problem], limit: int | None = None) -> str:

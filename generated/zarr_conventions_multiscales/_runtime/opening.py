@@ -63,7 +63,10 @@ def open_source(
     names = split_path(path)
     text = as_text(store)
     if text is not None:
-        return _from_string(text, allow_redirects_to), _prefix(names)
+        source = _from_string(text, allow_redirects_to)
+        # a zip of the store's folder holds the store one folder down
+        inside = source.store_prefix() if isinstance(source, ZipSource) else ""
+        return source, inside + _prefix(names)
     store_path = getattr(store, "store_path", None)
     if store_path is not None and hasattr(store_path, "store"):
         # a zarr Group / Array / AsyncGroup: read its store below its own path

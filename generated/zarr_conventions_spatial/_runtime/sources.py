@@ -241,6 +241,12 @@ def _os_failure(exc: OSError) -> Failure:
     return Failure(exc.strerror or str(exc))
 
 
+# The files that make a store's root, and the folder some zip tools add beside what was zipped
+# (macOS's resource forks): what `ZipSource.store_prefix` looks for.
+_ROOT_FILES = ("zarr.json", ".zgroup", ".zarray", ".zmetadata")
+_ZIP_CLUTTER = frozenset({"__MACOSX"})
+
+
 class ZipSource:
     """A zip file holding a store (what zarr's ZipStore writes), read with `zipfile`."""
 
@@ -260,6 +266,20 @@ class ZipSource:
             for depth in range(len(parts) - 1):
                 prefix = "".join(p + "/" for p in parts[:depth])
                 self._folders.setdefault(prefix, set()).add(parts[depth])
+
+    def store_prefix(self) -> str:
+        """Where the store's root is inside the zip: "" where its metadata is at the top (as
+        zarr's ZipStore writes it), or the one folder that holds it where the zip holds only
+        that folder (`zip -r x.zip x.zarr`, a file manager's "compress")."""
+        if any(name in self._infos for name in _ROOT_FILES):
+            return ""
+        folders = self._folders.get("", set()) - _ZIP_CLUTTER
+        at_top = any("/" not in key for key in self._infos)
+        if len(folders) != 1 or at_top:
+            return ""
+        (folder,) = folders
+        inside = any(f"{folder}/{name}" in self._infos for name in _ROOT_FILES)
+        return f"{folder}/" if inside else ""
 
     def read(self, keys: Sequence[str], limit: int) -> list[Fetched]:
         return [self._read_one(key, limit) for key in keys]
