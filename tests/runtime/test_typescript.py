@@ -508,3 +508,29 @@ def test_deep_hierarchies(tmp_path: Path) -> None:
     assert [(p["keyword"], p["message"]) for p in too_deep["problems"]] == [
         ("schema", "the document nests too deeply to check")
     ]
+
+
+def test_a_key_a_false_subschema_forbids_is_named_alike(runtime: Path) -> None:
+    """A `false` under `properties` or `patternProperties` forbids a key: both run times name it
+    at its own pointer, with the keyword `false schema` and the same words (python-jsonschema
+    alone stood at the object holding it, keyword None)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "attributes": {
+                "type": "object",
+                "properties": {"x": False, "z": {"type": "string"}},
+                "patternProperties": {"^y": False},
+            }
+        },
+    }
+    document = {"attributes": {"x": 1, "yy": 2, "yz": [3], "z": "ok"}}
+    payload = [{"schema": json.dumps(schema), "documents": [document]}]
+    ((result,),) = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    python = [p.to_json() for p in check_document(document, schema, fast=False)]
+    assert sorted(python, key=str) == sorted(result["problems"], key=str)
+    assert [(p["pointer"], p["keyword"], p["message"]) for p in python] == [
+        ("/attributes/x", "false schema", "'x' is not allowed here: its schema is false"),
+        ("/attributes/yy", "false schema", "'yy' is not allowed here: its schema is false"),
+        ("/attributes/yz", "false schema", "'yz' is not allowed here: its schema is false"),
+    ]
