@@ -178,6 +178,12 @@ class Reporter {
     const [nodePath, pointer] = splitNodePointer(segments);
     const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
     const at = (error.params as { at?: unknown }).at;
+    const forbidden = forbiddenKey(error, segments);
+    if (forbidden !== null) {
+      // the key a `false` forbids, named at its own pointer as false_schemas.py names it
+      const message = `${repr(segments[segments.length - 1] ?? "")} is not allowed here: its schema is false`;
+      return { node_path: nodePath, pointer, message, keyword: error.keyword, schema_path: forbidden };
+    }
     let schemaPath: string;
     if (holder === undefined) {
       schemaPath = error.schemaPath.replace(/^#/, "");
@@ -189,6 +195,23 @@ class Reporter {
     const keyword = error.keyword;
     return { node_path: nodePath, pointer, message: message(error), keyword, schema_path: schemaPath };
   }
+}
+
+/** The schema path of a key a `false` subschema under `properties` or `patternProperties`
+ * forbids (Ajv's, decoded, without its `/false schema` tail); null for any other error. */
+function forbiddenKey(error: ErrorObject, segments: readonly string[]): string | null {
+  if (error.keyword !== "false schema" || segments.length === 0) return null;
+  const parts = error.schemaPath.replace(/^#/, "").replace(/\/false schema$/, "").split("/");
+  if (!["properties", "patternProperties"].includes(parts[parts.length - 2] ?? "")) return null;
+  return parts
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    })
+    .join("/");
 }
 
 const UNEXPECTED: { readonly [keyword: string]: string } = {

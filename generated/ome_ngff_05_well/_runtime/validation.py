@@ -24,6 +24,7 @@ from .engines import (
     fast_verdict,
     reference_validator,
 )
+from .false_schemas import FALSE_SCHEMA
 from .meant import ruled_out
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
@@ -237,6 +238,9 @@ def _problem(error: Any, engines: Engines) -> Problem:
     where = locations.get(id(error.schema))
     if where is None:
         schema_path = to_pointer(error.absolute_schema_path)
+    elif keyword == FALSE_SCHEMA:  # where the `false` stands: `.../properties/<key>`
+        tail = list(error.relative_schema_path)[-2:]
+        schema_path = where + "".join(f"/{escape(str(s))}" for s in tail)
     else:
         schema_path = f"{where}/{escape(keyword)}"
         last = error.relative_schema_path[-1] if error.relative_schema_path else keyword

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .checks import CHECKS
+from .false_schemas import false_schema_keywords
 from .patterns import pattern_keywords
 from .violations import Check
 
@@ -64,11 +65,9 @@ def reference_validator(schema: dict[str, Any], wrap: Callable[[Any], Any] | Non
         return run
 
     base: Any = validators.validator_for(schema, default=validators.Draft202012Validator)
-    keywords = {
-        **base.VALIDATORS,
-        **pattern_keywords(base.VALIDATORS, ValidationError),
-        **{name: keyword(name) for name in CHECKS},
-    }
+    keywords = {**base.VALIDATORS, **pattern_keywords(base.VALIDATORS, ValidationError)}
+    keywords |= false_schema_keywords(keywords, ValidationError)
+    keywords |= {name: keyword(name) for name in CHECKS}
     if wrap is not None:
         keywords = {name: wrap(run) for name, run in keywords.items()}
     extended: Any = validators.extend(base, keywords)
