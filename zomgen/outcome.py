@@ -17,7 +17,7 @@ from typing import Any
 
 from zomgen.catalog.patterns import NodePattern
 from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED
-from zomgen.runtime import INVALID, VALID, Unchecked, verdict
+from zomgen.runtime import INVALID, VALID, Problem, Unchecked, verdict
 
 # The reasons a user may accept, each by its option: a server that cannot list is a property
 # of where the store is served, which a user may know and accept; an unknown convention is not.
@@ -31,13 +31,13 @@ class Outcome:
     """The verdict of one run over its problems and unchecked places; `accepted` are the
     unchecked places the user's options accept (listed, but not held against the verdict)."""
 
-    problems: int
+    problems: tuple[Problem, ...]
     unchecked: tuple[Unchecked, ...]
     accepted: tuple[Unchecked, ...]
 
     @property
     def status(self) -> str:
-        return verdict(range(self.problems), self.unchecked)
+        return verdict(self.problems, self.unchecked)
 
     @property
     def exit_code(self) -> int:
@@ -64,7 +64,7 @@ class Outcome:
         """What the last line says after the store and the checks made: ` (N problems)`
         etc. is the caller's; this is the status with what was left unread."""
         if self.status == INVALID:
-            return f"{self.problems} problem(s)"
+            return f"{len(self.problems)} problem(s)"
         if self.unchecked:
             count = len(self.unchecked)
             return f"not fully checked ({count} place{'s' if count != 1 else ''} not checked)"
@@ -77,13 +77,14 @@ class Outcome:
 
 
 def outcome(
-    problems: int, unchecked: Iterable[Unchecked], *, named_members_only: bool = False
+    problems: Iterable[Problem], unchecked: Iterable[Unchecked], *, named_members_only: bool = False
 ) -> Outcome:
     """The outcome of `problems` found and `unchecked` places, with what the options accept."""
     accepted_reasons = {"unlisted"} if named_members_only else set()
-    held = tuple(u for u in unchecked if u.reason not in accepted_reasons)
-    accepted = tuple(u for u in unchecked if u.reason in accepted_reasons)
-    return Outcome(problems, held, accepted)
+    places = tuple(unchecked)
+    held = tuple(u for u in places if u.reason not in accepted_reasons)
+    accepted = tuple(u for u in places if u.reason in accepted_reasons)
+    return Outcome(tuple(problems), held, accepted)
 
 
 def only_matched_nothing(only: NodePattern, node_paths: Iterable[str]) -> Unchecked | None:

@@ -148,7 +148,7 @@ def run_validate(args: argparse.Namespace) -> int:
         unchecked = [u for u in unchecked if only.covers(u.node_path)]
         nothing = only_matched_nothing(only, node_paths(checked.document))
         unchecked += [nothing] if nothing is not None else []
-    result = outcome(len(problems), unchecked, named_members_only=args.named_members_only)
+    result = outcome(problems, unchecked, named_members_only=args.named_members_only)
     if args.format == "json":
         report = {
             "status": result.status,

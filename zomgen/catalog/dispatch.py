@@ -50,9 +50,7 @@ class Report:
             self.warnings.append(warning)
 
     def outcome(self) -> Outcome:
-        return outcome(
-            len(self.problems), self.unchecked, named_members_only=self.named_members_only
-        )
+        return outcome(self.problems, self.unchecked, named_members_only=self.named_members_only)
 
     @property
     def status(self) -> str:

@@ -131,12 +131,14 @@ function problemList(problems: readonly Problem[], node?: Node): HTMLUListElemen
   const list = element("ul", "", "problems");
   for (const problem of problems) {
     const item = element("li");
-    item.append(element("code", "", "pointer"), " ", isolated(problem.message));
-    item.firstElementChild?.append(isolated(problem.pointer || "(the node)"));
+    const where = element("code", "", "pointer");
+    where.append(isolated(problem.pointer || "(the node)"));
+    item.append(where, " ", isolated(problem.message));
     const value = node === undefined ? undefined : valueAt(node, problem.pointer);
     if (value !== undefined && problem.pointer !== "") {
-      item.append(" (given: ", element("code", "", "value"), ")");
-      item.querySelector("code.value")?.append(isolated(shortJson(value)));
+      const given = element("code", "", "value");
+      given.append(isolated(shortJson(value)));
+      item.append(" (given: ", given, ")");
     }
     if (problem.convention !== undefined) item.append(" ", element("span", `[${problem.convention}]`, "convention"));
     list.append(item);
