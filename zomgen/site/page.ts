@@ -11,6 +11,7 @@
  */
 
 import ZipFileStore from "@zarrita/storage/zip";
+import { parsePointer } from "./_runtime_ts/pointers.js";
 import { type Problem, type Unchecked, verdict } from "./_runtime_ts/problems.js";
 import type { Readable } from "./_runtime_ts/sources.js";
 import type { StoreInput, StoreOptions } from "./_runtime_ts/stores.js";
@@ -74,10 +75,8 @@ function visibleControls(text: string): string {
 
 /** The value at `pointer` (RFC 6901) inside `node`, or undefined. */
 function valueAt(node: unknown, pointer: string): unknown {
-  if (pointer === "") return node;
   let here: unknown = node;
-  for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+  for (const token of parsePointer(pointer)) {
     if (Array.isArray(here) && /^(0|[1-9][0-9]*)$/.test(token)) here = here[Number(token)];
     else if (isObject(here) && Object.hasOwn(here, token)) here = here[token];
     else return undefined;

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .members import named_member_tree
-from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError, verdict
+from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError
 from .reading import read_hierarchy
 from .validation import check_document
 
@@ -19,15 +19,12 @@ _REQUIRED = re.compile(r"^'(.*)' is a required property$")
 @dataclass(frozen=True)
 class Checked:
     """A hierarchy read and checked: its document, every problem, and every place that could
-    not be read (`unchecked`), whose verdict is `verdict()`: valid, invalid or not fully
-    checked."""
+    not be read (`unchecked`); `verdict(problems, unchecked)` (problems.py) says which of valid,
+    invalid or not fully checked that is."""
 
     document: dict[str, Any]
     problems: list[Problem]
     unchecked: list[Unchecked]
-
-    def verdict(self) -> str:
-        return verdict(self.problems, self.unchecked)
 
 
 def check_hierarchy(
