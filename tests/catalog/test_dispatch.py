@@ -406,3 +406,75 @@ def test_the_verdict_format_for_conformance_runners(tmp_path: Path) -> None:
     schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
     result = run_zomgen("validate", good, "--attributes", "--schema", schema)
     assert result.returncode == 2 and "--attributes applies where" in result.stderr
+
+
+# --- keys a writer put in .zgroup / .zarray ------------------------------------------------------
+
+
+def _add_key(file: Path, key: str, value: Any) -> None:
+    metadata = json.loads(file.read_text("utf-8"))
+    metadata[key] = value
+    file.write_text(json.dumps(metadata), "utf-8")
+
+
+def test_a_writers_own_keys_in_v2_metadata_are_warnings_not_problems(tmp_path: Path) -> None:
+    """The v2 spec: other keys SHOULD NOT be present and readers ignore them; zarr-python opens
+    the store, and so does zomgen, naming each key."""
+    zarr = pytest.importorskip("zarr")
+    store = tmp_path / "image.zarr"
+    ome_image_with_labels(store, "0.4")
+    _add_key(store / ".zgroup", "writer", "lab-scope 3.1")
+    level = json.loads((store / ".zattrs").read_text("utf-8"))["multiscales"][0]["datasets"][0]
+    _add_key(store / level["path"] / ".zarray", "calibration", {"gain": 1.5})
+    assert zarr.open_group(store, mode="r")[level["path"]].shape == (2, 32, 32)
+    assert level["path"] == "s0"
+    report = validate_declared(store)
+    assert report.valid, report.problems
+    assert [(w.node_path, w.pointer, w.keyword) for w in report.warnings] == [
+        ("/", "/writer", "other key"),
+        (f"/{level['path']}", "/calibration", "other key"),
+    ]
+    assert report.warnings[0].message == (
+        "'writer' in .zgroup is not a Zarr v2 key (the spec: other keys SHOULD NOT be present, "
+        "and readers ignore them); no convention checked here declares it"
+    )
+    result = run_zomgen("validate", store)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "warning: /: /writer: 'writer' in .zgroup is not a Zarr v2 key" in result.stdout
+
+
+def test_a_key_a_convention_declares_on_a_v2_node_is_its_field_not_a_warning(
+    tmp_path: Path,
+) -> None:
+    uuid = "0b9f4c8e-1c1e-4a55-9a5e-2f6d3c1b7a10"
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "allOf": [{"$ref": "urn:zom:v2#/$defs/GroupSpec"}],
+        "properties": {"writer": {"type": "string"}},
+        "required": ["writer"],
+    }
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "lab.schema.json").write_text(json.dumps(schema), "utf-8")
+    entry = {
+        "name": "lab:",
+        "uuid": uuid,
+        "namespace": {"style": "prefixed", "key": "lab:"},
+        "schema": "lab.schema.json",
+    }
+    catalog = folder / "catalog.json"
+    catalog.write_text(json.dumps({"conventions": [entry]}), "utf-8")
+    store = tmp_path / "survey.zarr"
+    store.mkdir()
+    zgroup = {"zarr_format": 2, "writer": "lab-scope", "operator": "ada"}
+    (store / ".zgroup").write_text(json.dumps(zgroup), "utf-8")
+    declaring = {"zarr_conventions": [{"uuid": uuid, "name": "lab:"}], "lab:site": "north"}
+    (store / ".zattrs").write_text(json.dumps(declaring), "utf-8")
+    report = validate_declared(store, catalogs=[catalog])
+    assert _names(report) == {"/": ["lab:"]}
+    assert report.valid, report.problems
+    assert [(w.pointer, w.keyword) for w in report.warnings] == [("/operator", "other key")]
+    # the convention's own rule on its key holds
+    (store / ".zgroup").write_text(json.dumps(zgroup | {"writer": 3}), "utf-8")
+    broken = validate_declared(store, catalogs=[catalog])
+    assert [(p.pointer, p.keyword) for p in broken.problems] == [("/writer", "type")]

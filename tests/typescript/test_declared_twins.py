@@ -35,7 +35,7 @@ from zomgen.targets.shipped import runtime_ts_files
 pytestmark = [pytest.mark.slow, pytest.mark.corpus]
 
 SITE = ROOT / "zomgen" / "site"
-PAGE_SOURCES = ("page.ts", "described.ts", "declared.ts", "catalog_page.ts")
+PAGE_SOURCES = ("page.ts", "described.ts", "declared.ts", "other_keys.ts", "catalog_page.ts")
 PROJ = "f17cb550-5864-4468-aeb7-f3180cfb622f"
 SPATIAL = "689b58e2-cf7b-45e0-9fff-9cfc0883d6b4"
 # Keywords whose messages zomgen writes itself, in both languages alike.
@@ -184,6 +184,13 @@ def _write_stores(folder: Path) -> None:
         attributes = data if version == "0.4" else data["attributes"]["ome"]
         attributes["multiscales"][0]["datasets"][0]["path"] = "nowhere"
         label.write_text(json.dumps(data), "utf-8")
+    # A writer's own keys in .zgroup and .zarray (warnings, in both languages)
+    keys = folder / "ome-0.4-writer-keys.zarr"
+    ome_image_with_labels(keys, "0.4")
+    for file, key in ((".zgroup", "writer"), ("labels/.zgroup", "1"), ("s0/.zarray", "gain")):
+        metadata = json.loads((keys / file).read_text("utf-8"))
+        metadata[key] = {"by": "lab"}
+        (keys / file).write_text(json.dumps(metadata), "utf-8")
     dataset = xarray_dataset()
     dataset.attrs["Conventions"] = "CF-1.11"
     for zarr_format in (2, 3):

@@ -15,6 +15,8 @@ from typing import Any
 
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
+from zomgen.catalog.other_keys import declared_node_keys, other_keys
+from zomgen.catalog.other_keys import warning as other_key_warning
 from zomgen.catalog.patterns import NodePattern
 from zomgen.catalog.probing import declared_member_tree
 from zomgen.outcome import Outcome, node_paths, only_matched_nothing, outcome
@@ -200,6 +202,7 @@ def check_declared(
     looked_at = 0
     matched: list[str] = []  # the nodes `only` matched
     seen: set[tuple[str, str, str]] = set()
+    writers_keys: list[tuple[str, dict[str, Any], str]] = []  # v2 keys outside the spec
     # (node path, node, the families an ancestor was checked by), depth first in order
     stack: list[tuple[str, dict[str, Any], frozenset[str]]] = [("/", document, frozenset())]
     while stack:
@@ -211,6 +214,7 @@ def check_declared(
             _push_members(stack, node_path, node, skipped)
             continue
         matched.append(node_path)
+        writers_keys += [(node_path, node, key) for key in other_keys(node)]
         found = matcher.node(node_path, node)
         report.problems += found.problems
         # Below a node a family checked, its schema describes what the node holds: keys of a
@@ -231,6 +235,12 @@ def check_declared(
     if progress is not None:
         progress("checked", looked_at)
     report.looked_at = looked_at
+    declared = _declared_node_keys(report)
+    report.warnings += [
+        other_key_warning(path, node, key)
+        for path, node, key in writers_keys
+        if key not in declared
+    ]
     if only is not None and not matched:
         nothing = only_matched_nothing(only, node_paths(document))
         report.unchecked += [nothing] if nothing is not None else []
@@ -314,6 +324,22 @@ def _no_members(node: dict[str, Any]) -> bool:
         node.get("zarr_format") == 2 and "shape" not in node
     )
     return is_group and "members" not in node
+
+
+def _declared_node_keys(report: Report) -> frozenset[str]:
+    """The node keys the conventions applied anywhere in the run declare."""
+    schemas = {
+        (a.entry.schema, a.entry.include)
+        for applied in report.nodes.values()
+        for a in applied
+        if a.entry.schema is not None
+    }
+    return frozenset(key for schema in schemas for key in _keys_declared_by(*schema))
+
+
+@cache
+def _keys_declared_by(schema: Path, include: tuple[Path, ...]) -> frozenset[str]:
+    return declared_node_keys(bundled_schema(schema, include))
 
 
 @cache

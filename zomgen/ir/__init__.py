@@ -194,9 +194,11 @@ class Members:
 class NodeType:
     """A group or array node type of the convention.
 
-    `metadata` lists the node-level metadata fields the convention narrows beyond the base
-    node (for instance `data_type` fixed to an enum, `dimension_names` required); the others
-    keep the base node's types. `members` is set for groups only.
+    `metadata` lists the node-level fields the convention narrows beyond the base node (for
+    instance `data_type` fixed to an enum, `dimension_names` required), then the keys it
+    declares beside the base node's own (a writer's key in `.zgroup`/`.zarray`, a v3 extension
+    field), on groups and arrays alike; the others keep the base node's types. `members` is set
+    for groups only.
     """
 
     name: str

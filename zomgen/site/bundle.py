@@ -46,7 +46,7 @@ def catalog_site_files(catalogs: Sequence[Path], shown: Sequence[str]) -> dict[s
     node_modules = find_node_modules(SITE_PINS, "zomgen site")
     sources = {
         **runtime_ts_files(),
-        **_page_sources("page.ts", "described.ts", "declared.ts"),
+        **_page_sources("page.ts", "described.ts", "declared.ts", "other_keys.ts"),
         "catalog.ts": catalog_module(catalogs),
         "site.ts": (_HERE / "catalog_page.ts").read_text("utf-8"),
     }

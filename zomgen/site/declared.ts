@@ -15,6 +15,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import { repr } from "./_runtime_ts/pointers.js";
 import { type Problem, type Unchecked, type Verdict, verdict } from "./_runtime_ts/problems.js";
 import { Validator } from "./_runtime_ts/validator.js";
+import { declaredNodeKeys, otherKeys, otherKeyWarning } from "./other_keys.js";
 
 type Json = { readonly [key: string]: unknown };
 
@@ -331,6 +332,7 @@ function rooted(base: string, found: Problem, convention: string): Problem {
 export class DeclaredChecker {
   private readonly matcher: Matcher;
   private readonly validators = new Map<number, Validator>();
+  private readonly nodeKeys = new Map<number, Set<string>>();
 
   constructor(private readonly catalog: Catalog) {
     this.matcher = new Matcher(catalog.entries);
@@ -362,12 +364,14 @@ export class DeclaredChecker {
       }
     };
     let lookedAt = 0;
+    const writersKeys: [string, Json, string][] = []; // v2 keys outside the spec
     // (node path, node, the families an ancestor was checked by), depth first in order
     const stack: [string, Json, ReadonlySet<string>][] = [["/", document, new Set()]];
     for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
       const [path, node, skipped] = next;
       lookedAt += 1;
       if (progress !== undefined && lookedAt % 100 === 0) progress(lookedAt);
+      for (const key of otherKeys(node)) writersKeys.push([path, node, key]);
       const found = this.matcher.node(path, node);
       report.problems.push(...found.problems);
       // Below a node a family checked, its schema describes what the node holds: keys of a
@@ -391,10 +395,31 @@ export class DeclaredChecker {
     }
     if (progress !== undefined) progress(lookedAt);
     report.lookedAt = lookedAt;
+    const declared = this.declaredNodeKeys(report);
+    for (const [path, node, key] of writersKeys) {
+      if (!declared.has(key)) report.warnings.push(otherKeyWarning(path, node, key));
+    }
     if (report.nodes.size === 0 && report.unchecked.length === 0 && report.problems.length === 0) {
       note(report, problem("/", "", "no convention of the catalog is declared or used here: nothing was checked", "nothing declared"));
     }
     return report;
+  }
+
+  /** The node keys the conventions applied anywhere in the run declare. */
+  private declaredNodeKeys(report: DeclaredReport): Set<string> {
+    const found = new Set<string>();
+    for (const applied of report.nodes.values()) {
+      for (const { entry } of applied) {
+        if (entry.schema === undefined) continue;
+        let keys = this.nodeKeys.get(entry.schema);
+        if (keys === undefined) {
+          keys = declaredNodeKeys(JSON.parse(this.catalog.schemas[entry.schema] ?? "{}"));
+          this.nodeKeys.set(entry.schema, keys);
+        }
+        keys.forEach((key) => found.add(key));
+      }
+    }
+    return found;
   }
 
   private checkOne(path: string, node: Json, entry: CatalogEntry, report: DeclaredReport): Problem[] {

@@ -5,5 +5,5 @@ from __future__ import annotations
 from draft07_definitions import models
 
 station_attrs_1 = models.StationAttrs(name="a", elevation=0, extras={})
-series_1 = models.Series(zarr_format=2, attributes={}, shape=(1,), chunks=(1,), dtype="<f4", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None)
-valid_model: models.Station = models.Station(zarr_format=2, attributes=station_attrs_1, members={"extra": series_1})
+series_1 = models.Series(zarr_format=2, attributes={}, shape=(1,), chunks=(1,), dtype="<f4", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None, extensions={})
+valid_model: models.Station = models.Station(zarr_format=2, attributes=station_attrs_1, members={"extra": series_1}, extensions={})

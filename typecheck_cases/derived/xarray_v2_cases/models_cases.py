@@ -5,5 +5,5 @@ from __future__ import annotations
 from xarray_v2 import models
 
 variable_attributes_1 = models.VariableAttributes(ARRAY_DIMENSIONS=("",), extras={})
-variable_1 = models.Variable(zarr_format=2, attributes=variable_attributes_1, shape=(1,), chunks=(1,), dtype="|u1", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None)
-valid_model: models.XarrayDataset = models.XarrayDataset(zarr_format=2, attributes={}, members={"extra": variable_1})
+variable_1 = models.Variable(zarr_format=2, attributes=variable_attributes_1, shape=(1,), chunks=(1,), dtype="|u1", compressor=None, fill_value=0, order="C", filters=None, dimension_separator=None, extensions={})
+valid_model: models.XarrayDataset = models.XarrayDataset(zarr_format=2, attributes={}, members={"extra": variable_1}, extensions={})

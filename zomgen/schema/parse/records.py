@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from zomgen import ir
 from zomgen.errors import CompileError
-from zomgen.ir.zarr import ARRAY_FIELDS
+from zomgen.ir.zarr import ARRAY_FIELDS, node_keys
 from zomgen.names import pascal_case
 from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
@@ -179,7 +179,7 @@ class RecordShapes(ABC):
         if isinstance(attributes, ir.Json):
             attributes = ir.JsonObject()
         members: ir.Members | None = None
-        metadata: tuple[ir.Field, ...] = ()
+        refined: list[str] = []
         if node_kind == "group":
             members_conj = self.kw.field_conj(conj, "members")
             self._record_runtime(members_conj)
@@ -189,10 +189,19 @@ class RecordShapes(ABC):
             members = ir.Members(named, other, patterns)
         else:
             refined = [f.key for f in ARRAY_FIELDS[version] if self.kw.refines(conj, f.key)]
-            metadata = self._fields(conj, name, refined)
+        metadata = self._fields(conj, name, refined + self._own_node_keys(conj, node_kind, version))
         return ir.NodeType(
             name, node_kind, version, attributes, members, metadata, description, pointer
         )
+
+    def _own_node_keys(self, conj: Conj, kind: ir.NodeKind, version: int) -> list[str]:
+        """The keys the convention declares on the node beside the base node's own (a writer's
+        key in `.zarray`, a v3 extension field), in the order its schema lists them: each
+        reaches the models and types as a field of the node."""
+        base = set(node_keys(kind, version)) | {"members", "node_type"}
+        keys = [k for k in self.kw.properties(conj) if k not in base and self.kw.refines(conj, k)]
+        keys += sorted(k for k in self.kw.required(conj) if k not in base and k not in keys)
+        return keys
 
     def _object_part(self, conj: Conj, hint: str) -> ir.TypeRef:
         if any(True for _ in conj.values("properties")) or any(

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from zomgen import ir
 from zomgen.ir.queries import names_a_type
+from zomgen.ir.zarr import ALL_NODE_KEYS
 from zomgen.names import FIELD_RESERVED_NAMES, field_identifier
 from zomgen.targets.python import open_dicts
 from zomgen.targets.python.bases import ArrayField, BaseArrays, base_fields
@@ -28,6 +29,8 @@ from zomgen.targets.python.view import (
 )
 
 BASE_CONSTS = {"zarr_format", "node_type"}
+# What the base node classes hold besides the metadata keys (models.py.j2).
+_BASE_ATTRIBUTES = ALL_NODE_KEYS | {"extensions"}
 
 
 class PythonTarget:
@@ -234,6 +237,16 @@ class PythonTarget:
                 else:
                     doc_fields.append(_inherited(base_field))
                     slots.append(self.arrays.base_slot(key, converts, required))
+        # The keys the convention declares beside the base node's own: fields of the node's
+        # model, named apart from everything the base class already holds.
+        taken = set(FIELD_RESERVED_NAMES) | {t.name for t in self.h.types} | _BASE_ATTRIBUTES
+        for key_field in n.metadata:
+            if key_field.key not in ALL_NODE_KEYS:
+                declared = self._field(key_field, taken)
+                own.append(declared)
+                doc_fields.append(declared)
+                slots.append(_slot(declared))
+        own.sort(key=lambda declared: declared.default is not None)
         self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)
         model = PyModel(n.name, bases, own, doc, None, None)

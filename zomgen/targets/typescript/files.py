@@ -17,7 +17,7 @@ from typing import assert_never
 
 from zomgen import ir
 from zomgen.ir.queries import any_node_version, merge_literals
-from zomgen.ir.zarr import ARRAY_FIELDS
+from zomgen.ir.zarr import ALL_NODE_KEYS, ARRAY_FIELDS
 from zomgen.names import BaseNames
 from zomgen.render import render
 from zomgen.targets.shipped import runtime_ts_files
@@ -145,6 +145,10 @@ class TypeScriptTarget:
                     )
                 else:
                     props.append(TsProperty(base.key, self.type(base.type), base.required))
+        # The keys the convention declares beside the base node's own.
+        for f in n.metadata:
+            if f.key not in ALL_NODE_KEYS:
+                props.append(TsProperty(key(f.key), self.type(f.type), f.required, f.description))
         return TsObject(tuple(props))
 
     def declarations(self) -> list[TsDeclaration]:

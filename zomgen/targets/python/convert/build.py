@@ -20,7 +20,7 @@ What must stay true (`dump(parse(doc)) == doc` for every valid document, JSON ty
   in and copied as plain lists and dicts on the way out (a model built by hand may hold tuples or
   read-only mappings there).
 - An optional key that may be `null` is `UNSET` when absent; any other absent key is `None`.
-- Open objects keep their other keys in `extras`; v3 nodes keep theirs in `extensions`.
+- Open objects keep their other keys in `extras`; nodes keep theirs in `extensions`.
 - A union builds the option the schema means (`anyOf`: the first that holds): documents are
   checked before they are parsed, and `discriminate` plans the tests that tell each option from
   the later ones (constants and JSON types at any depth, node kind and version, required

@@ -61,7 +61,7 @@ def construct(c: Context, record: Record, cls: str, typed: str, function: str) -
     if record.extras is not None:
         attr, extra = record.extras
         args.append((attr, _others(c, record, c.parse_expr(extra, ITEM, 1))))
-    elif record.node is not None and record.node[1] == 3:
+    elif record.node is not None:
         args.append(("extensions", _others(c, record, ITEM)))
     return Construct(function, cls, typed, tuple(args), generic=typed != cls)
 
@@ -141,7 +141,7 @@ def document(c: Context, record: Record, cls: str, function: str) -> Document:
     if record.extras is not None:
         attr, extra = record.extras
         rest = (f"model.{attr}", c.dump_expr(extra, ITEM, 1))
-    elif record.node is not None and record.node[1] == 3:
+    elif record.node is not None:
         rest = ("model.extensions", c.dump_expr(ir.Json(), ITEM, 1))
     node_class = None
     if record.node is not None:
