@@ -188,8 +188,14 @@ def _holds(schema: dict[str, Any]) -> Callable[[Any], bool]:
         import jsonschema_rs
     except ImportError:
         return jsonschema.Draft202012Validator(schema).is_valid
-    validator = jsonschema_rs.validator_for(schema)
+    # Never fetched: entries.py admits only references inside the schema, and a retriever that
+    # refuses keeps jsonschema-rs from reaching a file or URL should one get past.
+    validator = jsonschema_rs.validator_for(schema, retriever=_refuse)
     return validator.is_valid
+
+
+def _refuse(uri: str) -> Any:
+    raise ValueError(f"{uri}: a catalog's schemas are read offline, never fetched")
 
 
 def _malformed(item: dict[str, Any]) -> list[tuple[str, str]]:

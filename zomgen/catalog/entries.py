@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zomgen.catalog.inline_schemas import inline_schema_problems
 from zomgen.errors import CompileError, InputProblem
 from zomgen.resources import conventions_dir
 
@@ -107,7 +108,7 @@ def load_catalogs(extra: list[Path]) -> list[Entry]:
     entries: list[Entry] = []
     problems: list[InputProblem] = []
     for path in [bundled_catalog(), *extra]:
-        found, wrong = _read_catalog(path)
+        found, wrong = _read_catalog(path, bundled=path == bundled_catalog())
         entries += found
         problems += wrong
     problems += _composition_cycles(entries)
@@ -116,7 +117,7 @@ def load_catalogs(extra: list[Path]) -> list[Entry]:
     return entries
 
 
-def _read_catalog(path: Path) -> tuple[list[Entry], list[InputProblem]]:
+def _read_catalog(path: Path, *, bundled: bool) -> tuple[list[Entry], list[InputProblem]]:
     where = str(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -135,14 +136,16 @@ def _read_catalog(path: Path) -> tuple[list[Entry], list[InputProblem]]:
     problems: list[InputProblem] = []
     for index, item in enumerate(items):
         pointer = f"/conventions/{index}"
-        entry, wrong = _entry(path, pointer, item)
+        entry, wrong = _entry(path, pointer, item, bundled=bundled)
         problems += wrong
         if entry is not None:
             entries.append(entry)
     return entries, problems
 
 
-def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[InputProblem]]:
+def _entry(
+    path: Path, pointer: str, item: object, *, bundled: bool
+) -> tuple[Entry | None, list[InputProblem]]:
     where = str(path)
     if not isinstance(item, dict):
         return None, [InputProblem(where, pointer, "an entry is an object")]
@@ -151,11 +154,14 @@ def _entry(path: Path, pointer: str, item: object) -> tuple[Entry | None, list[I
         for key in (*_STRINGS, *_FILES)
         if key in item and not isinstance(item[key], str)
     ]
-    problems += [
-        InputProblem(where, f"{pointer}/{key}", "must be a JSON Schema (an object)")
-        for key in _SCHEMAS
-        if key in item and not isinstance(item[key], dict)
-    ]
+    for key in _SCHEMAS:
+        if key in item and not isinstance(item[key], dict):
+            message = "must be a JSON Schema (an object)"
+            problems.append(InputProblem(where, f"{pointer}/{key}", message))
+        elif key in item:
+            # the bundled catalog's are checked by its tests, not at each start (30 ms)
+            at = f"{pointer}/{key}"
+            problems += inline_schema_problems(where, at, item[key], against_meta=not bundled)
     if not isinstance(item.get("name"), str):
         problems.append(InputProblem(where, f"{pointer}/name", "every entry needs a name"))
     if not any(key in item for key in ("uuid", "schema_url", "spec_url", *_SCHEMAS)):
@@ -215,22 +221,37 @@ def _paths(
     where = str(path)
     problems: list[InputProblem] = []
     files: dict[str, Path] = {}
+    home = path.parent.resolve()
     for key in _FILES:
         if isinstance(item.get(key), str):
-            files[key] = (path.parent / item[key]).resolve()
-            if not files[key].is_file():
+            files[key] = (home / item[key]).resolve()
+            if not files[key].is_relative_to(home):
+                problems.append(InputProblem(where, f"{pointer}/{key}", _outside(item[key], home)))
+            elif not files[key].is_file():
                 message = f"no such schema file: {files[key]}"
                 problems.append(InputProblem(where, f"{pointer}/{key}", message))
     include = item.get("include", [])
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
         problems.append(InputProblem(where, f"{pointer}/include", "must be a list of folders"))
         include = []
-    folders = tuple((path.parent / folder).resolve() for folder in include)
+    folders = tuple((home / folder).resolve() for folder in include)
     for index, folder in enumerate(folders):
-        if not folder.is_dir():
+        if not folder.is_relative_to(home):
+            message = _outside(include[index], home)
+            problems.append(InputProblem(where, f"{pointer}/include/{index}", message))
+        elif not folder.is_dir():
             message = f"no such folder: {folder}"
             problems.append(InputProblem(where, f"{pointer}/include/{index}", message))
     return files, folders, problems
+
+
+def _outside(given: str, home: Path) -> str:
+    """A catalog reads only what its own folder holds, as a schema's `$ref`s stay in theirs: a
+    path out of it (`../`, an absolute path, a link that leads out) is refused, not read."""
+    return (
+        f"{given!r} is outside the catalog's folder {home}: a catalog may name only files "
+        "and folders inside its own folder"
+    )
 
 
 def _namespace(
