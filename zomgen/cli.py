@@ -18,6 +18,7 @@ from zomgen.build_cli import add_build, run_build
 from zomgen.errors import CompileError, InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
 from zomgen.site_cli import add_site, run_site
+from zomgen.terminal import escaped_output
 from zomgen.validate_cli import add_validate, run_validate
 
 
@@ -110,6 +111,11 @@ def _printable_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _printable_streams()
+    with escaped_output():  # a store's names and values may hold terminal controls
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     handlers = {
         "build": run_build,
