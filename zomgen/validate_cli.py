@@ -181,7 +181,7 @@ def _bundled_names() -> list[str]:
 
 def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:
     """`zomgen validate STORE` without `--schema`: each node against what it declares."""
-    from zomgen.catalog.dispatch import validate_attributes, validate_declared
+    from zomgen.catalog.dispatch import UnreadableFile, validate_attributes, validate_declared
     from zomgen.runtime import StoreError
 
     if args.include:
@@ -213,7 +213,8 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
             # A store or file that cannot be read is no valid hierarchy: a verdict too.
             message = "; ".join(str(p) for p in exc.problems[:3])
             sys.stdout.write(json.dumps({"valid": False, "message": message}) + "\n")
-            return EXIT_OK
+            # ...but a file that is not there is the command's mistake (docs/catalog.md)
+            return EXIT_USAGE if isinstance(exc, UnreadableFile) else EXIT_OK
         return _unusable_store(args.store, exc)
     if args.format == "verdict":
         sys.stdout.write(json.dumps(report.verdict(), ensure_ascii=False) + "\n")

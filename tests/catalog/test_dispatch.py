@@ -399,10 +399,26 @@ def test_the_verdict_format_for_conformance_runners(tmp_path: Path) -> None:
     verdict = json.loads(result.stdout)
     assert verdict["valid"] is False and "/attributes/proj:code" in verdict["message"]
 
-    for broken in ("[1, 2]", "{not json"):
+    for broken, why in (
+        ("[1, 2]", "holds a JSON array, not an object"),
+        ("{not json", "is not JSON"),
+        ('{"a": NaN}', "NaN is not JSON"),
+        ('{"a": ' + "9" * 5000 + "}", "an integer longer than Python reads"),
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "nests too deeply"),
+    ):
         (tmp_path / "broken.json").write_text(broken)
         result = run_zomgen("validate", tmp_path / "broken.json", "--attributes")
         assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert why in result.stderr, result.stderr
+        # for a runner: an invalid verdict, as for a store that is not JSON
+        result = run_zomgen(
+            "validate", tmp_path / "broken.json", "--attributes", "--format", "verdict"
+        )
+        assert result.returncode == 0 and why in json.loads(result.stdout)["message"]
+    # a file that is not there is the command's mistake: exit 2, in either form
+    for form in ((), ("--format", "verdict")):
+        result = run_zomgen("validate", tmp_path / "missing.json", "--attributes", *form)
+        assert result.returncode == 2 and "No such file" in result.stdout + result.stderr
     schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
     result = run_zomgen("validate", good, "--attributes", "--schema", schema)
     assert result.returncode == 2 and "--attributes applies where" in result.stderr

@@ -6,7 +6,6 @@ again."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -21,6 +20,7 @@ from zomgen.catalog.patterns import NodePattern
 from zomgen.catalog.probing import declared_member_tree
 from zomgen.outcome import Outcome, node_paths, only_matched_nothing, outcome
 from zomgen.runtime import VALID, Problem, StoreError, Unchecked, check_document, read_hierarchy
+from zomgen.runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
 
 # The kinds of note that say a place was not checked (the matcher's keywords): they make a
 # report "not fully checked" instead of valid (zomgen/outcome.py).
@@ -170,6 +170,11 @@ def validate_declared(
     return report
 
 
+class UnreadableFile(StoreError):
+    """The file of `--attributes` cannot be read at all (missing, a folder, no permission): a
+    mistake in the command, not a verdict on the file."""
+
+
 def validate_attributes(
     path: Path, *, zarr_format: int = 3, catalogs: Collection[Path] = (), strict: bool = False
 ) -> Report:
@@ -178,11 +183,19 @@ def validate_attributes(
     cannot be read or is not a JSON object."""
     matcher = Matcher(load_catalogs(list(catalogs)))
     try:
-        attributes = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise StoreError([Problem("/", "", f"{path}: cannot read the attributes: {exc}")]) from None
-    if not isinstance(attributes, dict):
-        raise StoreError([Problem("/", "", f"{path}: the attributes are not a JSON object")])
+        with path.open("rb") as file:
+            data = file.read(DEFAULT_MAX_BYTES + 1)
+    except OSError as exc:
+        message = f"{path}: cannot read the attributes: {exc}"
+        raise UnreadableFile([Problem("/", "", message)]) from None
+    if len(data) > DEFAULT_MAX_BYTES:
+        message = too_large(str(path), len(data), DEFAULT_MAX_BYTES)
+        raise StoreError([Problem("/", "", message)])
+    # As a store's metadata files are read: no NaN, no integer Python cannot hold, bounded
+    # nesting, an object.
+    attributes = parse_object(data, str(path))
+    if isinstance(attributes, str):
+        raise StoreError([Problem("/", "", attributes)])
     node: dict[str, Any] = {"zarr_format": zarr_format, "attributes": attributes}
     if zarr_format == 3:
         node = {"zarr_format": 3, "node_type": "group", "attributes": attributes}
