@@ -181,6 +181,31 @@ def test_http_store_with_an_html_index_is_walked_like_a_folder(tmp_path: Path) -
         thread.join(timeout=5)
 
 
+def test_a_chained_fsspec_url_is_read(tmp_path: Path) -> None:
+    """`simplecache::http://...` (fsspec's chained URLs) failed with a RuntimeError from
+    aiohttp for every file (issue 53): it is read as the folder is."""
+    root = tmp_path / "served"
+    xr.Dataset({"t": (("x",), np.zeros(3))}).to_zarr(
+        root / "ds.zarr", zarr_format=2, consolidated=False, mode="w"
+    )
+    handler = type("Handler", (_Listing,), {"requests": [], "timeout": 10})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        url = f"simplecache::http://127.0.0.1:{server.server_address[1]}/ds.zarr"
+        remote, problems = read_document(url)
+        assert problems == []
+        assert remote == read_document(root / "ds.zarr")[0]
+        assert validate_store(url, convention("xarray-v2")) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
 def test_http_missing_store_is_a_store_error(http_root: Any) -> None:
     _root, url, _requests = http_root
     from zomgen.runtime import StoreError
