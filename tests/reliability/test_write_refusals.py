@@ -16,7 +16,7 @@ import zarr
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
-from zomgen.runtime import StoreError, write_document
+from zomgen.runtime import StoreError, read_document, write_document
 
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 
@@ -104,6 +104,41 @@ def test_names_the_file_system_cannot_hold_are_problems(
     problems = write_document(_with_member(name), str(store))
     assert len(problems) == 1 and why in problems[0].message
     assert not store.exists() or snapshot(store) == {}
+
+
+@pytest.mark.parametrize(
+    ("attributes", "pointer", "why"),
+    [
+        ({"note": "bad\udcffbytes"}, "/attributes/note", "lone surrogate"),
+        ({"bad\ud800key": 1}, "/attributes/bad\ud800key", "lone surrogate"),
+        ({"scale": [1.0, float("inf")]}, "/attributes/scale/1", "'Infinity'"),
+        ({"offset": float("nan")}, "/attributes/offset", "'NaN'"),
+        ({"when": {1, 2}}, "/attributes/when", "a set cannot be written"),
+    ],
+)
+def test_values_json_cannot_hold_are_refused_before_anything_is_written(
+    tmp_path: Path, attributes: dict[str, Any], pointer: str, why: str
+) -> None:
+    """Before (issue 53), a lone surrogate raised a raw UnicodeEncodeError from `create`."""
+    store = tmp_path / "store"
+    document = {**GROUP, "members": {"a": dict(GROUP), "b": {**GROUP, "attributes": attributes}}}
+    problems = write_document(document, str(store))
+    assert [(p.node_path, p.pointer) for p in problems] == [("/b", pointer)]
+    assert why in problems[0].message
+    assert not store.exists() or snapshot(store) == {}
+
+
+def test_a_number_no_float_holds_is_a_problem_where_it_is_read(tmp_path: Path) -> None:
+    """`1e400` read as infinity, validated, and only `create` refused it (issue 53): now the
+    file that holds it is a problem when it is read."""
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "zarr.json").write_text(
+        '{"zarr_format": 3, "node_type": "group", "attributes": {"scale": 1e400}}', "utf-8"
+    )
+    document, problems = read_document(str(store))
+    assert document is None
+    assert "1e400 is beyond what a 64-bit float holds" in problems[0].message
 
 
 def test_a_file_that_is_not_a_zip_is_never_written_into(tmp_path: Path) -> None:
