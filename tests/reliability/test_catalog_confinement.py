@@ -11,49 +11,26 @@ nothing fetched, nothing written.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.cli import run_zomgen
+from tests.support.routed_server import RoutedServer
 
 UUID = "5b1d7a1e-6d0e-4f51-9d0b-8c9f3b1f7c22"
 SECRET = '{"auths": {"registry.example": {"auth": "c2VjcmV0"}}}'
 
 
-class _CountingServer:
-    """A server on 127.0.0.1 that records every request: none may come."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                server.asked.append(self.path)
-                body = json.dumps({"required": ["attributes"]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[_CountingServer]:
-    found = _CountingServer()
+def server() -> Iterator[RoutedServer]:
+    """Answers any schema it is asked for: it must never be asked."""
+    body = json.dumps({"required": ["attributes"]}).encode()
+    found = RoutedServer({path: (200, {}, body) for path in ("/w.json", "/x")})
     yield found
-    found.httpd.shutdown()
+    found.close()
 
 
 def _store(folder: Path) -> Path:
@@ -128,7 +105,7 @@ def test_an_include_folder_inside_is_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("key", ["declared_when", "used_when"])
 def test_a_reference_to_a_url_or_a_file_is_refused_and_never_fetched(
-    tmp_path: Path, server: _CountingServer, key: str
+    tmp_path: Path, server: RoutedServer, key: str
 ) -> None:
     secret = tmp_path / "secret.json"
     secret.write_text(SECRET, "utf-8")

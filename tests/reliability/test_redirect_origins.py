@@ -8,15 +8,14 @@ read as the member's metadata."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.cli import run_zomgen
+from tests.support.routed_server import RoutedServer
 from zomgen.runtime import StoreError, remote, validate_store
 from zomgen.runtime.httpget import KeepAliveClient, UrllibClient
 
@@ -24,34 +23,10 @@ GROUP = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 SECRET = {"zarr_format": 3, "node_type": "group", "attributes": {"password": 5}}
 
 
-class _Server:
-    def __init__(self, routes: dict[str, tuple[int, dict[str, str], bytes]]) -> None:
-        self.routes = routes
-        self.asked: list[str] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                server.asked.append(self.path)
-                status, headers, body = server.routes.get(self.path, (404, {}, b""))
-                self.send_response(status)
-                for name, value in {**headers, "Content-Length": str(len(body))}.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-
 @pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[_Server, _Server]]:
-    elsewhere = _Server({"/private/zarr.json": (200, {}, json.dumps(SECRET).encode())})
-    store = _Server({})
+def servers() -> Iterator[tuple[RoutedServer, RoutedServer]]:
+    elsewhere = RoutedServer({"/private/zarr.json": (200, {}, json.dumps(SECRET).encode())})
+    store = RoutedServer({})
     store.routes.update(
         {
             "/s/zarr.json": (200, {}, json.dumps(GROUP).encode()),
@@ -97,7 +72,7 @@ def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 
 
 def test_a_redirect_to_another_origin_is_a_problem_and_nothing_of_it_is_read(
-    servers: tuple[_Server, _Server], schema: dict[str, Any], client: str
+    servers: tuple[RoutedServer, RoutedServer], schema: dict[str, Any], client: str
 ) -> None:
     store, elsewhere = servers
     elsewhere.asked.clear()
@@ -110,7 +85,7 @@ def test_a_redirect_to_another_origin_is_a_problem_and_nothing_of_it_is_read(
 
 @pytest.mark.parametrize("allowed", ["named", "any"])
 def test_an_origin_the_user_allows_is_followed(
-    servers: tuple[_Server, _Server], schema: dict[str, Any], client: str, allowed: str
+    servers: tuple[RoutedServer, RoutedServer], schema: dict[str, Any], client: str, allowed: str
 ) -> None:
     store, elsewhere = servers
     origins = [elsewhere.origin] if allowed == "named" else ["*"]
@@ -122,7 +97,7 @@ def test_an_origin_the_user_allows_is_followed(
 
 
 def test_allowing_another_port_of_the_same_host_does_not_allow_this_one(
-    servers: tuple[_Server, _Server], schema: dict[str, Any]
+    servers: tuple[RoutedServer, RoutedServer], schema: dict[str, Any]
 ) -> None:
     store, _elsewhere = servers
     problems = validate_store(
@@ -133,14 +108,14 @@ def test_allowing_another_port_of_the_same_host_does_not_allow_this_one(
 
 @pytest.mark.parametrize("origin", ["ftp://127.0.0.1", "127.0.0.1:80", "http://x/some/path"])
 def test_an_allowed_origin_that_is_not_one_is_a_store_error(
-    servers: tuple[_Server, _Server], schema: dict[str, Any], origin: str
+    servers: tuple[RoutedServer, RoutedServer], schema: dict[str, Any], origin: str
 ) -> None:
     with pytest.raises(StoreError, match="is not an origin"):
         validate_store(servers[0].origin + "/s", schema, allow_redirects_to=[origin])
 
 
 def test_the_cli_refuses_then_follows_when_told(
-    servers: tuple[_Server, _Server], schema_file: Path
+    servers: tuple[RoutedServer, RoutedServer], schema_file: Path
 ) -> None:
     store, elsewhere = servers
     command = ["validate", store.origin + "/s", "--schema", str(schema_file)]

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -31,6 +33,7 @@ from tests.support.node import (
     run_node,
 )
 from tests.support.paths import CORPUS, ROOT
+from tests.support.routed_server import RoutedServer
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.pipeline import Options, generate_package
 from zomgen.runtime import NotFullyChecked, StoreError, read_document, validate_store
@@ -393,3 +396,112 @@ def test_a_local_folder_reads_nothing_outside_the_store(
     assert read["link-to-root"] == [("/here", "", "read", loop), ("/g/up", "", "read", loop)]
     assert read["link-to-itself"] == [("/self", "", "read", "zarr.json: symlink loop")]
     assert read["link-dangling"] == []
+
+
+# ---------------------------------------------------------------- paths and redirects (issue 53)
+
+
+def test_a_path_out_of_the_store_is_refused_as_in_python(
+    stores: tuple[Path, dict[str, str]], packages: Path, servers: tuple[Served, Served]
+) -> None:
+    """`{path: "../outside"}` read outside a folder store, and outside the URL's prefix over
+    HTTP, under Node; Python refused it. Both refuse it now, in the same words."""
+    root, _checked = stores
+    secret = root.parent / "outside"
+    secret.mkdir(exist_ok=True)
+    group = {"zarr_format": 3, "node_type": "group", "attributes": {"password": 5}}
+    (secret / "zarr.json").write_text(json.dumps(group), "utf-8")
+    listed, _unlisted = servers
+    package = str(packages / "packages" / "xarray-v3")
+    jobs = [
+        {"package": package, "store": store, "kind": kind, "options": {"path": path}}
+        for store, kind in ((str(root / "xr3"), "path"), (f"{listed.url}/xr3", "url"))
+        for path in ("../outside", "a/../../outside", "a//b", "./a")
+    ]
+    results = run_node(packages / "loader_twins.mjs", jobs)
+    for job, ts in zip(jobs, results, strict=True):
+        path = job["options"]["path"]
+        document, python = read_document(job["store"], path)
+        assert ts["document"] is None and document is None, job
+        assert [reading_problem(p) for p in ts["read"]] == [reading_problem(p) for p in python], job
+        assert "not a node path" in ts["read"][0]["message"]
+        assert "password" not in json.dumps(ts)
+
+
+def test_a_redirect_is_checked_before_it_is_followed_under_node(
+    packages: Path, tmp_path: Path
+) -> None:
+    """load.ts followed a redirect, then checked its origin: the other host had the GET
+    already. Each hop is now checked first (httpget.py alike), in Python's words."""
+    group = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+    secret = {"zarr_format": 3, "node_type": "group", "attributes": {"password": 5}}
+    elsewhere = RoutedServer({"/private/zarr.json": (200, {}, json.dumps(secret).encode())})
+    store = RoutedServer()
+    moved = {"Location": elsewhere.origin + "/private/zarr.json"}
+    store.routes.update(
+        {
+            "/s/zarr.json": (200, {}, json.dumps(group).encode()),
+            "/s/a/zarr.json": (302, moved, b""),
+            "/s/b/zarr.json": (307, {"Location": "/s/zarr.json"}, b""),  # its own origin
+        }
+    )
+    package = str(packages / "packages" / "xarray-v3")
+    jobs = [
+        {"package": package, "store": f"{store.origin}/s", "kind": "url", "options": {"path": p}}
+        for p in ("a", "b")
+    ]
+    refused, followed = run_node(packages / "loader_twins.mjs", jobs)
+    assert elsewhere.asked == []
+    assert refused["document"] is None
+    message = refused["read"][0]["message"]
+    assert f"a redirect to another origin ({elsewhere.origin})" in message, message
+    _document, python = read_document(f"{store.origin}/s", "a")
+    assert [reading_problem(p) for p in refused["read"]] == [reading_problem(p) for p in python]
+    assert followed["document"] == group | {"members": {}}
+    allowed = dict(jobs[0], options={"path": "a", "allowRedirectsTo": [elsewhere.origin]})
+    (through,) = run_node(packages / "loader_twins.mjs", [allowed])
+    assert through["document"] == secret | {"members": {}}
+    assert set(elsewhere.asked) == {"/private/zarr.json"}  # read, validated, loaded
+    for server in (store, elsewhere):
+        server.close()
+
+
+def test_a_hostile_folder_index_is_read_in_linear_time(packages: Path, tmp_path: Path) -> None:
+    """A 2 MB index of `<a <a <a ...` (no tag ever closed) after one real link: a single pattern
+    over the page took quadratic time (200 KB held a read past 40 s, in Python and Node alike).
+    Both loaders now read the link and finish, each well inside the time-out given here."""
+    group = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+    page = '<a href="m/">m</a>' + "<a " * 700_000
+    server = RoutedServer(
+        {
+            "/s/": (200, {"Content-Type": "text/html"}, page.encode()),
+            "/s/zarr.json": (200, {}, json.dumps(group).encode()),
+            "/s/m/zarr.json": (200, {}, json.dumps(group).encode()),
+        }
+    )
+    url = f"{server.origin}/s"
+    expected = group | {"members": {"m": group | {"members": {}}}}
+    python = (
+        "import json, sys; from zomgen.runtime import read_document; "
+        "print(json.dumps(read_document(sys.argv[1])[0]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", python, url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        check=False,
+    )
+    assert json.loads(done.stdout) == expected, done.stderr
+    job = {"package": str(packages / "packages" / "xarray-v3"), "store": url, "kind": "url"}
+    node = subprocess.run(
+        ["node", str(packages / "loader_twins.mjs")],
+        input=json.dumps([{**job, "options": {}}]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert json.loads(node.stdout)[0]["document"] == expected, node.stderr
+    server.close()
