@@ -31,10 +31,12 @@ import pytest
 
 from tests.support.cli import run_zomgen
 from tests.support.package_checks import Findings, build_many, check_packages
+from tests.support.paths import ROOT
 from zomgen.errors import CompileError
 from zomgen.format import format_python
 from zomgen.ir import AliasType
 from zomgen.ir.flatten import MAX_TYPE_DEPTH, expressions, flatten, type_depth
+from zomgen.ir.zarr import ARRAY_FIELDS
 from zomgen.names import pascal_case
 from zomgen.pipeline import Options, build_ir, generate, load
 from zomgen.schema.atoms import Expander
@@ -131,6 +133,23 @@ DEEP = {
     "deep_items_beside_a_def_of_the_alias_name_100": group(obj({"x": nest(100, S, lambda s: {"type": "array", "items": s}), "d": {"$ref": "#/$defs/HostileAttributesXItemLevels11"}}), **{"$defs": {"HostileAttributesXItemLevels11": S}}),
 }  # fmt: skip
 
+def own_base_copies(version: int) -> dict[str, Any]:
+    """A group whose members are arrays of the schema's own copy of the base (not a `$ref` to
+    it), each giving one base array key another schema (issue 53: `shape: JsonValue` in
+    models.py over the base class's `tuple[int, ...]` failed mypy and pyright)."""
+    copy = json.loads((ROOT / "schemas" / "zom" / f"v{version}.schema.json").read_text("utf-8"))
+    copy["$id"] = f"urn:lab:copy-v{version}"
+    variants = [{}, {"type": ["array", "string"]}, {"type": "array", "items": {"type": "number"}}, {"type": "object"}]
+    members: dict[str, Any] = {}
+    for key in (f.key for f in ARRAY_FIELDS[version]):
+        for i, variant in enumerate(variants):
+            array = json.loads(json.dumps(copy["$defs"]["ArraySpec"]))
+            array["properties"][key] = variant
+            copy["$defs"][f"Copied_{key}_{i}"] = array
+            members[f"{key}_{i}"] = {"$ref": f"#/$defs/copy/$defs/Copied_{key}_{i}"}
+    return {"title": f"Copies{version}", "allOf": [V3G if version == 3 else V2G], "properties": {"members": {"properties": members}}, "$defs": {"copy": copy}}
+
+
 CASES = [
     Case("keys_as_fields", group(obj({k: {"type": "integer"} for k in KEYS}, required=KEYS[:5])), "compile"),
     Case("keys_as_fields_closed", group(obj({k: {"type": "string"} for k in KEYS}, additionalProperties=False)), "compile"),
@@ -209,6 +228,8 @@ CASES = [
     Case("draft07_dependencies_schema_then_list", {**group(obj({"a": {"type": "string"}}, dependencies={"a": {"required": ["b"]}, "c": ["d"]})), "$schema": "http://json-schema.org/draft-07/schema#"}, "compile"),
     Case("keys_that_are_builtins", group(obj({k: {"type": "string"} for k in ("dict", "str", "int", "float", "bool", "tuple", "list", "object", "type")}, additionalProperties={"type": "integer"})), "compile"),
     Case("extras_of_a_class_defined_later", group(obj({"o": obj({"a": {"type": "string"}}, additionalProperties={"$ref": "#/$defs/Later"})}), **{"$defs": {"Later": obj({"z": {"type": "string"}})}}), "compile"),
+    Case("own_copy_of_the_v3_base", own_base_copies(3), "compile"),
+    Case("own_copy_of_the_v2_base", own_base_copies(2), "compile"),
     Case("array_shape_prefix_items_then_true", {"title": "Arr", "allOf": [V3A], "properties": {"shape": {"prefixItems": [{"type": "integer"}, {"type": "integer"}, True], "items": False}}}, "compile"),
 ]  # fmt: skip
 

@@ -111,16 +111,53 @@ class BaseArrays:
                     found.setdefault(f.key, {}).update(dict.fromkeys(records))
         return {key: tuple(names) for key, names in found.items()}
 
-    def narrowable(self, key: str, f: ir.Field) -> bool:
+    def narrowable(self, key: str, f: ir.Field, version: int) -> bool:
         """Can the model override the base field `key` with the narrowed type? Only when the
-        narrowed type is a subtype of the base one: JSON-only values, and for extension points
-        (`data_type`, `codecs`...) strings, the base `NamedConfig` and the convention's own
-        records there (which the base field lists)."""
+        narrowed type is a subtype of the base one: JSON-only values inside the base field's
+        type, and for extension points (`data_type`, `codecs`...) strings, the base
+        `NamedConfig` and the convention's own records there (which the base field lists). A
+        schema that carries its own copy of a base node, rather than a `$ref` to it, may give
+        `shape` any schema: the model keeps the base field's type then."""
         if key in _EXTENSION_POINTS + _EXTENSION_LISTS:
             return self._extension_parts(key, f) is not None
         if f.nullable and not f.required:
             return False  # the base field has no `Unset`
-        return self._json_only(f.type, set())
+        base = next(b.type for b in ARRAY_FIELDS[version] if b.key == key)
+        return self._json_only(f.type, set()) and self._within(f.type, base)
+
+    def _within(self, t: ir.TypeRef, base: ir.TypeRef) -> bool:
+        """Is every value of model type `t` one of `base`'s (conservatively: False when in
+        doubt, which keeps the base field's type in the model)?"""
+        if isinstance(base, ir.Json) or isinstance(t, ir.Never):
+            return True
+        if isinstance(t, ir.Ref):
+            named = self.h.type_named(t.name)
+            return isinstance(named, ir.AliasType) and self._within(named.target, base)
+        if isinstance(t, ir.UnionOf):
+            return all(self._within(o, base) for o in t.options)
+        if isinstance(base, ir.UnionOf):
+            return any(self._within(t, o) for o in base.options)
+        if isinstance(base, ir.Primitive):
+            if isinstance(t, ir.Literal):
+                kinds = {"string": str, "integer": int, "boolean": bool}
+                kind = kinds.get(base.name)
+                return kind is not None and all(
+                    type(v) is kind
+                    for v in t.values  # `True` is no integer here
+                )
+            return isinstance(t, ir.Primitive) and t.name == base.name
+        if isinstance(base, ir.Literal):
+            return isinstance(t, ir.Literal) and set(t.values) <= set(base.values)
+        if isinstance(base, ir.ListOf):
+            if isinstance(t, ir.ListOf):
+                return self._within(t.item, base.item)
+            if isinstance(t, ir.TupleOf):
+                parts = list(t.items) + ([t.rest] if t.rest is not None else [])
+                return all(self._within(p, base.item) for p in parts)
+            return False
+        if isinstance(base, ir.JsonObject):
+            return isinstance(t, (ir.JsonObject, ir.MapOf))
+        return t == base
 
     def _extension_parts(self, key: str, f: ir.Field) -> list[str] | None:
         """The records a narrowed extension point holds, or None where the field cannot be

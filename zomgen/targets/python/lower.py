@@ -222,7 +222,7 @@ class PythonTarget:
             own = []
             for base_field in base_fields(self.sp, "array", n.zarr_format):
                 key, converts, required = base_field.key, base_field.converts, base_field.required
-                if key in narrowed and self.arrays.narrowable(key, metadata[key]):
+                if key in narrowed and self.arrays.narrowable(key, metadata[key], n.zarr_format):
                     f = narrowed[key]
                     own.append(f)
                     doc_fields.append(f)
