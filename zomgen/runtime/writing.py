@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 from .confinement import LocalRoot
+from .consolidated_writes import consolidated_changes
 from .document_files import NodeFiles, document_files, key_prefix, write_problem
 from .metadata_files import V3, ZARRAY, ZATTRS, ZGROUP, ZMETADATA
 from .opening import split_path
@@ -35,7 +36,8 @@ def write_document(
     try:
         if getattr(target.store, "read_only", False):
             raise unusable("the store is read-only")
-        base = key_prefix(inner + split_path(path))
+        at = split_path(path)
+        base = key_prefix(inner + at)
         if target.local is not None:
             problems = _local_problems(
                 target.local,
@@ -49,6 +51,14 @@ def write_document(
         changes, problems = _changes(nodes, base, found, overwrite=overwrite)
         if problems:
             return problems
+        if at:  # below the root: its consolidated metadata is kept true in the same write
+            root = key_prefix(inner)
+            now = target.read([root + ZMETADATA, root + V3])
+            kept, problems = consolidated_changes(now, nodes, root, at, overwrite=overwrite)
+            if problems:
+                return problems
+            changes.update(kept)
+            found.update(dict.fromkeys(kept, True))
         _write_whole(target, changes, [k for k in changes if found.get(k)])
         return []
     finally:
