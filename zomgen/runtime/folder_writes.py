@@ -36,6 +36,17 @@ class FolderFiles:
         except (FileNotFoundError, NotADirectoryError):
             return None
 
+    def keys_below(self, prefix: str) -> list[str]:
+        """Every file's key under the folder of `prefix` (`a/b/`), links to folders not
+        followed: what a node written over held."""
+        top = self._path(prefix.rstrip("/")) if prefix else self.root
+        found: list[str] = []
+        for folder, _folders, files in os.walk(top, followlinks=False):
+            relative = os.path.relpath(folder, self.root).replace(os.sep, "/")
+            head = "" if relative == "." else relative + "/"
+            found += [head + name for name in files]
+        return found
+
     def __setitem__(self, key: str, value: bytes) -> None:
         path = self._path(key)
         self._make_folders(os.path.dirname(path))

@@ -132,6 +132,19 @@ class Target:
             return [k in self.mapping for k in keys]
         return [bool(x) for x in self._run([self.store.exists(k) for k in keys])]
 
+    def keys_below(self, prefix: str) -> list[str]:
+        """The keys the store holds under `prefix` (a node's folder, `a/b/`)."""
+        if isinstance(self.mapping, (FolderFiles, ZipRewrite)):
+            return self.mapping.keys_below(prefix)
+        if self.mapping is not None:
+            return [k for k in self.mapping if isinstance(k, str) and k.startswith(prefix)]
+
+        async def listed() -> list[str]:
+            return [key async for key in self.store.list_prefix(prefix)]
+
+        (found,) = self._run([listed()])
+        return [str(key) for key in found]
+
     def read(self, keys: list[str]) -> dict[str, Any]:
         """What `keys` hold now (None where absent): what a rollback puts back."""
         if self.mapping is not None:
