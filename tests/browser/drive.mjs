@@ -1,9 +1,12 @@
 // Drives the validator page in Chromium (Playwright): stdin is {chromium, page, cases:
-// [{name, url | zip, strict?, more?, filter?, shot?, timeoutMs?}]}; for each case the page is loaded,
+// [{name, url | zip, strict?, more?, filter?, shot?, timeoutMs?, heartbeat?}]}; for each case the page is loaded,
 // the strict box ticked where asked, the URL entered (or the zip chosen) and Check pressed;
 // stdout is, per case, what a user sees: the summary, the problem and warning rows, the tree's
 // first level and every drawn node's type, an error box, the progress lines shown while it
-// read, the console's uncaught errors.
+// read, the console's uncaught errors, where the check ran (`checkedIn`: the page's worker or
+// the page). With `heartbeat`, a timer on the page records when it runs (every 10 ms where
+// nothing holds the page's thread) from before Check is pressed until the result is shown, with
+// the time of each status line: how long the page's thread was ever held.
 import { readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
@@ -39,11 +42,19 @@ try {
     const started = Date.now();
     await page.goto(job.page);
     // Every text the status line shows while the store is read and checked.
-    await page.evaluate(() => {
+    await page.evaluate((heartbeat) => {
       window.statuses = [];
+      window.statusTimes = [];
       const status = document.querySelector("#status");
-      new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
-    });
+      new MutationObserver(() => {
+        window.statuses.push(status.textContent);
+        window.statusTimes.push([performance.now(), status.textContent]);
+      }).observe(status, { childList: true, characterData: true, subtree: true });
+      if (heartbeat) {
+        window.beats = [];
+        setInterval(() => window.beats.push(performance.now()), 10);
+      }
+    }, Boolean(one.heartbeat));
     if (one.strict) await page.check("#strict");
     if (one.zip) {
       await page.setInputFiles("#zip", one.zip);
@@ -53,6 +64,8 @@ try {
     }
     await page.waitForSelector("#summary, .error", { timeout: one.timeoutMs ?? 60000 });
     const seconds = (Date.now() - started) / 1000;
+    // the beats and status lines until now (the result is on the screen)
+    const heartbeat = one.heartbeat ? await page.evaluate(() => ({ beats: window.beats, statuses: window.statusTimes, now: performance.now() })) : null;
     const drawn = async () => page.evaluate(() => document.querySelectorAll("#tree > details > .members > [data-path]").length);
     const paged = { before: await drawn(), more: await page.evaluate(() => document.querySelector("button.more")?.textContent ?? null) };
     if (one.more) {
@@ -78,6 +91,7 @@ try {
       warnings: [...document.querySelectorAll("#warnings tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
       unchecked: [...document.querySelectorAll("#unchecked tr")].slice(1).map((row) => [...row.children].map((cell) => cell.textContent)),
       status: document.querySelector("#summary")?.getAttribute("data-status") ?? null,
+      checkedIn: document.querySelector("#summary")?.getAttribute("data-checked-in") ?? null,
       types: Object.fromEntries([...document.querySelectorAll("#tree [data-path]")].map((node) => [node.dataset.path, node.querySelector(".type")?.textContent ?? null])),
       statuses: window.statuses.filter((text) => text !== ""),
       tree: [...document.querySelectorAll("#tree > details > .members > [data-path]")].map((node) => node.querySelector(".name")?.textContent + " " + node.querySelector(".type")?.textContent),
@@ -98,7 +112,7 @@ try {
       scripts: document.querySelectorAll("#result script, #result [onerror]").length,
     }));
     if (one.shot) await page.screenshot({ path: one.shot, fullPage: false });
-    results.push({ name: one.name, seconds, errors, paged, dialogs, filtered, ...seen });
+    results.push({ name: one.name, seconds, errors, paged, dialogs, filtered, heartbeat, ...seen });
     await context.close();
   }
 } finally {

@@ -13,11 +13,12 @@ import warnings
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 
-from tests.browser.pages import drive, shot, uncaught
+from tests.browser.pages import drive, serve_to_any_origin, shot, uncaught
 from tests.support.cli import run_zomgen
 from tests.support.http_stores import Served, serve
 from tests.support.node import require_toolchain
@@ -234,3 +235,62 @@ def test_what_the_page_shows_of_each_node_and_of_hostile_names(site: tuple[Path,
     assert all(row[0] == override for row in seen["filtered"]), seen["filtered"]
     assert len(seen["filtered"]) < len(seen["problems"])
     assert not any("A ZOM v3" in text for text in seen["descriptions"]), seen["descriptions"]
+
+
+def _seen_alike(one: dict[str, Any], other: dict[str, Any]) -> None:
+    """The same verdict, counts, problems and tree (the seconds aside)."""
+    assert one["summary"] and one["summary"].split(" (")[0] == other["summary"].split(" (")[0]
+    for key in ("status", "problems", "unchecked", "warnings", "tree", "markedNodes", "values"):
+        assert one[key] == other[key], (key, one[key], other[key])
+
+
+def test_the_page_checks_in_its_worker_from_a_file_as_over_http(site: tuple[Path, Served]) -> None:
+    """Opened from a file (file://: no origin of its own, and Chromium refuses a worker loaded
+    from a file) as over HTTP, the page reads and checks in its worker, made from its own
+    script through a blob: URL: the same verdicts, counts, problems and tree, by URL (a server
+    that lets any page read, as a public store's does) and by zip; the checked URL is kept in
+    the address bar."""
+    root, served = site
+    with serve_to_any_origin(root) as stores:
+        cases = [
+            {"name": "image", "url": f"{stores}/image.zarr"},
+            {"name": "broken", "url": f"{stores}/broken.zarr"},
+            {"name": "zip", "zip": str(root / "image.zip")},
+        ]
+        from_file = drive(cases, (root / "ome" / "index.html").as_uri())
+        over_http = drive(cases, f"{served.url}/ome/index.html")
+    for name, seen in from_file.items():
+        _seen_alike(seen, over_http[name])
+        assert seen["checkedIn"] == over_http[name]["checkedIn"] == "worker", name
+        assert uncaught(seen) == [] and uncaught(over_http[name]) == [], seen["errors"]
+    assert from_file["image"]["status"] == "valid" and from_file["broken"]["status"] == "invalid"
+    assert from_file["broken"]["problems"], from_file["broken"]
+    url = f"{stores}/broken.zarr"
+    assert from_file["broken"]["search"] == "?url=" + quote(url, safe=""), from_file["broken"]
+
+
+def test_where_no_worker_may_start_the_page_checks_on_its_own_thread(
+    site: tuple[Path, Served],
+) -> None:
+    """A host whose Content-Security-Policy allows the page no worker: the page checks on its
+    own thread (as before it had one), with the same result."""
+    root, served = site
+    page = (root / "ome" / "index.html").read_text("utf-8")
+    policy = """<meta http-equiv="Content-Security-Policy" content="worker-src 'none'">"""
+    (root / "ome-no-worker").mkdir(exist_ok=True)
+    shutil.copy(root / "ome" / "app.js", root / "ome-no-worker" / "app.js")
+    (root / "ome-no-worker" / "index.html").write_text(
+        page.replace('<meta charset="utf-8">', f'<meta charset="utf-8">\n{policy}'), "utf-8"
+    )
+    cases = [
+        {"name": "broken", "url": f"{served.url}/broken.zarr"},
+        {"name": "zip", "zip": str(root / "image.zip")},
+    ]
+    refused = drive(cases, f"{served.url}/ome-no-worker/index.html")
+    allowed = drive(cases, f"{served.url}/ome/index.html")
+    for name, seen in refused.items():
+        _seen_alike(seen, allowed[name])
+        assert (seen["checkedIn"], allowed[name]["checkedIn"]) == ("page", "worker"), name
+        # the browser's own line for the worker it refused, nothing else
+        errors = [e for e in uncaught(seen) if "Content Security Policy" not in e]
+        assert errors == [], seen["errors"]

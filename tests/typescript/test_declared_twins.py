@@ -35,7 +35,14 @@ from zomgen.targets.shipped import runtime_ts_files
 pytestmark = [pytest.mark.slow, pytest.mark.corpus]
 
 SITE = ROOT / "zomgen" / "site"
-PAGE_SOURCES = ("page.ts", "described.ts", "declared.ts", "other_keys.ts", "catalog_page.ts")
+PAGE_SOURCES = (
+    "page.ts",
+    "worker.ts",
+    "described.ts",
+    "declared.ts",
+    "other_keys.ts",
+    "catalog_page.ts",
+)
 PROJ = "f17cb550-5864-4468-aeb7-f3180cfb622f"
 SPATIAL = "689b58e2-cf7b-45e0-9fff-9cfc0883d6b4"
 # Keywords whose messages zomgen writes itself, in both languages alike.

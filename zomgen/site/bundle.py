@@ -2,11 +2,15 @@
 the catalog's (each node checked against what it declares, as `zomgen validate STORE`).
 
 The page's TypeScript is the npm package's (types, checks, loader: `targets/typescript`) plus
-the page's modules beside this one (page.ts, described.ts; declared.ts and catalog_page.ts for
-the catalog page, with catalog.py's `catalog.ts`) and an entry point; esbuild, from npm like
-tsc for `--npm`
+the page's modules beside this one (page.ts, worker.ts, described.ts; declared.ts and
+catalog_page.ts for the catalog page, with catalog.py's `catalog.ts`) and an entry point;
+esbuild, from npm like tsc for `--npm`
 (toolchain.py), bundles it with Ajv and zarrita into `app.js`, minified, as a classic script,
 so the page also opens from a file. Nothing is fetched at run time but the store's URL.
+
+The script is wrapped in one named function, `zomgenPage`, whose source the page runs again in
+a worker from a blob: URL (worker.ts: the checks run there, not on the page's thread; a worker
+from a file is refused on file://): one script in both places, nothing bundled twice.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def site_files(hierarchy: ir.Hierarchy, typescript: dict[str, str]) -> dict[str,
     view = checks_view(hierarchy)
     sources = {
         **typescript,
-        **_page_sources("page.ts", "described.ts"),
+        **_page_sources("page.ts", "worker.ts", "described.ts"),
         "site.ts": render("typescript/site.ts.j2", t=view),
     }
     lead = f"Checks a Zarr store (v2 or v3) against the {hierarchy.root} convention."
@@ -46,7 +50,7 @@ def catalog_site_files(catalogs: Sequence[Path], shown: Sequence[str]) -> dict[s
     node_modules = find_node_modules(SITE_PINS, "zomgen site")
     sources = {
         **runtime_ts_files(),
-        **_page_sources("page.ts", "described.ts", "declared.ts", "other_keys.ts"),
+        **_page_sources("page.ts", "worker.ts", "described.ts", "declared.ts", "other_keys.ts"),
         "catalog.ts": catalog_module(catalogs),
         "site.ts": (_HERE / "catalog_page.ts").read_text("utf-8"),
     }
@@ -64,6 +68,10 @@ def catalog_site_files(catalogs: Sequence[Path], shown: Sequence[str]) -> dict[s
 
 def _page_sources(*names: str) -> dict[str, str]:
     return {name: (_HERE / name).read_text("utf-8") for name in names}
+
+
+# The name worker.ts's `startWorker` reads the script's own source by.
+_SELF = "zomgenPage"
 
 
 def _bundle(sources: dict[str, str], node_modules: Path) -> str:
@@ -85,4 +93,6 @@ def _bundle(sources: dict[str, str], node_modules: Path) -> str:
         "--external:node:*",
         "--outfile=app.js",
     ]
-    return run_tool(sources, node_modules, command, "app.js")["app.js"]
+    bundled = run_tool(sources, node_modules, command, "app.js")["app.js"]
+    body = bundled.rstrip("\n")
+    return f"(function {_SELF}(){{\n{body}\n}})();\n"

@@ -5,7 +5,7 @@
  */
 
 import { catalogText } from "./catalog.js";
-import { type Applied, type Catalog, DeclaredChecker } from "./declared.js";
+import { type Catalog, DeclaredChecker } from "./declared.js";
 import { type NodeLabel, startPage } from "./page.js";
 
 /** The conventions applied at a node, "name (declared)" or "name (used)". */
@@ -13,10 +13,10 @@ class AppliedLabel implements NodeLabel {
   readonly typeName: string;
 
   constructor(
-    private readonly nodes: ReadonlyMap<string, readonly Applied[]>,
+    private readonly nodes: ReadonlyMap<string, string>,
     private readonly path: string,
   ) {
-    this.typeName = (nodes.get(path) ?? []).map((a) => `${a.entry.name} (${a.how})`).join(", ");
+    this.typeName = nodes.get(path) ?? "";
   }
 
   description(): string {
@@ -28,18 +28,21 @@ class AppliedLabel implements NodeLabel {
   }
 }
 
-const checker = new DeclaredChecker(JSON.parse(catalogText) as Catalog);
-const strictBox = document.getElementById("strict");
+/** Made where the checks run (the page's worker), when first needed: its matchers are
+ * compiled as it is made. */
+let checker: DeclaredChecker | undefined;
 
 startPage({
   title: "by the conventions it declares",
   probe: {},
-  check: (hierarchy, read) => {
-    const strict = strictBox instanceof HTMLInputElement && strictBox.checked;
+  check: (hierarchy, read, { strict }) => {
+    checker ??= new DeclaredChecker(JSON.parse(catalogText) as Catalog);
     const report = checker.check(hierarchy, strict);
     const count = [...report.nodes.values()].reduce((sum, applied) => sum + applied.length, 0);
     const nodes = report.nodes.size;
     const note = `, ${count} convention check${count === 1 ? "" : "s"} on ${nodes} node${nodes === 1 ? "" : "s"}${strict ? ", strict" : ""}`;
-    return { problems: [...read, ...report.problems], warnings: report.warnings, unchecked: report.unchecked, label: new AppliedLabel(report.nodes, "/"), note };
+    const types = [...report.nodes].map(([path, applied]) => [path, applied.map((a) => `${a.entry.name} (${a.how})`).join(", ")] as const);
+    return { problems: [...read, ...report.problems], warnings: report.warnings, unchecked: report.unchecked, note, types };
   },
+  label: (checked) => new AppliedLabel(new Map(checked.types), "/"),
 });

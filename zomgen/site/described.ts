@@ -23,9 +23,17 @@ export class Described implements NodeLabel {
     readonly typeName: string,
   ) {}
 
+  private walked: [Schema, boolean][] | undefined;
+  private members: Schema[] | undefined;
+
   /** Every schema that applies, with whether it is part of zomgen's bundled base schemas
    * (`#/$defs/zomgen:v3.schema.json/...`), reached through a `$ref` into them. */
   private applyingWithBase(): [Schema, boolean][] {
+    this.walked ??= this.walk();
+    return this.walked;
+  }
+
+  private walk(): [Schema, boolean][] {
     const found: [Schema, boolean][] = [];
     const seen = new Set<Schema>();
     const stack: [Schema, boolean][] = this.schemas.map((schema) => [schema, false]);
@@ -64,29 +72,38 @@ export class Described implements NodeLabel {
     return "";
   }
 
+  /** What applies to the members of the node: each `members` schema and what it applies
+   * (found once, for every member the tree draws). */
+  private memberSchemas(): Schema[] {
+    if (this.members === undefined) {
+      this.members = [];
+      for (const schema of this.applying()) {
+        const members = isObject(schema["properties"]) ? schema["properties"]["members"] : undefined;
+        if (isObject(members)) this.members.push(...new Described(this.root, [members], "").applying());
+      }
+    }
+    return this.members;
+  }
+
   child(name: string): Described {
     const found: Schema[] = [];
-    for (const schema of this.applying()) {
-      const members = isObject(schema["properties"]) ? schema["properties"]["members"] : undefined;
-      if (!isObject(members)) continue;
-      for (const sub of new Described(this.root, [members], "").applying()) {
-        const named = sub["properties"];
-        if (isObject(named) && isObject(named[name])) {
-          found.push(named[name]);
-          continue;
-        }
-        const patterns = sub["patternProperties"];
-        let matched = false;
-        if (isObject(patterns)) {
-          for (const [pattern, child] of Object.entries(patterns)) {
-            if (isObject(child) && safeTest(pattern, name)) {
-              found.push(child);
-              matched = true;
-            }
+    for (const sub of this.memberSchemas()) {
+      const named = sub["properties"];
+      if (isObject(named) && isObject(named[name])) {
+        found.push(named[name]);
+        continue;
+      }
+      const patterns = sub["patternProperties"];
+      let matched = false;
+      if (isObject(patterns)) {
+        for (const [pattern, child] of Object.entries(patterns)) {
+          if (isObject(child) && safeTest(pattern, name)) {
+            found.push(child);
+            matched = true;
           }
         }
-        if (!matched && isObject(sub["additionalProperties"])) found.push(sub["additionalProperties"]);
       }
+      if (!matched && isObject(sub["additionalProperties"])) found.push(sub["additionalProperties"]);
     }
     return new Described(this.root, found, nameOf(found));
   }

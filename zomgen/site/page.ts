@@ -8,15 +8,15 @@
  *
  * Bad input ends in a visible message, never a blank page: a URL that does not answer or
  * refuses this page (CORS), metadata that is not JSON, a store too large, a broken zip.
+ *
+ * This module is the page's face: it takes the URL or the zip and draws what comes back. The
+ * store is read and checked off the page's thread, in a worker (worker.ts, which checks on this
+ * thread where no worker can start).
  */
 
-import ZipFileStore from "@zarrita/storage/zip";
 import { parsePointer } from "./_runtime_ts/pointers.js";
 import { type Problem, type Unchecked, verdict } from "./_runtime_ts/problems.js";
-import type { Readable } from "./_runtime_ts/sources.js";
-import type { StoreInput, StoreOptions } from "./_runtime_ts/stores.js";
-import { StoreError, readStore } from "./_runtime_ts/stores.js";
-import type { ReadResult } from "./_runtime_ts/walk.js";
+import { Checks, type Source, serveChecks } from "./worker.js";
 
 /** What the tree shows of a node besides its name and kind, and the same for its members. */
 export interface NodeLabel {
@@ -25,16 +25,24 @@ export interface NodeLabel {
   child(name: string): NodeLabel;
 }
 
-/** A hierarchy checked: its problems (the reading's come first), warnings, the places the
- * checks could not look (the page adds the groups the store could not list), and the root's
- * label. */
+/** What a check found, as plain data (it is found in the page's worker and posted to the
+ * page): its problems (the reading's come first), warnings, the places the checks could not
+ * look (the page adds the groups the store could not list), and the types the tree shows
+ * where the checker names them. */
 export interface Checked {
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
   readonly unchecked: readonly Unchecked[];
-  readonly label: NodeLabel;
   /** Said after the counts in the summary (", 6 convention checks on 4 nodes"). */
   readonly note: string;
+  /** [node path, its type in the tree]: the catalog page's conventions applied at each node;
+   * none where the convention's schema names the types (`Described`). */
+  readonly types: readonly (readonly [string, string])[];
+}
+
+export interface CheckOptions {
+  /** The catalog page's "strict rules" box, as it was when the check began. */
+  readonly strict: boolean;
 }
 
 export interface PageChecker {
@@ -43,7 +51,10 @@ export interface PageChecker {
   readonly title: string;
   /** The schema whose named members are probed where the server cannot list (or null). */
   readonly probe: unknown;
-  check(document: Node, read: readonly Problem[]): Checked;
+  /** Runs in the page's worker (on the page itself only where no worker can start). */
+  check(document: Node, read: readonly Problem[], options: CheckOptions): Checked;
+  /** Runs on the page: the root's label in the tree, from what `check` found. */
+  label(checked: Checked): NodeLabel;
 }
 
 type Node = { readonly [key: string]: unknown };
@@ -200,9 +211,9 @@ function treeNode(name: string, path: string, node: Node, described: NodeLabel, 
       const list = element("div", "", "members");
       // Members with problems first drawn, then the others a page at a time: a group of
       // 100,000 members shows at once, and its problems are never behind a "more" button.
-      const names = Object.keys(members).sort();
-      const first = names.filter((name) => open.has(path === "/" ? `/${name}` : `${path}/${name}`));
-      const rest = names.filter((name) => !first.includes(name));
+      const first: string[] = [];
+      const rest: string[] = [];
+      for (const name of Object.keys(members).sort()) (open.has(path === "/" ? `/${name}` : `${path}/${name}`) ? first : rest).push(name);
       const draw = (some: readonly string[]): void => {
         for (const child of some) {
           const childPath = path === "/" ? `/${child}` : `${path}/${child}`;
@@ -255,13 +266,6 @@ function problemTable(id: string, problems: readonly Pick<Problem, "node_path" |
   return table;
 }
 
-function countNodes(node: Node): number {
-  let count = 1;
-  const members = node["members"];
-  if (isObject(members)) for (const child of Object.values(members)) if (isObject(child)) count += countNodes(child);
-  return count;
-}
-
 function show(result: HTMLElement, ...parts: HTMLElement[]): void {
   result.replaceChildren(...parts);
 }
@@ -274,103 +278,54 @@ function failure(message: string, problems: readonly Problem[] = []): HTMLElemen
   return box;
 }
 
-/** Why a read failed, in words a user acts on: a refused cross-origin read looks, to a page,
- * like a network error. */
-function explained(problems: readonly Problem[]): string {
-  const text = problems.map((p) => p.message).join(" ");
-  if (/Failed to fetch|NetworkError|fetch failed|Load failed/i.test(text)) {
-    return "The store did not answer this page: the server is down, the URL is wrong, or it does not allow pages from other origins to read it (CORS).";
-  }
-  if (/no Zarr group or array/.test(text)) return "This URL is not a Zarr store: no zarr.json, .zgroup or .zarray at its root.";
-  return "The store cannot be read.";
-}
-
-async function zipStore(file: Blob): Promise<StoreInput> {
-  // ZipFileStore cannot list; its entries, seen as it opens, make the listing.
-  let names: string[] = [];
-  const store = ZipFileStore.fromBlob(file, {
-    transformEntries: (entries) => {
-      names = Object.keys(entries);
-      return entries;
-    },
-  });
-  await store.get("/zarr.json"); // opens the zip: its central directory is read once
-  const keys = names.map((name) => name.replace(/^\/+/, ""));
-  const folder = storeFolder(keys);
-  if (folder === "") return { store: store as Readable, keys };
-  // `zip -r x.zip x.zarr`: the store is the one folder inside, read as its own root
-  const inside: Readable = { get: (key) => store.get(`/${folder}${key.slice(1)}`) };
-  return { store: inside, keys: keys.filter((key) => key.startsWith(folder)).map((key) => key.slice(folder.length)) };
-}
-
-// The files that make a store's root, and the folder some zip tools add beside what was
-// zipped (macOS's resource forks): the twin of sources.py's ZipSource.store_prefix.
-const ROOT_FILES = ["zarr.json", ".zgroup", ".zarray", ".zmetadata"];
-const ZIP_CLUTTER = new Set(["__MACOSX"]);
-
-/** Where a zip's store root is: "" where its metadata is at the top (zarr's ZipStore), or the
- * one folder that holds it where the zip holds only that folder (`zip -r x.zip x.zarr`). */
-function storeFolder(keys: readonly string[]): string {
-  const present = new Set(keys);
-  if (ROOT_FILES.some((name) => present.has(name))) return "";
-  if (keys.some((key) => !key.includes("/"))) return "";
-  const folders = new Set(keys.map((key) => key.split("/")[0] ?? "").filter((name) => !ZIP_CLUTTER.has(name)));
-  if (folders.size !== 1) return "";
-  const [folder] = [...folders];
-  return ROOT_FILES.some((name) => present.has(`${folder}/${name}`)) ? `${folder}/` : "";
-}
-
 export function startPage(checker: PageChecker): void {
+  if (typeof document === "undefined") {
+    serveChecks(checker); // in the page's worker
+    return;
+  }
   const form = byId("source") as HTMLFormElement;
   const input = byId("url") as HTMLInputElement;
   const file = byId("zip") as HTMLInputElement;
   const status = byId("status");
   const result = byId("result");
+  const strictBox = document.getElementById("strict");
+  const checks = new Checks(checker);
   let running = 0;
 
-  async function check(store: () => Promise<StoreInput>, label: string, url: string | null = null): Promise<void> {
+  async function check(source: Source, label: string, url: string | null = null): Promise<void> {
     const run = ++running;
     const started = performance.now();
+    let readSeconds = 0;
     status.textContent = `Reading ${label}...`;
     show(result);
-    const options: StoreOptions = {
-      progress: (nodes) => {
+    const strict = strictBox instanceof HTMLInputElement && strictBox.checked;
+    const outcome = await checks.run(source, strict, {
+      read: (nodes) => {
         if (run === running) status.textContent = `Reading ${label}: ${nodes} nodes read...`;
       },
-    };
-    let read: ReadResult;
-    try {
-      read = await readStore(await store(), checker.probe, options);
-    } catch (error) {
-      if (run !== running) return;
-      status.textContent = "";
-      const problems = error instanceof StoreError ? error.problems : [];
-      show(result, failure(error instanceof Error ? `${explained(problems)} (${error.message.split("\n")[0]})` : String(error), problems));
-      return;
-    }
-    if (run !== running) return;
-    if (read.document === null) {
-      status.textContent = "";
-      show(result, failure(explained(read.problems), read.problems));
-      return;
-    }
-    const readSeconds = (performance.now() - started) / 1000;
-    status.textContent = `Checking ${countNodes(read.document)} nodes...`;
-    await new Promise((resolve) => setTimeout(resolve, 0)); // let the status paint
-    const checking = performance.now();
-    const checked = checker.check(read.document, read.problems);
-    const problems = checked.problems;
-    const checkSeconds = (performance.now() - checking) / 1000;
-    const seconds = `${(readSeconds + checkSeconds).toFixed(2)} s: read ${readSeconds.toFixed(2)} s, checked ${checkSeconds.toFixed(2)} s`;
+      checking: (nodes) => {
+        readSeconds = (performance.now() - started) / 1000;
+        if (run === running) status.textContent = `Checking ${nodes} nodes...`;
+      },
+    });
+    if (run !== running || outcome.kind === "cancelled") return;
     status.textContent = "";
+    if (outcome.kind === "failed") {
+      show(result, failure(outcome.message, outcome.problems));
+      return;
+    }
+    const { checked, document: hierarchy, nodes } = outcome;
+    const problems = checked.problems;
+    const checkSeconds = (performance.now() - started) / 1000 - readSeconds;
+    const seconds = `${(readSeconds + checkSeconds).toFixed(2)} s: read ${readSeconds.toFixed(2)} s, checked ${checkSeconds.toFixed(2)} s`;
     const byNode = grouped(problems);
-    const unchecked = [...read.unchecked, ...checked.unchecked];
-    const outcome = verdict(problems, unchecked);
-    const summary = element("p", "", outcome === "valid" ? "summary good" : outcome === "invalid" ? "summary bad" : "summary partial");
+    const unchecked = [...outcome.unchecked, ...checked.unchecked];
+    const verdictFound = verdict(problems, unchecked);
+    const summary = element("p", "", verdictFound === "valid" ? "summary good" : verdictFound === "invalid" ? "summary bad" : "summary partial");
     summary.id = "summary";
-    summary.dataset["status"] = outcome;
-    const nodes = countNodes(read.document);
-    const opening = { valid: "Valid", invalid: "Not valid", "not fully checked": "Not fully checked:" }[outcome];
+    summary.dataset["status"] = verdictFound;
+    summary.dataset["checkedIn"] = outcome.where;
+    const opening = { valid: "Valid", invalid: "Not valid", "not fully checked": "Not fully checked:" }[verdictFound];
     const places = unchecked.length > 0 ? `, ${unchecked.length} place${unchecked.length === 1 ? "" : "s"} not checked` : "";
     summary.textContent = `${opening} ${checker.title}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"}${places}${checked.note} (${seconds})`;
     const table = problemTable("problems", problems);
@@ -380,7 +335,7 @@ export function startPage(checker: PageChecker): void {
     if (checked.warnings.length > 0) warnings.createCaption().textContent = `${checked.warnings.length} warning${checked.warnings.length === 1 ? "" : "s"}`;
     const tree = element("div", "", "tree");
     tree.id = "tree";
-    tree.append(treeNode("/", "/", read.document, checked.label, byNode, withProblemsBelow(byNode)));
+    tree.append(treeNode("/", "/", hierarchy, checker.label(checked), byNode, withProblemsBelow(byNode)));
     const tools = element("div", "", "tools");
     if (url !== null) {
       // the check is a link: the address bar says which store, for a reload or a colleague
@@ -418,12 +373,12 @@ export function startPage(checker: PageChecker): void {
       show(result, failure("Enter the store's http:// or https:// URL."));
       return;
     }
-    void check(async () => url, url, url).catch((error: unknown) => show(result, failure(`Unexpected failure: ${String(error)}`)));
+    void check({ url }, url, url).catch((error: unknown) => show(result, failure(`Unexpected failure: ${String(error)}`)));
   });
   file.addEventListener("change", () => {
     const chosen = file.files?.[0];
     if (chosen === undefined) return;
-    void check(() => zipStore(chosen), chosen.name).catch((error: unknown) =>
+    void check({ zip: chosen }, chosen.name).catch((error: unknown) =>
       show(result, failure(`${chosen.name} cannot be read as a zipped Zarr store: ${String(error)}`)),
     );
   });
@@ -432,10 +387,11 @@ export function startPage(checker: PageChecker): void {
     event.preventDefault();
     const dropped = event.dataTransfer?.files[0];
     if (dropped === undefined) return;
-    void check(() => zipStore(dropped), dropped.name).catch((error: unknown) =>
+    void check({ zip: dropped }, dropped.name).catch((error: unknown) =>
       show(result, failure(`${dropped.name} cannot be read as a zipped Zarr store: ${String(error)}`)),
     );
   });
+  checks.prepare();
   const asked = new URLSearchParams(location.search).get("url");
   if (asked) {
     input.value = asked;
