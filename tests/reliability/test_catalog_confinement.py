@@ -128,6 +128,10 @@ def test_a_reference_inside_the_schema_must_find_something(tmp_path: Path) -> No
     catalog = _catalog(tmp_path / "c", {"declared_when": inside, "schema": "lab.schema.json"})
     result = run_zomgen("validate", _store(tmp_path / "s.zarr"), "--catalog", catalog)
     _refused(result, catalog, "/conventions/0/declared_when/allOf/1/$ref", "finds nothing")
+    # before, such a catalog's page was written (exit 0) and did nothing when Check was pressed
+    made = run_zomgen("site", "--catalog", catalog, "-o", tmp_path / "site")
+    _refused(made, catalog, "/conventions/0/declared_when/allOf/1/$ref", "finds nothing")
+    assert not (tmp_path / "site").exists()
 
 
 def test_an_inline_schema_that_is_not_a_json_schema_is_refused(tmp_path: Path) -> None:
