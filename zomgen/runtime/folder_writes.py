@@ -12,6 +12,7 @@ undo leaves them empty.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 
@@ -51,13 +52,16 @@ class FolderFiles:
         path = self._path(key)
         self._make_folders(os.path.dirname(path))
         temporary = f"{path}.{secrets.token_hex(6)}.zomgen-partial"
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        # From before the file exists: a Ctrl-C between making it and the next line would leave
+        # it behind.
         try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             with os.fdopen(fd, "wb") as file:
                 file.write(value)
             os.replace(temporary, path)
         except BaseException:
-            os.unlink(temporary)
+            with contextlib.suppress(FileNotFoundError):  # not made yet, or renamed already
+                os.unlink(temporary)
             raise
 
     def remove(self, key: str) -> None:
@@ -78,14 +82,21 @@ class FolderFiles:
                 break
             folder = parent
         for made in reversed(missing):
-            os.mkdir(made)
+            # Noted before it is made: a Ctrl-C between the two would leave it unnoted, and
+            # so never removed. Unnoted again if it was there all along (a racing writer's).
             self._made.add(made)
+            try:
+                os.mkdir(made)
+            except FileExistsError:
+                self._made.discard(made)
 
     def _prune(self, folder: str) -> None:
         """Remove the folders this writer made, from `folder` up, while they are empty."""
         while folder in self._made:
             try:
                 os.rmdir(folder)  # only when empty: never a user's file
+            except FileNotFoundError:
+                pass  # noted, then interrupted before it was made
             except OSError:
                 return
             self._made.discard(folder)

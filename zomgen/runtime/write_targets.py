@@ -56,11 +56,11 @@ class Target:
         folder = os.path.dirname(self.lock.path)
         try:
             if not os.path.isdir(folder):
+                self.made_folder = folder  # noted first: a Ctrl-C just after would leave it
                 try:
                     os.makedirs(folder)
-                    self.made_folder = folder
                 except FileExistsError:
-                    pass  # made by a create racing this one: the lock decides which writes
+                    self.made_folder = None  # made by a create racing this one: the lock decides
             self.lock.take(overwrite=overwrite)
         except StoreBusy as busy:
             raise unusable(str(busy)) from None
