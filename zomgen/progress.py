@@ -14,7 +14,9 @@ _ERASE = "\r\033[K"
 
 class ProgressLine:
     def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
+        # The line's own erase is a control zomgen means (terminal.py escapes the rest); what
+        # it prints beside it is a count, never a store's text.
+        self.stream: TextIO = getattr(stream, "unescaped", stream)
         self.shown = stream.isatty()
         self._last = 0.0
         self._written = False

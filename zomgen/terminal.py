@@ -36,6 +36,11 @@ class _Printable:
     def write(self, text: str) -> int:
         return self._stream.write(printable(text))
 
+    @property
+    def unescaped(self) -> TextIO:
+        """The stream itself, for zomgen's own controls (progress.py's erase)."""
+        return self._stream
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 

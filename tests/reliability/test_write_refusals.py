@@ -16,7 +16,7 @@ import zarr
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
-from zomgen.runtime import StoreError, read_document, write_document
+from zomgen.runtime import StoreError, read_document, write_document, writing
 
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 
@@ -172,3 +172,29 @@ def test_build_never_writes_through_a_symlinked_folder_of_the_package(tmp_path: 
     assert result.stderr.count("is a symlink") == 1 and "Traceback" not in result.stderr
     assert snapshot(mine) == {"api.py": b"# my own api.py\n"}
     assert json.loads((out / "schema.json").read_text())  # the package is as it was
+
+
+def test_a_folder_swapped_for_a_symlink_during_the_write_is_not_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before (issue 53), confinement was checked before the write only: a process that
+    swapped a member folder for a symlink to another place between the check and the write
+    got zarr.json written there, and create reported success. The write now opens each folder
+    without following a link: the swap, made at the worst moment, makes the write fail whole."""
+    home, store = tmp_path / "home", tmp_path / "store"
+    (home / "x").mkdir(parents=True)
+    (home / "x" / "zarr.json").write_text('{"mine": true}')
+    (store / "m").mkdir(parents=True)
+    before_home = snapshot(home)
+    checked = writing._existing
+
+    def swap_then_look(*args: Any) -> Any:  # after the confinement check, before the write
+        (store / "m").rmdir()
+        os.symlink(home / "x", store / "m")
+        return checked(*args)
+
+    monkeypatch.setattr(writing, "_existing", swap_then_look)
+    with pytest.raises(StoreError, match="leading out of the store appeared"):
+        write_document(_with_member("m"), str(store), overwrite=True)
+    assert snapshot(home) == before_home
+    assert not (store / "zarr.json").exists()  # undone whole
