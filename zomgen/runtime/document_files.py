@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from typing import Any, cast
 
 from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name
@@ -116,7 +117,7 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
                     return at, "a key holding a lone surrogate cannot be written as UTF-8"
                 stack.append((at, item))
         elif isinstance(value, list | tuple):
-            items: list[Any] = list(value)
+            items = cast("Sequence[Any]", value)
             stack += [(f"{pointer}/{i}", item) for i, item in enumerate(items)]
         elif value is not None and not isinstance(value, bool | int):
             return pointer, f"a {type(value).__name__} cannot be written as JSON"
