@@ -116,7 +116,7 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
                 if _lone_surrogate(key):
                     return at, "a key holding a lone surrogate cannot be written as UTF-8"
                 stack.append((at, item))
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, (list, tuple)):  # a document built in Python may hold tuples
             items = cast("Sequence[Any]", value)
             stack += [(f"{pointer}/{i}", item) for i, item in enumerate(items)]
         elif value is not None and not isinstance(value, bool | int):

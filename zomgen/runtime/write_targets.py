@@ -137,8 +137,8 @@ class Target:
         if isinstance(self.mapping, (FolderFiles, ZipRewrite)):
             return self.mapping.keys_below(prefix)
         if self.mapping is not None:
-            keys = [str(key) for key in self.mapping]  # a user's mapping may hold any keys
-            return [key for key in keys if key.startswith(prefix)]
+            keys: list[object] = list(self.mapping)  # a user's mapping may hold any keys
+            return [key for key in keys if isinstance(key, str) and key.startswith(prefix)]
 
         async def listed() -> list[str]:
             return [key async for key in self.store.list_prefix(prefix)]
