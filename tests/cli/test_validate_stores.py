@@ -45,7 +45,7 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
         {
             "node_path": "/g",
             "pointer": "/node_type",
-            "message": "'array' was expected",
+            "message": "'array' was expected (given: 'group')",
             "keyword": "const",
             "schema_path": "/$defs/zomgen:v3.schema.json/$defs/ArraySpec/properties/node_type/const",
         },
@@ -60,7 +60,7 @@ def test_invalid_store_exits_1_with_json_problems(tmp_path: Path) -> None:
     text = _validate(store, "--schema", XARRAY_V3)
     assert text.returncode == 1
     assert text.stdout.splitlines() == [
-        "/g: /node_type: 'array' was expected",
+        "/g: /node_type: 'array' was expected (given: 'group')",
         "/t: /dimension_names: has 1 item, but the array has 2 dimensions (shape [2, 3])",
         f"{store}: 2 problem(s) ({XARRAY_V3})",
     ]

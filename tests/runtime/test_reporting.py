@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.option_stores import OptionCase, option_cases
 from tests.support.runtime import (
     CHECK_COMBINATOR_CASES,
     STORES,
@@ -80,7 +81,7 @@ def test_wrong_kind_of_node_names_the_discriminator() -> None:
     problems = check_document(document, schema)
     # not also "'members' is a required property" and the rest of what a group needs
     assert _where(problems) == [("/labels", "/node_type", "const")]
-    assert problems[0].message == "'group' was expected"
+    assert problems[0].message == "'group' was expected (given: 'array')"
 
 
 def test_ndim_length_v3_and_v2() -> None:
@@ -216,17 +217,17 @@ def test_problems_come_from_the_option_the_tag_selects(
 
 def test_a_value_meant_for_no_option_gets_one_part_per_option() -> None:
     # encoding-type "coo_matrix": no option has that tag, so none is meant; the options its
-    # other constants leave (the two sparse matrices and the nullable integer, whose
-    # encoding-version is the value's) each say what they lack, in one line
+    # other constants leave (the two sparse matrices: the nullable integer, whose
+    # encoding-version is the value's, allows no member `data`, a sparse matrix's) each say
+    # what they lack, in one line, with the value given
     label, document, _where_expected = encoded_cases()[-1]
     assert label == "an unknown encoding-type"
     (problem,) = check_document(document, convention("encoded-elements"))
     assert problem.message.startswith("{...} (an object with 4 keys) matches none of the anyOf")
     parts = problem.message.split("; ")[1:]
     assert parts == [
-        "option 0: /attributes/encoding-type: 'csr_matrix' was expected",
-        "option 1: /attributes/encoding-type: 'csc_matrix' was expected",
-        "option 3: /attributes/encoding-type: 'nullable-integer' was expected",
+        "option 0: /attributes/encoding-type: 'csr_matrix' was expected (given: 'coo_matrix')",
+        "option 1: /attributes/encoding-type: 'csc_matrix' was expected (given: 'coo_matrix')",
     ]
     assert "\n" not in str(problem)
 
@@ -288,3 +289,58 @@ def test_a_store_of_the_other_zarr_version_is_one_problem(version: int) -> None:
     document = {**root, "members": {f"v{i}": node for i in range(200)}}
     problems = check_document(document, convention(f"xarray-v{version}"))
     assert _where(problems) == [("/", "/zarr_format", "const")]
+
+
+# ---------------------------------------------------------------- each problem from its own rule
+
+
+@pytest.fixture(scope="module")
+def option_stores(tmp_path_factory: pytest.TempPathFactory) -> list[OptionCase]:
+    return option_cases(tmp_path_factory.mktemp("option_stores"))
+
+
+def test_problems_come_from_the_rule_the_node_broke(option_stores: list[OptionCase]) -> None:
+    """A fault inside a union's option is reported from that option: the one the discriminating
+    values select, else the one that got deepest before it failed, else one part per option
+    saying where each first fails; never the valid members below an option not taken."""
+    assert [label for label, *_ in option_stores] == [
+        "kinds: valid",
+        "kinds: 'A' for 'a', three valid arrays below",
+        "kinds: 'A' for 'a', inside a plain folder",
+        "kinds: 'c', no members",
+        "scalars: valid",
+        "scalars: a scalar of shape [2]",
+        "OME 0.4: valid",
+        "OME 0.4: a label image without multiscales",
+        "OME 0.5: valid",
+        "OME 0.5: a label image without multiscales",
+    ]
+    for label, name, document, expected in option_stores:
+        problems = check_document(document, convention(name))
+        found = [(p.node_path, p.pointer, p.keyword, p.message) for p in problems]
+        assert found == expected, label
+
+
+def test_an_option_is_ruled_out_by_a_closed_object_on_the_way_to_another_options_tag() -> None:
+    # the labels folder's attributes allow no key: a label image's attributes.ome.version
+    # (three levels down) rules it out, and what is left is the label image's own fault
+    from zomgen.runtime.meant import ruled_out
+
+    schema = convention("ome-ngff-05-image")
+    options = schema["$defs"]["LabelsMember"]["anyOf"]
+    label = {**V3_GROUP, "attributes": {"ome": {"version": "0.5", "image-label": {}}}}
+    assert ruled_out(options, {**label, "members": {}}, schema) == {1}
+
+
+def test_an_option_is_ruled_out_by_its_part_that_refuses_another_options_tag() -> None:
+    # a scalar's `_ARRAY_DIMENSIONS: []` is a tag of the scalar option; the dimensioned option
+    # gives that path a schema of one item or more, which refuses it
+    from zomgen.runtime.meant import ruled_out
+
+    schema = convention("scalar-or-dimensioned")
+    options = schema["$defs"]["Variable"]["anyOf"]
+    scalar = v2_array([2], attributes={"_ARRAY_DIMENSIONS": []})
+    assert ruled_out(options, scalar, schema) == {1}
+    assert (
+        ruled_out(options, {**scalar, "attributes": {"_ARRAY_DIMENSIONS": ["x"]}}, schema) == set()
+    )

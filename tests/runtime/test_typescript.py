@@ -1,11 +1,15 @@
 """validate.ts gives the Python loader's verdicts, and the same problems.
 
 Every document is checked by both languages and compared as (verdict, problems), a problem
-being (node path, pointer, keyword, schema path): messages are each engine's own words.
+being (node path, pointer, keyword, schema path) and, for the corpus and the derived cases, what
+its message says: the value given, the keys named (check_cases.py's `message_content`; the words
+are each engine's own).
 
 - The corpus, through zomgen's TypeScript runtime on its own: every metadata-only store (under
   the base ZOMs, the base ZOMs with the length checks, and the xarray conventions), the Zarr
-  metadata conformance cases, the OME-NGFF suites and examples, the zarr-conventions examples.
+  metadata conformance cases, the OME-NGFF suites and examples, the zarr-conventions examples;
+  and every derived type-check case of every bundled convention and compiler case
+  (typecheck_cases/derived/: the valid hierarchy and each mutated document).
 - Real stores written by xarray and zarr-python, read by the Python loader, then checked by the
   generated packages' own `validate.ts` (compiled by tsc, run by Node), as an app would: plus
   the same documents broken in the ways users break them.
@@ -14,6 +18,7 @@ being (node path, pointer, keyword, schema path): messages are each engine's own
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 import shutil
@@ -35,6 +40,7 @@ from tests.support.corpus_cases import (
     with_length_checks,
 )
 from tests.support.node import HARNESS, compile_typescript, run_node
+from tests.support.option_stores import option_cases
 from tests.support.runtime import (
     CHECK_COMBINATOR_CASES,
     CONVENTIONS,
@@ -48,6 +54,8 @@ from tests.support.runtime import (
     ome_image_store,
     xarray_dataset,
 )
+from tests.support.scripts import load_script
+from zomgen.cases.check_cases import twin_differences
 from zomgen.pipeline import Options, generate
 from zomgen.runtime import Problem, check_document, read_document
 from zomgen.write import write_package
@@ -133,6 +141,35 @@ def _encoded_cases() -> list[Case]:
     ]
 
 
+def _schema_file(path: Path) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return schema
+
+
+def _derived_cases() -> list[Case]:
+    """Every derived case of typecheck_cases/derived/ (each bundled convention and compiler
+    case): its valid hierarchy and each mutated document, under the schema it was derived
+    from (the package's schema.json in generated/, else the compiler case's, bundled)."""
+    schemas = load_script("derive_cases").conventions()
+    cases: list[Case] = []
+    for path in sorted((ROOT / "typecheck_cases" / "derived").glob("*_cases/cases.json")):
+        suite = json.loads(path.read_text("utf-8"))
+        package = suite["package"]
+        shipped = ROOT / "generated" / package / "schema.json"
+        schema_of: Callable[[], dict[str, Any]] = (
+            functools.partial(_schema_file, shipped)
+            if shipped.is_file()
+            else functools.partial(bundled, schemas[package])
+        )
+        cases.append((f"{package} valid", schema_of, suite["valid"]))
+        cases.extend(
+            (f"{package} {c['name']} ({c['what']})", schema_of, c["document"])
+            for c in suite["cases"]
+            if c["document"] is not None
+        )
+    return cases
+
+
 FAMILIES: dict[str, Callable[[], list[Case]]] = {
     "stores": _store_cases,
     "conformance": _conformance_cases,
@@ -140,6 +177,7 @@ FAMILIES: dict[str, Callable[[], list[Case]]] = {
     "zarr-conventions": _convention_cases,
     "check combinators": _combinator_cases,
     "options told apart by a tag": _encoded_cases,
+    "derived cases": _derived_cases,
 }
 # At least this many documents per family, so that a corpus that moved is noticed.
 MINIMUM = {
@@ -149,12 +187,16 @@ MINIMUM = {
     "zarr-conventions": 20,
     "check combinators": 10,
     "options told apart by a tag": 9,
+    "derived cases": 1500,
 }
+
+Compared = tuple[str, dict[str, Any], list[dict[str, str]], dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def corpus_verdicts(runtime: Path) -> dict[str, list[Any]]:
-    """family -> [(label, Python verdict, TypeScript verdict)], from one Node run."""
+def corpus_verdicts(runtime: Path) -> dict[str, list[Compared]]:
+    """family -> [(label, document, Python's problems as JSON, validate.ts's result)], from
+    one Node run."""
     out = runtime
     jobs: dict[str, tuple[dict[str, Any], list[tuple[str, str, Any]]]] = {}
     for family, cases in FAMILIES.items():
@@ -167,22 +209,30 @@ def corpus_verdicts(runtime: Path) -> dict[str, list[Any]]:
         for text, (_s, docs) in jobs.items()
     ]
     results = run_node(out / "harness" / "verdicts.mjs", payload)
-    found: dict[str, list[Any]] = {family: [] for family in FAMILIES}
+    found: dict[str, list[Compared]] = {family: [] for family in FAMILIES}
     for (schema, docs), job_results in zip(jobs.values(), results, strict=True):
         for (family, label, document), result in zip(docs, job_results, strict=True):
-            found[family].append((label, _python(document, schema), _typescript(result)))
+            python = [p.to_json() for p in check_document(document, schema)]
+            found[family].append((label, document, python, result))
     return found
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_corpus_verdicts_and_problems_agree(
-    corpus_verdicts: dict[str, list[Any]], family: str
+    corpus_verdicts: dict[str, list[Compared]], family: str
 ) -> None:
+    """Same verdicts, and the same problems: at the same places (node path, pointer, keyword,
+    schema path), saying the same (the value given, the keys named)."""
     rows = corpus_verdicts[family]
     assert len(rows) >= MINIMUM[family]
     # both verdicts occur, so agreement is not the trivial "everything is valid"
-    assert {py[0] for _label, py, _ts in rows} == {True, False}
-    differ = [(label, py, ts) for label, py, ts in rows if py != ts]
+    assert {not python for _label, _doc, python, _ts in rows} == {True, False}
+    differ: list[tuple[str, list[str]]] = []
+    for label, _document, python, ts in rows:
+        assert ts["valid"] == (ts["problems"] == []), f"{label}: isValid and problems disagree"
+        differences = twin_differences(python, ts["problems"])
+        if differences:
+            differ.append((label, differences))
     assert not differ, f"{len(differ)} of {len(rows)} differ, first: {differ[:3]}"
 
 
@@ -197,8 +247,50 @@ def test_a_value_meant_for_no_option_gets_one_part_per_option(runtime: Path) -> 
     assert problem["message"].split("; ")[1:] == [
         f'option 0: /attributes/encoding-type: must be equal to constant "csr_matrix" (given: {given!r})',
         f'option 1: /attributes/encoding-type: must be equal to constant "csc_matrix" (given: {given!r})',
-        f'option 3: /attributes/encoding-type: must be equal to constant "nullable-integer" (given: {given!r})',
     ]
+
+
+def test_problems_come_from_the_rule_the_node_broke(runtime: Path, tmp_path: Path) -> None:
+    """As in Python (test_reporting.py), on the same stores: the option meant, the const with
+    the value given, a label image's missing multiscales; in Ajv's words."""
+    cases = option_cases(tmp_path)
+    payload = [
+        {"schema": json.dumps(convention(name)), "documents": [document]}
+        for _label, name, document, _expected in cases
+    ]
+    results = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    said: dict[str, list[str]] = {}
+    for (label, _name, _document, expected), (result,) in zip(cases, results, strict=True):
+        problems = result["problems"]
+        assert [(p["node_path"], p["pointer"], p["keyword"]) for p in problems] == [
+            row[:3] for row in expected
+        ], label
+        python = [
+            {**dict(zip(("node_path", "pointer", "keyword"), row[:3])), "message": row[3]}
+            for row in expected
+        ]
+        assert (
+            twin_differences(
+                [{**p, "schema_path": ""} for p in python],
+                [{**p, "schema_path": ""} for p in problems],
+            )
+            == []
+        ), label
+        said[label] = [p["message"] for p in problems]
+    assert said["kinds: 'A' for 'a', three valid arrays below"] == [
+        "must be equal to constant \"a\" (given: 'A')"
+    ]
+    assert said["scalars: a scalar of shape [2]"] == ["must be equal to constant [] (given: [2])"]
+    assert said["OME 0.5: a label image without multiscales"] == [
+        "must have required property 'multiscales'"
+    ]
+    parts = (
+        "{...} (an object with 4 keys) matches none of the anyOf options; "
+        "option 0: /attributes/kind: must be equal to constant \"a\" (given: 'c'); "
+        "option 1: /attributes/kind: must be equal to constant \"b\" (given: 'c'); "
+        "option 2: /attributes: must NOT have more than 0 properties (given: {'kind': 'c'})"
+    )
+    assert said["kinds: 'c', no members"] == [parts]
 
 
 # ---------------------------------------------------------------- real stores, generated packages
