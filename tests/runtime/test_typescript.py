@@ -626,3 +626,32 @@ def test_a_key_a_false_subschema_forbids_is_named_alike(runtime: Path) -> None:
         ("/attributes/yy", "false schema", "'yy' is not allowed here: its schema is false"),
         ("/attributes/yz", "false schema", "'yz' is not allowed here: its schema is false"),
     ]
+
+
+def test_a_value_is_shown_alike_whatever_characters_it_holds(runtime: Path) -> None:
+    """repr in pointers.ts writes what Python's repr escapes (not printable: controls, format
+    characters such as U+202E, separators, surrogates, private use) the same way."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {"attributes": {"properties": {"v": {"const": "x"}}}},
+    }
+    values = [
+        "plain é 名",
+        "tab\tnew\nline",
+        "bell\x07 del\x7f c1\x9b",
+        "nbsp\xa0 soft\xad",
+        "rlo\u202e zw\u200b ls\u2028 ps\u2029",
+        "private\ue000 astral\U0001f600",
+        "quote' and \"",
+    ]
+    documents = [
+        {"zarr_format": 3, "node_type": "group", "attributes": {"v": v}, "members": {}}
+        for v in values
+    ]
+    job = {"schema": json.dumps(schema), "documents": documents}
+    (results,) = run_node(runtime / "harness" / "verdicts.mjs", [job])
+    for value, document, result in zip(values, documents, results, strict=True):
+        (python,) = check_document(document, schema)
+        (typescript,) = result["problems"]
+        assert python.message.endswith(f"(given: {value!r})"), python.message
+        assert typescript["message"].endswith(f"(given: {value!r})"), typescript["message"]

@@ -143,9 +143,12 @@ function problemList(problems: readonly Problem[], node?: Node): HTMLUListElemen
     const item = element("li");
     const where = element("code", "", "pointer");
     where.append(isolated(problem.pointer || "(the node)"));
-    item.append(where, " ", isolated(problem.message));
     const value = node === undefined ? undefined : valueAt(node, problem.pointer);
-    if (value !== undefined && problem.pointer !== "") {
+    const shown = value !== undefined && problem.pointer !== "";
+    // The value is shown after the message, highlighted: not also in its own "(given: ...)".
+    const message = shown ? problem.message.replace(/ \(given: .*\)$/s, "") : problem.message;
+    item.append(where, " ", isolated(message));
+    if (shown) {
       const given = element("code", "", "value");
       given.append(isolated(shortJson(value)));
       item.append(" (given: ", given, ")");
