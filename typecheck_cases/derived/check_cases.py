@@ -288,10 +288,17 @@ def report_claims(suites: list[dict[str, Any]], checker: str, got: Said) -> list
     return problems
 
 
-def python_twins(suites: list[dict[str, Any]]) -> list[str]:
+# (package, case name) -> the problems Python's `parse` gave, as JSON: what validate.ts's must
+# equal (typescript_twins)
+PythonSaid = dict[tuple[str, str], list[dict[str, str]]]
+
+
+def python_twins(suites: list[dict[str, Any]], said: PythonSaid | None = None) -> list[str]:
     """The package's `parse` accepts the valid hierarchy, rebuilds the valid model, and refuses
-    each mutated document at its pointer; a frozen model refuses each assignment."""
+    each mutated document at its pointer; a frozen model refuses each assignment. The problems
+    of each document go into `said`."""
     sys.path.insert(0, str(HERE))
+    said = {} if said is None else said
     problems: list[str] = []
     for suite in suites:
         package = importlib.import_module(suite["package"])
@@ -305,11 +312,13 @@ def python_twins(suites: list[dict[str, Any]]) -> list[str]:
         if built != model:
             problems.append(f"python run time: {name}: models_cases.valid_model differs from parse")
         for case in suite["cases"]:
-            problems.extend(_python_twin(package, model, case, name))
+            problems.extend(_python_twin(package, model, case, name, said))
     return problems
 
 
-def _python_twin(package: Any, model: Any, case: dict[str, Any], name: str) -> list[str]:
+def _python_twin(
+    package: Any, model: Any, case: dict[str, Any], name: str, said: PythonSaid
+) -> list[str]:
     label = f"python run time: {name} {case['name']} {case['kind']} ({case['what']})"
     runtime = case["runtime"]
     if "frozen" in runtime:
@@ -325,6 +334,7 @@ def _python_twin(package: Any, model: Any, case: dict[str, Any], name: str) -> l
     try:
         package.parse(case["document"])
     except package.ZomError as exc:
+        said[(name, case["name"])] = [p.to_json() for p in exc.problems]
         pointers = [_absolute(p.node_path, p.pointer) for p in exc.problems]
         if runtime["pointer"] in pointers:
             return []
@@ -335,6 +345,200 @@ def _python_twin(package: Any, model: Any, case: dict[str, Any], name: str) -> l
 def _absolute(node_path: str, pointer: str) -> str:
     names = [n for n in node_path.split("/") if n]
     return "".join("/members/" + n.replace("~", "~0").replace("/", "~1") for n in names) + pointer
+
+
+# ---------------------------------------------------------------- what a problem's message says
+#
+# The two run times word a problem each its own way (python-jsonschema's words, Ajv's), but
+# say the same things: its *content*, which the twin tests compare, is
+#
+# - for a keyword about the value itself (`type`, `const`, `enum`, `pattern`, bounds, sizes,
+#   `uniqueItems`, `contains`, `not`, ...): the value given, as both show it: Python-style repr
+#   up to 100 characters, past that a list or an object by its size (`[...] (a list of 3
+#   items)`), anything else cut short (`'abc...`). Python shows it where python-jsonschema
+#   puts it, first (`[] is not of type 'object'`), or after the words (`'a' was expected
+#   (given: 'A')`); validate.ts after Ajv's words (`must be object (given: [])`).
+# - for a keyword about keys (`required`, `dependentRequired`, `additionalProperties`,
+#   `unevaluatedProperties`, a key a `false` forbids): the key names quoted, in order.
+# - for a failed `anyOf` / `oneOf` given one part per option: the value (as above), and each
+#   option's label and where it first fails (`option 0`, `/attributes/encoding-type`).
+# - for anything else (the zomgen checks, a file that cannot be read): the words themselves.
+#
+# Numbers are compared as numbers (Python writes the JSON value 1.0 as `1.0`, JavaScript as
+# `1`), and a list or object one run time shows in full and the other by its size (their reprs
+# straddle the 100 characters because of that) counts as the same value.
+
+VALUE_KEYWORDS = frozenset(
+    (
+        "type", "const", "enum", "pattern", "format", "minimum", "maximum",
+        "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+        "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "contains",
+        "minContains", "maxContains", "not", "items", "unevaluatedItems", "anyOf", "oneOf",
+        "false schema",
+    )
+)  # fmt: skip
+KEY_KEYWORDS = frozenset(
+    (
+        "required", "dependentRequired", "dependencies", "additionalProperties",
+        "unevaluatedProperties",
+    )
+)  # fmt: skip
+_GIVEN_AFTER = re.compile(r" \(given: (?P<given>.*)\)$", re.DOTALL)
+_FALSE = re.compile(r"^False schema does not allow (?P<given>.*)$", re.DOTALL)
+_SUMMARY = re.compile(
+    r"^(\[\.\.\.\] \(a list of (?P<items>\d+) items\)|\{\.\.\.\} \(an object with (?P<keys>\d+) keys\))"
+)
+_QUOTED = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+_KEY_FORMS = (
+    re.compile(rf"^(?P<names>{_QUOTED}) is not allowed here: its schema is false$"),
+    re.compile(rf"^(?P<names>{_QUOTED}) is a required property$"),
+    re.compile(rf"^must have required property (?P<names>{_QUOTED})$"),
+    re.compile(rf"^(?P<names>{_QUOTED}) is a dependency of (?P<more>{_QUOTED})$"),
+    re.compile(
+        rf"^must have property (?P<names>{_QUOTED}) when property (?P<more>{_QUOTED}) is present$"
+    ),
+    re.compile(
+        r"\((?P<names>.*) (?:was|were) (?:unexpected|unevaluated and invalid)\)$", re.DOTALL
+    ),
+    re.compile(r"^(?P<names>.*) (?:does|do) not match any of the regexes: ", re.DOTALL),
+)
+_OPTIONS = re.compile(
+    r"^(?P<given>.*?) matches none of the (?:anyOf|oneOf) options; (?P<parts>.*)$", re.DOTALL
+)
+_OPTION = re.compile(r"(?:^|; )(?P<label>option \d+|a `false` option): (?P<where>itself|/.*?): ")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])")
+
+
+def message_content(keyword: str, message: str) -> tuple[Any, ...]:
+    """What a problem's message says (see above), as a value to compare; ("unread", message)
+    where the message does not say it in a form known here."""
+    if keyword in ("anyOf", "oneOf"):
+        found = _OPTIONS.match(message)
+        if found is not None:
+            parts = tuple(
+                (m["label"], _numbers(m["where"])) for m in _OPTION.finditer(found["parts"])
+            )
+            return ("options", _given(found["given"]), parts)
+    if keyword in KEY_KEYWORDS or keyword == "false schema":
+        for form in _KEY_FORMS:
+            named = form.search(message)
+            if named is not None:
+                names = _literal(f"[{named['names']}]")
+                more = _literal(named["more"]) if "more" in named.groupdict() else None
+                if isinstance(names, list):
+                    return ("names", (*names, *([more] if more is not None else [])))
+    if keyword in VALUE_KEYWORDS:
+        given = _GIVEN_AFTER.search(message) or _FALSE.match(message)
+        text = given["given"] if given is not None else _leading(message)
+        if text is not None:
+            return ("given", _given(text))
+    if keyword in VALUE_KEYWORDS or keyword in KEY_KEYWORDS:
+        return ("unread", message)
+    return ("words", _numbers(message))
+
+
+def same_content(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two contents (message_content) say the same."""
+    if a[0] != b[0] or a[0] == "unread":
+        return False
+    if a[0] == "given":
+        return _same_given(a[1], b[1])
+    if a[0] == "options":
+        return _same_given(a[1], b[1]) and a[2] == b[2]
+    return a == b
+
+
+def _leading(message: str) -> str | None:
+    """The value python-jsonschema's message starts with (`[] is not of type 'object'`): a
+    summary, or the longest start of the message, up to a space, that is a Python literal."""
+    summary = _SUMMARY.match(message)
+    if summary is not None:
+        return summary.group()
+    if message[97:100] == "..." and message[100:101] in ("", " "):
+        return message[:100]  # a value cut short: 97 characters and "..."
+    best = None
+    for end in [i for i, c in enumerate(message) if c == " "]:
+        if _literal(message[:end]) is not _UNREAD:
+            best = message[:end]
+    return best
+
+
+_UNREAD = object()
+
+
+def _literal(text: str) -> Any:
+    import ast
+
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _UNREAD
+
+
+def _given(text: str) -> tuple[Any, ...]:
+    """A value as a message shows it: ("value", the JSON value), ("size", "list" or "object",
+    how many), or ("cut", the text before `...`)."""
+    summary = _SUMMARY.fullmatch(text)
+    if summary is not None:
+        kind = "list" if summary["items"] is not None else "object"
+        return ("size", kind, int(summary["items"] or summary["keys"]))
+    value = _literal(text)
+    if value is not _UNREAD:
+        return ("value", value)
+    return ("cut", _numbers(text.removesuffix("...")))
+
+
+def _same_given(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    if a[0] == b[0] == "value":
+        return _same_json(a[1], b[1])
+    if a[0] == "value" and b[0] == "size" or a[0] == "size" and b[0] == "value":
+        value, size = (a[1], b) if a[0] == "value" else (b[1], a)
+        kind = "list" if isinstance(value, list) else "object" if isinstance(value, dict) else ""
+        return (kind, len(value) if kind else -1) == size[1:]
+    if a[0] == "value" and b[0] == "cut" or a[0] == "cut" and b[0] == "value":
+        value, cut = (a[1], b[1]) if a[0] == "value" else (b[1], a[1])
+        return _numbers(repr(value)).startswith(cut)
+    return a == b
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """JSON equality: 1 and 1.0 are one number, True and 1 are not."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _numbers(text: str) -> str:
+    """`text` with each number written as a float (`1` and `1.0` alike)."""
+    return _NUMBER.sub(lambda m: repr(float(m.group())), text)
+
+
+def problem_row(problem: dict[str, str]) -> tuple[Any, ...]:
+    """A problem (as JSON, either run time's) as what the twins compare: node path, pointer,
+    keyword, schema path, and its message's content."""
+    keyword = problem["keyword"]
+    where = (problem["node_path"], problem["pointer"], keyword, problem["schema_path"])
+    return (*where, message_content(keyword, problem["message"]))
+
+
+def twin_differences(python: list[dict[str, str]], typescript: list[dict[str, str]]) -> list[str]:
+    """How two run times' problems (as JSON) for one document differ ([] when they agree):
+    problems at different places, or at the same place saying different things."""
+    left = sorted(((problem_row(p), p["message"]) for p in python), key=repr)
+    right = sorted(((problem_row(p), p["message"]) for p in typescript), key=repr)
+    if [r[:4] for r, _m in left] != [r[:4] for r, _m in right]:
+        return [f"python {[r[:4] for r, _m in left]} != typescript {[r[:4] for r, _m in right]}"]
+    return [
+        f"{a[:3]}: python says {a[4]}, typescript {b[4]} ({said_a!r} / {said_b!r})"
+        for (a, said_a), (b, said_b) in zip(left, right, strict=True)
+        if not same_content(a[4], b[4])
+    ]
 
 
 NODE_SCRIPT = """
@@ -350,8 +554,11 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def typescript_twins(suites: list[dict[str, Any]], tsc: str) -> list[str]:
-    """validate.ts, compiled by tsc and run under Node, agrees with the pins."""
+def typescript_twins(
+    suites: list[dict[str, Any]], tsc: str, said: PythonSaid | None = None
+) -> list[str]:
+    """validate.ts, compiled by tsc and run under Node, agrees with the pins, and gives the
+    problems Python's `parse` gave (`said`): at the same places, saying the same."""
     if shutil.which("node") is None:
         return ["typescript run time: node is not installed"]
     not_compiled = _compile_twins(suites, tsc)
@@ -362,7 +569,7 @@ def typescript_twins(suites: list[dict[str, Any]], tsc: str) -> list[str]:
         return [verdicts]
     problems: list[str] = []
     for suite in suites:
-        problems += _typescript_differences(suite, verdicts[suite["package"]])
+        problems += _typescript_differences(suite, verdicts[suite["package"]], said or {})
     return problems
 
 
@@ -412,8 +619,11 @@ def _run_twins(suites: list[dict[str, Any]]) -> dict[str, list[Any]] | str:
     return verdicts
 
 
-def _typescript_differences(suite: dict[str, Any], verdicts: list[Any]) -> list[str]:
-    """Where `validate`'s problems for one suite (valid hierarchy first) disagree with the pins."""
+def _typescript_differences(
+    suite: dict[str, Any], verdicts: list[Any], said: PythonSaid
+) -> list[str]:
+    """Where `validate`'s problems for one suite (valid hierarchy first) disagree with the pins
+    or with Python's."""
     problems: list[str] = []
     valid, *rest = verdicts
     if valid:
@@ -422,12 +632,15 @@ def _typescript_differences(suite: dict[str, Any], verdicts: list[Any]) -> list[
         )
     cases = [c for c in suite["cases"] if c["document"] is not None]
     for case, found in zip(cases, rest, strict=True):
+        label = f"typescript run time: {suite['package']} {case['name']} {case['kind']} ({case['what']})"
         pointers = [_absolute(p["node_path"], p["pointer"]) for p in found]
         if case["runtime"]["pointer"] not in pointers:
             problems.append(
-                f"typescript run time: {suite['package']} {case['name']} {case['kind']} "
-                f"({case['what']}): refused at {pointers}, not at {case['runtime']['pointer']!r}"
+                f"{label}: refused at {pointers}, not at {case['runtime']['pointer']!r}"
             )
+        python = said.get((suite["package"], case["name"]))
+        if python is not None:
+            problems.extend(f"{label}: {d}" for d in twin_differences(python, found))
     return problems
 
 
@@ -520,14 +733,15 @@ def _checker_verdict(
 
 def _runtime_checks(suites: list[dict[str, Any]], tsc: str | None, skip_missing: bool) -> list[str]:
     """The run-time twins' failures, Python's then TypeScript's, each summary line printed."""
-    failures = python_twins(suites)
+    said: PythonSaid = {}
+    failures = python_twins(suites, said)
     print(f"  python run time: {'as expected' if not failures else f'{len(failures)} differences'}")
     if tsc is None:
         print("  typescript run time: tsc not installed" + (" (skipped)" if skip_missing else ""))
         if not skip_missing:
             failures.append("typescript run time: tsc not installed")
         return failures
-    ts_twins = typescript_twins(suites, tsc)
+    ts_twins = typescript_twins(suites, tsc, said)
     print(
         f"  typescript run time: {'as expected' if not ts_twins else f'{len(ts_twins)} differences'}"
     )
