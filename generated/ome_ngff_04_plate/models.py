@@ -39,7 +39,8 @@ UNSET = Unset.UNSET
 
 @dataclass(frozen=True, kw_only=True)
 class ArraySpec(Generic[TAttrs_co]):
-    """A Zarr v2 array node (ZEP 6, Zarr v2 `.zarray` + `.zattrs`)."""
+    """A Zarr v2 array node (ZEP 6, Zarr v2 `.zarray` + `.zattrs`). `extensions` keeps the other
+    keys a writer put in `.zarray` (the v2 spec: they SHOULD NOT be there)."""
 
     zarr_format: Literal[2] = 2
     attributes: TAttrs_co
@@ -51,15 +52,18 @@ class ArraySpec(Generic[TAttrs_co]):
     order: Literal["C", "F"]
     filters: tuple[JsonObject, ...] | None
     dimension_separator: Literal[".", "/"] | None
+    extensions: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class GroupSpec(Generic[TAttrs_co, TMembers_co]):
-    """A Zarr v2 group node (ZEP 6, Zarr v2 `.zgroup` + `.zattrs`)."""
+    """A Zarr v2 group node (ZEP 6, Zarr v2 `.zgroup` + `.zattrs`). `extensions` keeps the other
+    keys a writer put in `.zgroup` (the v2 spec: they SHOULD NOT be there)."""
 
     zarr_format: Literal[2] = 2
     attributes: TAttrs_co
     members: TMembers_co
+    extensions: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[JsonObject]"

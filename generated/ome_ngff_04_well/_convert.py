@@ -4,7 +4,7 @@
 model -> its document), so that `dump(parse(doc)) == doc` for every valid document.
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
-other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
+other absent keys `None`; other keys of open objects are kept in `extras`, those of nodes in
 `extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
 documents are checked before they are parsed, and each option is told from the later ones by
 the constants, JSON types and keys that only it has, or else by the schema's own subschema.
@@ -86,6 +86,23 @@ _LabelImageAttributesImageLabel_KEYS: frozenset[str] = frozenset(
     {"colors", "properties", "source", "version"}
 )
 _LabelImageAttributes_KEYS: frozenset[str] = frozenset({"multiscales", "omero", "image-label"})
+# also the keys of LabelImage, LabelsFolder, Labels, OmeZarr04Image, OmeZarr04Well
+_GroupSpec_KEYS: frozenset[str] = frozenset({"zarr_format", "node_type", "attributes", "members"})
+_ArraySpec_KEYS: frozenset[str] = frozenset(
+    {
+        "zarr_format",
+        "node_type",
+        "attributes",
+        "shape",
+        "chunks",
+        "dtype",
+        "compressor",
+        "fill_value",
+        "order",
+        "filters",
+        "dimension_separator",
+    }
+)
 
 
 def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
@@ -95,6 +112,9 @@ def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
             "zarr_format": 2,
             "attributes": parse_OMENGFFWellSchema(value["attributes"]),
             "members": {key: parse_OmeZarr04Image(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -102,11 +122,14 @@ def parse_OmeZarr04Well(value: Any) -> OmeZarr04Well:
 def dump_OmeZarr04Well(model: OmeZarr04Well) -> dict[str, Any]:
     if not model_is(model, OmeZarr04Well):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": dump_OMENGFFWellSchema(model.attributes),
         "members": {key: dump_OmeZarr04Image(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def parse_OMENGFFWellSchema(value: Any) -> OMENGFFWellSchema:
@@ -191,6 +214,9 @@ def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
             "zarr_format": 2,
             "attributes": parse_NGFFImage(value["attributes"]),
             "members": _parse_OmeZarr04ImageMembers(value["members"]),
+            "extensions": {}
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -198,11 +224,14 @@ def parse_OmeZarr04Image(value: Any) -> OmeZarr04Image:
 def dump_OmeZarr04Image(model: OmeZarr04Image) -> dict[str, Any]:
     if not model_is(model, OmeZarr04Image):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": dump_NGFFImage(model.attributes),
         "members": _dump_OmeZarr04ImageMembers(model.members),
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def parse_NGFFImage(value: Any) -> NGFFImage:
@@ -514,6 +543,9 @@ def parse_Labels(value: Any) -> Labels:
             "zarr_format": 2,
             "attributes": parse_LabelsAttributes(value["attributes"]),
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -521,11 +553,14 @@ def parse_Labels(value: Any) -> Labels:
 def dump_Labels(model: Labels) -> dict[str, Any]:
     if not model_is(model, Labels):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": dump_LabelsAttributes(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def parse_LabelsAttributes(value: Any) -> LabelsAttributes:
@@ -568,6 +603,9 @@ def parse_LabelImage(value: Any) -> LabelImage:
             "zarr_format": 2,
             "attributes": parse_LabelImageAttributes(value["attributes"]),
             "members": {key: _parse_AnyNode(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -575,11 +613,14 @@ def parse_LabelImage(value: Any) -> LabelImage:
 def dump_LabelImage(model: LabelImage) -> dict[str, Any]:
     if not model_is(model, LabelImage):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": dump_LabelImageAttributes(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def parse_LabelImageAttributes(value: Any) -> LabelImageAttributes:
@@ -754,17 +795,23 @@ def parse_GroupSpec(value: Any) -> GroupSpec[JsonObject, Mapping[str, AnyNode]]:
         zarr_format=2,
         attributes=value["attributes"],
         members={key: _parse_AnyNode(item) for key, item in value["members"].items()},
+        extensions={}
+        if value.keys() <= _GroupSpec_KEYS
+        else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
     )
 
 
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     if not model_is(model, GroupSpec):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
@@ -781,6 +828,9 @@ def parse_ArraySpec(value: Any) -> ArraySpec[JsonObject]:
         order=value["order"],
         filters=_parse_list_of_JsonObject_or_None(value["filters"]),
         dimension_separator=value.get("dimension_separator"),
+        extensions={}
+        if value.keys() <= _ArraySpec_KEYS
+        else {key: item for key, item in value.items() if key not in _ArraySpec_KEYS},
     )
 
 
@@ -800,6 +850,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     }
     if (dimension_separator := model.dimension_separator) is not None:
         document["dimension_separator"] = plain_json(dimension_separator)
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
     return document
 
 
@@ -810,6 +862,9 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
             "zarr_format": 2,
             "attributes": value["attributes"],
             "members": {key: parse_LabelsMember(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _GroupSpec_KEYS
+            else {key: item for key, item in value.items() if key not in _GroupSpec_KEYS},
         },
     )
 
@@ -817,11 +872,14 @@ def parse_LabelsFolder(value: Any) -> LabelsFolder:
 def dump_LabelsFolder(model: LabelsFolder) -> dict[str, Any]:
     if not model_is(model, LabelsFolder):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": plain_json(model.attributes),
         "members": {key: dump_LabelsMember(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def _parse_CoordinateTransformationScale_or_1_more(

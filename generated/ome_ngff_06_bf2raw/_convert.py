@@ -4,7 +4,7 @@
 model -> its document), so that `dump(parse(doc)) == doc` for every valid document.
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
-other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
+other absent keys `None`; other keys of open objects are kept in `extras`, those of nodes in
 `extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
 documents are checked before they are parsed, and each option is told from the later ones by
 the constants, JSON types and keys that only it has, or else by the schema's own subschema.

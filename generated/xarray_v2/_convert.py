@@ -4,7 +4,7 @@
 model -> its document), so that `dump(parse(doc)) == doc` for every valid document.
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
-other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
+other absent keys `None`; other keys of open objects are kept in `extras`, those of nodes in
 `extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
 documents are checked before they are parsed, and each option is told from the later ones by
 the constants, JSON types and keys that only it has, or else by the schema's own subschema.
@@ -34,6 +34,24 @@ from .models import (
 
 # The keys of each record that are its fields: the others are kept apart.
 _VariableAttributes_KEYS: frozenset[str] = frozenset({"_ARRAY_DIMENSIONS"})
+_Variable_KEYS: frozenset[str] = frozenset(
+    {
+        "zarr_format",
+        "node_type",
+        "attributes",
+        "shape",
+        "chunks",
+        "dtype",
+        "compressor",
+        "fill_value",
+        "order",
+        "filters",
+        "dimension_separator",
+    }
+)
+_XarrayDataset_KEYS: frozenset[str] = frozenset(
+    {"zarr_format", "node_type", "attributes", "members"}
+)
 
 
 def parse_XarrayDataset(value: Any) -> XarrayDataset:
@@ -43,6 +61,9 @@ def parse_XarrayDataset(value: Any) -> XarrayDataset:
             "zarr_format": 2,
             "attributes": value["attributes"],
             "members": {key: parse_Variable(item) for key, item in value["members"].items()},
+            "extensions": {}
+            if value.keys() <= _XarrayDataset_KEYS
+            else {key: item for key, item in value.items() if key not in _XarrayDataset_KEYS},
         },
     )
 
@@ -50,11 +71,14 @@ def parse_XarrayDataset(value: Any) -> XarrayDataset:
 def dump_XarrayDataset(model: XarrayDataset) -> dict[str, Any]:
     if not model_is(model, XarrayDataset):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": plain_json(model.attributes),
         "members": {key: dump_Variable(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def parse_Variable(value: Any) -> Variable:
@@ -71,6 +95,9 @@ def parse_Variable(value: Any) -> Variable:
             "order": value["order"],
             "filters": _parse_list_of_JsonObject_or_None(value["filters"]),
             "dimension_separator": value.get("dimension_separator"),
+            "extensions": {}
+            if value.keys() <= _Variable_KEYS
+            else {key: item for key, item in value.items() if key not in _Variable_KEYS},
         },
     )
 
@@ -91,6 +118,8 @@ def dump_Variable(model: Variable) -> dict[str, Any]:
     }
     if (dimension_separator := model.dimension_separator) is not None:
         document["dimension_separator"] = plain_json(dimension_separator)
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
     return document
 
 
@@ -118,11 +147,14 @@ def dump_VariableAttributes(model: VariableAttributes) -> dict[str, Any]:
 def dump_GroupSpec(model: GroupSpec[JsonObject, Mapping[str, AnyNode]]) -> dict[str, Any]:
     if not model_is(model, GroupSpec):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNode(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
@@ -141,6 +173,8 @@ def dump_ArraySpec(model: ArraySpec[JsonObject]) -> dict[str, Any]:
     }
     if (dimension_separator := model.dimension_separator) is not None:
         document["dimension_separator"] = plain_json(dimension_separator)
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
     return document
 
 

@@ -4,7 +4,7 @@
 model -> its document), so that `dump(parse(doc)) == doc` for every valid document.
 
 JSON arrays are tuples in the models; optional keys that may be `null` are `UNSET` when absent,
-other absent keys `None`; other keys of open objects are kept in `extras`, those of v3 nodes in
+other absent keys `None`; other keys of open objects are kept in `extras`, those of nodes in
 `extensions`. A union builds the option the schema means (`anyOf`: the first that holds):
 documents are checked before they are parsed, and each option is told from the later ones by
 the constants, JSON types and keys that only it has, or else by the schema's own subschema.
@@ -4500,11 +4500,14 @@ def dump_NamedConfig(model: NamedConfig) -> dict[str, Any]:
 def dump_GroupSpecV2(model: GroupSpecV2[JsonObject, Mapping[str, AnyNodeV2]]) -> dict[str, Any]:
     if not model_is(model, GroupSpecV2):  # built by hand with another node here
         return dump_other_node(model, _NODE_DUMPS)
-    return {
+    document: dict[str, Any] = {
         "zarr_format": model.zarr_format,
         "attributes": plain_json(model.attributes),
         "members": {key: _dump_AnyNodeV2(item) for key, item in model.members.items()},
     }
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
+    return document
 
 
 def dump_ArraySpecV2(model: ArraySpecV2[JsonObject]) -> dict[str, Any]:
@@ -4523,6 +4526,8 @@ def dump_ArraySpecV2(model: ArraySpecV2[JsonObject]) -> dict[str, Any]:
     }
     if (dimension_separator := model.dimension_separator) is not None:
         document["dimension_separator"] = plain_json(dimension_separator)
+    for key, item in model.extensions.items():
+        document[key] = plain_json(item)
     return document
 
 

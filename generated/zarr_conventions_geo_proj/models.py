@@ -75,7 +75,8 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 @dataclass(frozen=True, kw_only=True)
 class ArraySpecV2(Generic[TAttrs_co]):
-    """A Zarr v2 array node (ZEP 6, Zarr v2 `.zarray` + `.zattrs`)."""
+    """A Zarr v2 array node (ZEP 6, Zarr v2 `.zarray` + `.zattrs`). `extensions` keeps the other
+    keys a writer put in `.zarray` (the v2 spec: they SHOULD NOT be there)."""
 
     zarr_format: Literal[2] = 2
     attributes: TAttrs_co
@@ -87,15 +88,18 @@ class ArraySpecV2(Generic[TAttrs_co]):
     order: Literal["C", "F"]
     filters: tuple[JsonObject, ...] | None
     dimension_separator: Literal[".", "/"] | None
+    extensions: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 @dataclass(frozen=True, kw_only=True)
 class GroupSpecV2(Generic[TAttrs_co, TMembers_co]):
-    """A Zarr v2 group node (ZEP 6, Zarr v2 `.zgroup` + `.zattrs`)."""
+    """A Zarr v2 group node (ZEP 6, Zarr v2 `.zgroup` + `.zattrs`). `extensions` keeps the other
+    keys a writer put in `.zgroup` (the v2 spec: they SHOULD NOT be there)."""
 
     zarr_format: Literal[2] = 2
     attributes: TAttrs_co
     members: TMembers_co
+    extensions: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
 
 AnyNodeV2: TypeAlias = "GroupSpecV2[JsonObject, Mapping[str, AnyNodeV2]] | ArraySpecV2[JsonObject]"

@@ -11,8 +11,9 @@ import os
 from typing import Any
 
 from .confinement import LocalRoot
+from .consolidated_writes import consolidated_changes
 from .document_files import NodeFiles, document_files, key_prefix, write_problem
-from .metadata_files import V3, ZARRAY, ZATTRS, ZGROUP, ZMETADATA
+from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, ZMETADATA
 from .opening import split_path
 from .pointers import node_path
 from .problems import Problem
@@ -35,7 +36,8 @@ def write_document(
     try:
         if getattr(target.store, "read_only", False):
             raise unusable("the store is read-only")
-        base = key_prefix(inner + split_path(path))
+        at = split_path(path)
+        base = key_prefix(inner + at)
         if target.local is not None:
             problems = _local_problems(
                 target.local,
@@ -46,9 +48,25 @@ def write_document(
         # Before looking at what exists: the check and the write must be one step for others.
         target.take(overwrite=overwrite)
         found = _existing(target, nodes, base)
-        changes, problems = _changes(nodes, base, found, overwrite=overwrite)
+        replaced: list[str] = []
+        if overwrite and any(found[base + name] for name in _NODE_FILES):
+            # The node written over is replaced members included, as zarr replaces it: the
+            # metadata of what was below it goes (chunks stay: no node reads them any more).
+            replaced = [
+                k for k in target.keys_below(base) if k.rsplit("/", 1)[-1] in METADATA_NAMES
+            ]
+            found.update(dict.fromkeys(replaced, True))
+        changes, problems = _changes(nodes, base, found, overwrite=overwrite, replaced=replaced)
         if problems:
             return problems
+        if at:  # below the root: its consolidated metadata is kept true in the same write
+            root = key_prefix(inner)
+            now = target.read([root + ZMETADATA, root + V3])
+            kept, problems = consolidated_changes(now, nodes, root, at, overwrite=overwrite)
+            if problems:
+                return problems
+            changes.update(kept)
+            found.update(dict.fromkeys(kept, True))
         _write_whole(target, changes, [k for k in changes if found.get(k)])
         return []
     finally:
@@ -64,10 +82,16 @@ def _existing(target: Target, nodes: list[NodeFiles], base: str) -> dict[str, bo
 
 
 def _changes(
-    nodes: list[NodeFiles], base: str, found: dict[str, bool], *, overwrite: bool
+    nodes: list[NodeFiles],
+    base: str,
+    found: dict[str, bool],
+    *,
+    overwrite: bool,
+    replaced: list[str],
 ) -> tuple[dict[str, bytes | None], list[Problem]]:
     """key -> new content (None: delete), or the problems that forbid writing: the nodes and
-    the consolidated metadata already there, without `overwrite`."""
+    the consolidated metadata already there, without `overwrite`. `replaced`: the metadata
+    files below the node written over, deleted unless written again."""
     problems: list[Problem] = []
     writes: dict[str, bytes] = {}
     deletes: list[str] = []
@@ -95,6 +119,7 @@ def _changes(
         return {}, problems
     if found[root_consolidated]:
         deletes.append(root_consolidated)  # it would describe the old hierarchy
+    deletes += replaced
     changes: dict[str, bytes | None] = {k: None for k in deletes if k not in writes}
     changes.update(writes)
     return changes, []

@@ -164,17 +164,24 @@ def _causes(error: Any, root: dict[str, Any]) -> list[Any]:
     meant: the only one its constants do not rule out (meant.py), else, among those not ruled
     out, the branch that came closest: the fewest signs of being meant for another kind of value
     (a wrong JSON type, missing required keys or unexpected ones at the value itself, a wrong
-    tag such as `node_type`), then the deepest into the instance, then the fewest errors. When
-    two branches tie, the combinator's own error is the honest answer."""
+    tag such as `node_type`), then the one that got deepest into the value before it failed
+    (its shallowest cause is the deepest), then the fewest errors. An option that fails at the
+    value's own attributes does not come closer by also refusing the members below them: those
+    are problems of an option not taken. When two branches tie, the combinator's own error is
+    the honest answer, one part per option."""
     if error.validator not in _COMBINATORS or not error.context:
         return [error]
     base = len(error.absolute_path)
     branches: dict[Any, list[Any]] = {}
-    for sub in error.context:
-        # A `false` branch's error carries no schema path: it is a branch of its own.
-        path = sub.relative_schema_path
-        branches.setdefault(path[0] if path else ("false", len(branches)), []).append(sub)
     options = error.validator_value
+    # A `false` option's error carries no schema path: it is a branch of its own, the options
+    # that are `false` giving one error each, in their order.
+    falses = iter([i for i, o in enumerate(options) if o is False] if is_array(options) else [])
+    for sub in error.context:
+        path = sub.relative_schema_path
+        if not path:
+            sub.zomgen_false_option = (error, next(falses, None))
+        branches.setdefault(path[0] if path else ("false", len(branches)), []).append(sub)
     if is_array(options):
         out = ruled_out(options, error.instance, root)
         meant = {k: v for k, v in branches.items() if k not in out}
@@ -183,8 +190,8 @@ def _causes(error: Any, root: dict[str, Any]) -> list[Any]:
     for key, subs in branches.items():
         resolved = [c for s in subs for c in _causes(s, root)]
         mismatch = sum(_other_kind(s, base) for s in subs)
-        depth = max(len(c.absolute_path) for c in resolved)
-        scored.append(((-mismatch, depth, -len(resolved)), key, resolved))
+        reached = min(len(c.absolute_path) for c in resolved)
+        scored.append(((-mismatch, reached, -len(resolved)), key, resolved))
     if len(scored) == 1:
         return scored[0][2]
     ranked = sorted(scored, key=lambda item: item[0], reverse=True)
@@ -195,21 +202,22 @@ def _causes(error: Any, root: dict[str, Any]) -> list[Any]:
 
 def _one_line_per_option(error: Any, options: list[tuple[Any, list[Any]]]) -> Any:
     """The combinator's own error, its message giving for each option (one short part each,
-    as a problem stays one line) that option's deepest cause: no option is nearer than
-    another, so the reader chooses."""
+    as a problem stays one line) where that option first fails, its shallowest cause: no
+    option is nearer than another, so the reader chooses."""
     base = len(error.absolute_path)
     lines: list[str] = []
     for key, causes in options:
-        deepest = max(causes, key=lambda c: len(c.absolute_path))
-        where = to_pointer(list(deepest.absolute_path)[base:]) or "itself"
-        text = _short(str(deepest.message), _OPTION_LINE)
+        first = min(causes, key=lambda c: len(c.absolute_path))
+        where = to_pointer(list(first.absolute_path)[base:]) or "itself"
+        # an option that is a union of its own says so, without its options' parts
+        text = _short(getattr(first, "zomgen_header", None) or _message(first), _OPTION_LINE)
         label = f"option {key}" if isinstance(key, int) else "a `false` option"
         lines.append(f"{label}: {where}: {text}")
     described = copy.copy(error)
-    described.message = (
-        f"{_summary(error.instance)} matches none of the {error.validator} options; "
-        + "; ".join(lines)
+    described.zomgen_header = (
+        f"{_summary(error.instance)} matches none of the {error.validator} options"
     )
+    described.message = f"{described.zomgen_header}; " + "; ".join(lines)
     described.zomgen_one_line_per_option = True  # each line short already: not cut at 300
     return described
 
@@ -233,10 +241,15 @@ def _other_kind(error: Any, base: int) -> int:
 
 def _problem(error: Any, engines: Engines) -> Problem:
     node_path, pointer = split_node_pointer(list(error.absolute_path))
-    keyword = str(error.validator)
+    # a `false` subschema's error names no keyword (false_schemas.py names the keys it forbids)
+    keyword = FALSE_SCHEMA if error.validator is None else str(error.validator)
     locations = engines.locations or {}
     where = locations.get(id(error.schema))
-    if where is None:
+    combinator, index = getattr(error, "zomgen_false_option", (None, None))
+    if combinator is not None and index is not None and id(combinator.schema) in locations:
+        # a `false` option: where it stands among its combinator's options
+        schema_path = f"{locations[id(combinator.schema)]}/{combinator.validator}/{index}"
+    elif where is None:
         schema_path = to_pointer(error.absolute_schema_path)
     elif keyword == FALSE_SCHEMA:  # where the `false` stands: `.../properties/<key>`
         tail = list(error.relative_schema_path)[-2:]
@@ -250,15 +263,41 @@ def _problem(error: Any, engines: Engines) -> Problem:
 
 
 def _message(error: Any) -> str:
+    """python-jsonschema's message, with the value given shown as `_shown` writes it: in its
+    place where the message starts with it, after the words (`(given: ...)`) where they leave
+    it out (a `const` says only what was expected); shortened to _MAX_MESSAGE characters."""
     message = str(error.message)
-    if len(message) <= _MAX_MESSAGE or getattr(error, "zomgen_one_line_per_option", False):
-        return message
-    shown = repr(error.instance)
-    if message.startswith(shown):
-        message = _summary(error.instance) + message[len(shown) :]
-    if len(message) > _MAX_MESSAGE:
-        message = message[: _MAX_MESSAGE - 3] + "..."
-    return message
+    if getattr(error, "zomgen_one_line_per_option", False):
+        return message  # each part short already
+    given = ""
+    if error.validator in _GIVEN_AFTER:
+        given = f" (given: {_shown(error.instance)})"
+    elif len(message) > _SHOWN:
+        shown = repr(error.instance)
+        if len(shown) > _SHOWN and message.startswith(shown):
+            message = _shown(error.instance) + message[len(shown) :]
+    if len(message) + len(given) > _MAX_MESSAGE:
+        message = message[: _MAX_MESSAGE - len(given) - 3] + "..."
+    return message + given
+
+
+# The keywords whose python-jsonschema message does not show the value it is about.
+_GIVEN_AFTER = frozenset(("const", "minContains", "maxContains", "items", "unevaluatedItems"))
+# The value given is shown in full up to this many characters (report.ts's SHOWN).
+_SHOWN = 100
+
+
+def _shown(value: Any) -> str:
+    """How a message shows the value given, in both run times: its repr up to _SHOWN
+    characters; past that a list or an object by its size, any other value cut short."""
+    if (is_array(value) or is_object(value)) and len(value) > _SHOWN:
+        return _summary(value)
+    text = repr(value)
+    if len(text) <= _SHOWN:
+        return text
+    if is_array(value) or is_object(value):
+        return _summary(value)
+    return text[: _SHOWN - 3] + "..."
 
 
 def _short(text: str, limit: int) -> str:
@@ -326,10 +365,15 @@ def _wrong_version_only(problems: list[Problem]) -> list[Problem]:
     """A store of the other Zarr version (a v2 store checked with a v3 convention) fails at
     its root's `zarr_format`, then at every key of the version it is not, on every node: only
     the first says anything. Then the root's zarr_format and node_type problems are all there
-    is to report. A single node of the other version inside a store keeps its details."""
+    is to report (not a `false` forbidding `node_type`, a key of the version it is not). A
+    single node of the other version inside a store keeps its details."""
     if not _wrong_version_at_root(problems):
         return problems
-    return [p for p in problems if p.node_path == "/" and p.pointer in _KIND_POINTERS]
+    return [
+        p
+        for p in problems
+        if p.node_path == "/" and p.pointer in _KIND_POINTERS and p.keyword != FALSE_SCHEMA
+    ]
 
 
 def _root_alone(document: Any) -> dict[str, Any] | None:

@@ -102,13 +102,21 @@ export function match(document: unknown, pattern: readonly string[]): Match[] {
 
 const ESCAPES: { readonly [char: string]: string } = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** One character of a string as Python's `repr` writes it (ASCII control characters escaped). */
+// What Python's `str.isprintable` calls not printable: control, format, surrogate, private-use
+// and unassigned characters, and the separators but the ASCII space.
+const NOT_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
+/** One character of a string as Python's `repr` writes it: what is not printable escaped as
+ * \xhh, \uhhhh or \Uhhhhhhhh (U+202E, which would turn the text beside it around, too). */
 function reprChar(char: string, quote: string): string {
   if (char === quote) return `\\${char}`;
   const escaped = ESCAPES[char];
   if (escaped !== undefined) return escaped;
+  if (char === " " || !NOT_PRINTABLE.test(char)) return char;
   const code = char.codePointAt(0) ?? 0;
-  return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : char;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\U${code.toString(16).padStart(8, "0")}`;
 }
 
 /** A Python-style repr of a JSON value, so messages read the same in both languages. */

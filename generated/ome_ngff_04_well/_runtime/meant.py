@@ -4,14 +4,17 @@ not meant as the "csc_matrix" option, so its problems come from the CSR option (
 `indptr`), not from whichever option happens to fail least.
 
 An option's *tags* are the `const` and `enum` values it requires at a path below the value
-(`/attributes/encoding-type`, `/attributes/ome/version`, `/zarr_format`), and its *closed*
+(`/attributes/encoding-type`, `/attributes/ome/version`, `/zarr_format`), its *closed*
 objects those where it allows no key (`maxProperties: 0`) or only named ones
-(`additionalProperties: false`), read through `$ref`, `allOf` and up to three levels of
-`properties`. An option is ruled out when the value carries another option's tag (a value that
-option allows at its path) and this option forbids that value there: its own tag at that path
-allows something else, or the key is not allowed in a closed object around it. So a tag that no
-option allows rules out nothing (it may be a typo), and neither does a missing key; an OME-NGFF
-labels folder (attributes must be empty) is ruled out by an image's `attributes.ome.version`.
+(`additionalProperties: false`), and its *parts* the subschemas it gives each such path, read
+through `$ref`, `allOf` and up to three levels of `properties`. An option is ruled out when the
+value carries another option's tag (a value that option allows at its path) and this option
+forbids that value there: its own tag at that path allows something else, a closed object on
+the way to it does not allow the key that leads there, or one of its parts at that path refuses
+the value. So a tag that no option allows rules out nothing (it may be a typo), and neither does
+a missing key; an OME-NGFF labels folder (attributes must be empty) is ruled out by a label
+image's `attributes.ome.version`, and a dimensioned variable (`_ARRAY_DIMENSIONS` of one item or
+more) by a scalar's `_ARRAY_DIMENSIONS: []`, whatever else is wrong with the value.
 
 The same rule, step for step, is in runtime_ts/meant.ts: the twin tests hold the two run times
 to equal problems.
@@ -23,6 +26,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from .keywords import reference_validator
 from .pointers import resolve_local_ref
 from .subschemas import per_schema
 from .values import is_array, is_object
@@ -36,6 +40,8 @@ _DEPTH = 3
 # and reading each anew took a fifth of the time `zomgen cases` took on GeoZarr.
 # id(root) -> (root, {id(option) -> (option, kept alive so that its id is not reused; reading)})
 _readings: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
+# python-jsonschema for the schemas seen last, to ask whether a part of an option holds
+_validators: OrderedDict[int, tuple[dict[str, Any], Any]] = OrderedDict()
 
 
 def ruled_out(options: Sequence[Any], value: Any, root: Any) -> set[int]:
@@ -44,10 +50,20 @@ def ruled_out(options: Sequence[Any], value: Any, root: Any) -> set[int]:
     out: set[int] = set()
     for i, own in enumerate(read):
         for j, other in enumerate(read):
-            if j != i and any(own.rejects(path, v) for path, v in other.tagged_in(value)):
+            if j != i and any(own.rejects(path, v, root) for path, v in other.tagged_in(value)):
                 out.add(i)
                 break
     return out
+
+
+def _holds(part: Any, value: Any, root: Any) -> bool:
+    """Whether `value` satisfies `part`, a subschema of `root` (its `$ref`s read in `root`)."""
+    if isinstance(part, bool):
+        return part
+    if not is_object(root):
+        return True
+    validator = per_schema(_validators, root, reference_validator)
+    return bool(validator.evolve(schema=part).is_valid(value))
 
 
 def _reading(option: Any, root: Any) -> _Reading:
@@ -61,12 +77,13 @@ def _reading(option: Any, root: Any) -> _Reading:
 
 
 class _Reading:
-    """One option's tags (path -> the values allowed there) and closed objects (path -> the
-    keys allowed there, None for none)."""
+    """One option's tags (path -> the values allowed there), closed objects (path -> the
+    keys allowed there, None for none) and parts (path -> a subschema it gives that path)."""
 
     def __init__(self, option: Any, root: Any) -> None:
         self.tags: list[tuple[tuple[str, ...], list[Any]]] = []
         self.closed: list[tuple[tuple[str, ...], frozenset[str] | None]] = []
+        self.parts: list[tuple[tuple[str, ...], Any]] = []
         self._read(option, root, (), set())
 
     def _read(self, schema: Any, root: Any, path: tuple[str, ...], seen: set[int]) -> None:
@@ -91,6 +108,8 @@ class _Reading:
                 self._read(part, root, path, seen)
         if len(path) < _DEPTH and is_object(properties):
             for key, sub in properties.items():
+                if sub is False or is_object(sub):
+                    self.parts.append(((*path, key), sub))
                 self._read(sub, root, (*path, key), seen)
 
     def tagged_in(self, value: Any) -> list[tuple[tuple[str, ...], Any]]:
@@ -102,14 +121,20 @@ class _Reading:
                 found.append((path, held))
         return found
 
-    def rejects(self, path: tuple[str, ...], held: Any) -> bool:
-        """Whether this option forbids `held` at `path`: a tag there that does not allow it, or
-        a closed object around it that does not allow its key."""
+    def rejects(self, path: tuple[str, ...], held: Any, root: Any) -> bool:
+        """Whether this option forbids `held` at `path`: a tag there that does not allow it, a
+        closed object on the way that does not allow the key leading there, or a part there
+        that `held` does not satisfy."""
         if any(p == path and not _allows(allowed, held) for p, allowed in self.tags):
             return True
-        return bool(path) and any(
-            p == path[:-1] and (keys is None or path[-1] not in keys) for p, keys in self.closed
-        )
+        if any(
+            len(p) < len(path)
+            and p == path[: len(p)]
+            and (keys is None or path[len(p)] not in keys)
+            for p, keys in self.closed
+        ):
+            return True
+        return any(p == path and not _holds(part, held, root) for p, part in self.parts)
 
 
 def _at(value: Any, path: tuple[str, ...]) -> tuple[bool, Any]:

@@ -16,6 +16,12 @@
  * private key before Ajv sees them, and renamed back in every reported problem. Likewise a
  * `$defs` entry named `$id`, which Ajv's scan for ids takes for the schema's own `$id` (and
  * throws): it is renamed, and so are the `$ref`s that point to it.
+ *
+ * A `false` under `properties` or `patternProperties` (a key the schema forbids) is given to Ajv
+ * as `{"not": {}}`, which holds of nothing as `false` does, but is an object of its own: Ajv
+ * reports its failure with that object as the parent schema, so the report names where the
+ * `false` stands in the bundled schema (`.../properties/node_type`) even when Ajv met it through
+ * a `$ref` inside an option of a union, where its schema path starts again from the `$ref`.
  */
 
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -103,6 +109,21 @@ const POINTER_KEYWORDS = [
   UNIQUE_BY, INDEX_OF, PARTITION, CONNECTED,
 ];
 
+/** The objects that stand for a `false` under `properties` or `patternProperties`. */
+const FORBIDDING = new WeakSet<object>();
+
+/** Whether `schema` stands for a `false` that forbids a key (see the module's comment). */
+export function forbidsKey(schema: unknown): boolean {
+  return isObject(schema) && FORBIDDING.has(schema);
+}
+
+function forbidding(sub: unknown): unknown {
+  if (sub !== false) return sub;
+  const marker = { not: {} };
+  FORBIDDING.add(marker);
+  return marker;
+}
+
 /** Rename `__proto__` wherever a schema names an object key (in place: the schema is our own
  * parse of the package's text), and in the paths of the zomgen checks. */
 export function escapeSchema(schema: unknown): void {
@@ -111,9 +132,14 @@ export function escapeSchema(schema: unknown): void {
   for (const key of ["properties", "dependentSchemas"]) {
     const map = s[key];
     if (isObject(map)) {
-      s[key] = Object.fromEntries(Object.keys(map).map((k) => [escapeKey(k), map[k]]));
+      const renamed = (k: string) => (key === "properties" ? forbidding(map[k]) : map[k]);
+      s[key] = Object.fromEntries(Object.keys(map).map((k) => [escapeKey(k), renamed(k)]));
       Object.values(s[key] as Mutable).forEach(escapeSchema);
     }
+  }
+  const patterns = s["patternProperties"];
+  if (isObject(patterns)) {
+    s["patternProperties"] = Object.fromEntries(Object.keys(patterns).map((k) => [k, forbidding(patterns[k])]));
   }
   const required = s["required"];
   if (isArray(required)) s["required"] = required.map((k) => (typeof k === "string" ? escapeKey(k) : k));

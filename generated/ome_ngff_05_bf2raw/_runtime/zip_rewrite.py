@@ -50,6 +50,11 @@ class ZipRewrite:
             return None
         return read_entry(self._old, self._entries[key], DEFAULT_MAX_BYTES)
 
+    def keys_below(self, prefix: str) -> list[str]:
+        """Every entry's key that starts with `prefix`, as the zip will hold them."""
+        names = {*self._entries, *(k for k, v in self._changes.items() if v is not None)}
+        return sorted(k for k in names if k.startswith(prefix) and k in self)
+
     def __setitem__(self, key: str, value: bytes) -> None:
         self._changes[key] = value
 

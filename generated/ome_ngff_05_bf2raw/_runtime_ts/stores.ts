@@ -7,6 +7,7 @@
 import { httpSource } from "./http.js";
 import { namedMemberTree } from "./members.js";
 import type { JsonObject } from "./node_files.js";
+import { repr } from "./pointers.js";
 import { NotFullyChecked, type Problem, ZomError, formatProblems } from "./problems.js";
 import { folderSource } from "./local_folder.js";
 import { type Readable, type Source, listedSource, readableSource } from "./sources.js";
@@ -91,8 +92,17 @@ async function openSource(input: StoreInput, options: StoreOptions): Promise<Sou
   return folder;
 }
 
+/** The store key prefix of a node path inside the store (`labels/cells`, `/labels/cells/`). A
+ * `.` or `..` part, an empty one, or a NUL is refused (opening.py's `split_path`): `../outside`
+ * would read outside a folder store, or outside the URL's prefix over HTTP. */
 function prefixOf(path: string | undefined): string {
-  const parts = (path ?? "").split("/").filter((part) => part !== "");
+  const text = path ?? "";
+  const trimmed = text.replace(/^\/+|\/+$/g, "");
+  if (text.includes("\0")) throw new StoreError([storeProblem(`path ${repr(text)} is not a node path: it holds a NUL character`)]);
+  const parts = trimmed === "" ? [] : trimmed.split("/");
+  if (parts.some((part) => part === "" || part === "." || part === "..")) {
+    throw new StoreError([storeProblem(`path ${repr(text)} is not a node path: it holds an empty, '.' or '..' part`)]);
+  }
   return parts.length > 0 ? `${parts.join("/")}/` : "";
 }
 
@@ -100,7 +110,9 @@ function prefixOf(path: string | undefined): string {
  * it; the convention's schema names the members to probe where the store cannot list. */
 export async function readStore(input: StoreInput, schema: unknown, options: StoreOptions = {}): Promise<ReadResult> {
   let source: Source;
+  let prefix: string;
   try {
+    prefix = prefixOf(options.path);
     source = await openSource(input, options);
   } catch (error) {
     if (error instanceof StoreError) return { document: null, problems: [...error.problems], unchecked: [] };
@@ -108,7 +120,7 @@ export async function readStore(input: StoreInput, schema: unknown, options: Sto
   }
   return readDocument(
     source,
-    prefixOf(options.path),
+    prefix,
     {
       useConsolidated: options.useConsolidated ?? true,
       maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,

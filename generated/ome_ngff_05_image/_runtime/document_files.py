@@ -9,10 +9,12 @@ before the store is touched.
 from __future__ import annotations
 
 import json
-from typing import Any
+import math
+from collections.abc import Sequence
+from typing import Any, cast
 
 from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name
-from .pointers import node_path
+from .pointers import escape, node_path
 from .problems import Problem
 from .values import is_object
 
@@ -64,6 +66,11 @@ def _files(names: tuple[str, ...], node: Any, problems: list[Problem]) -> dict[s
         )
         return {}
     meta = {k: v for k, v in node.items() if k != "members"}
+    unwritable = _first_unwritable(meta)
+    if unwritable is not None:
+        pointer, why = unwritable
+        problems.append(Problem(path, pointer, why, "write"))
+        return {}
     if node.get("zarr_format") == 3:
         files: dict[str, Any] = {V3: meta}
     elif node.get("zarr_format") == 2:
@@ -85,6 +92,44 @@ def _files(names: tuple[str, ...], node: Any, problems: list[Problem]) -> dict[s
             return {}
         encoded[name] = text.encode("utf-8")
     return encoded
+
+
+def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
+    """(pointer, why) of the first value of a node's metadata that JSON in UTF-8 cannot hold:
+    NaN or an infinity (JSON has neither; Zarr spells them as strings), a lone surrogate in a
+    string or key, a value that is not JSON at all. Found before anything is written."""
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str):
+            if _lone_surrogate(value):
+                return pointer, "a lone surrogate cannot be written as UTF-8"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                spelled = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+                return pointer, f"{value} cannot be written as JSON (Zarr writes {spelled!r})"
+        elif isinstance(value, dict):
+            for key, item in cast("dict[object, Any]", value).items():
+                if not isinstance(key, str):
+                    return pointer, f"a key {key!r} that is not a string cannot be written as JSON"
+                at = f"{pointer}/{escape(key)}"
+                if _lone_surrogate(key):
+                    return at, "a key holding a lone surrogate cannot be written as UTF-8"
+                stack.append((at, item))
+        elif isinstance(value, (list, tuple)):  # a document built in Python may hold tuples
+            items = cast("Sequence[Any]", value)
+            stack += [(f"{pointer}/{i}", item) for i, item in enumerate(items)]
+        elif value is not None and not isinstance(value, bool | int):
+            return pointer, f"a {type(value).__name__} cannot be written as JSON"
+    return None
+
+
+def _lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _unwritable(name: str) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -38,8 +39,15 @@ def _reject_constant(name: str) -> Any:
     raise _NotJson(f"{name} is not JSON (Zarr writes it as the string {json.dumps(name)})")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # `1e400`: JSON text, but no float holds it
+        raise _NotJson(f"{text} is beyond what a 64-bit float holds (it would read as an infinity)")
+    return value
+
+
 # One decoder for every file: json.loads with a keyword builds a new one per call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 @functools.cache

@@ -13,7 +13,7 @@
  */
 
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { PROTO_ALIAS, SCHEMA_ID, type Engines, unescapeKey } from "./engine.js";
+import { PROTO_ALIAS, SCHEMA_ID, type Engines, forbidsKey, unescapeKey } from "./engine.js";
 import { escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
 import { type Resolve, resolver, ruledOut } from "./meant.js";
 import {
@@ -62,7 +62,10 @@ class Reporter {
   problems(errors: readonly ErrorObject[]): Problem[] {
     const causes = mergeUnexpected(this.walk(errors, "").causes);
     const found = dedupe(causes.map((c) => this.problem(c)));
-    return wrongVersionOnly(wrongKindOnly(found)).sort(treeOrder);
+    const kept = wrongVersionOnly(wrongKindOnly(found));
+    // a store of the other Zarr version: not also the `false` that forbids its node_type
+    const other = wrongVersionAtRoot(found);
+    return (other ? kept.filter((p) => p.keyword !== "false schema") : kept).sort(treeOrder);
   }
 
   private walk(errors: readonly ErrorObject[], prefix: string): Walk {
@@ -75,7 +78,7 @@ class Reporter {
       // Ajv wraps the errors of `then` / `else` in an `if` error, and those of a property name
       // in a `propertyNames` error; python-jsonschema reports the inner errors alone.
       if (error === undefined || WRAPPERS.includes(error.keyword)) continue;
-      let cause: Cause = { error, path: prefix + error.instancePath };
+      let cause: Cause = { error: asForbidden(error), path: prefix + error.instancePath };
       if (COMBINATORS.includes(error.keyword) && isArray(error.schema)) {
         const result = this.combinator(cause);
         i -= result.consumed;
@@ -95,17 +98,21 @@ class Reporter {
 
   /** The causes in the option the value meant: the only one its constants do not rule out
    * (meant.ts), else, among those not ruled out, the branch that came closest: the fewest signs
-   * of being meant for another kind of value, then the deepest into the instance, then the
-   * fewest errors. When two branches tie, the combinator's own error is the honest answer, its
-   * message giving each option's deepest cause (optionLines). */
+   * of being meant for another kind of value, then the one that got deepest into the value
+   * before it failed (its shallowest cause is the deepest), then the fewest errors. When two
+   * branches tie, the combinator's own error is the honest answer, its message giving where
+   * each option first fails (optionLines). As validation.py does. */
   private combinator(cause: Cause): { causes: Cause[]; consumed: number } {
     const { error, path } = cause;
     const branches = isArray(error.schema) ? error.schema : [];
     const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
-    const out = ruledOut(branches, error.data, this.resolve);
+    const out = ruledOut(branches, error.data, this.resolve, (schema, value) => this.holds(schema, value));
     let consumed = 0;
-    const scored: { score: [number, number, number]; causes: Cause[]; option: number }[] = [];
-    for (let j = 0; j < branches.length; j++) {
+    const scored: { score: [number, number, number]; causes: Cause[]; option: number; isFalse: boolean }[] = [];
+    const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
+    // A `oneOf` that two options pass stops at the second: the options after it left no errors.
+    const last = isArray(passing) ? Math.max(...passing.map(Number)) : branches.length - 1;
+    for (let j = 0; j <= last && j < branches.length; j++) {
       const pointer = `${holder ?? ""}/${error.keyword}/${j}`;
       const branchErrors = this.branchErrors(pointer, branches[j], error.data);
       if (branchErrors === null) continue;
@@ -113,10 +120,10 @@ class Reporter {
       const walk = this.walk(branchErrors, path);
       const base = depth(path);
       const mismatch = walk.entries.reduce((n, e) => n + otherKind(e, base), 0);
-      const deepest = Math.max(0, ...walk.causes.map((c) => depth(c.path)));
-      scored.push({ score: [-mismatch, deepest, -walk.causes.length], causes: walk.causes, option: j });
+      const reached = walk.causes.length === 0 ? base : Math.min(...walk.causes.map((c) => depth(c.path)));
+      const isFalse = branches[j] === false;
+      scored.push({ score: [-mismatch, reached, -walk.causes.length], causes: walk.causes, option: j, isFalse });
     }
-    const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
     if (holder === undefined || (passing !== undefined && passing !== null) || scored.length === 0) {
       return { causes: [cause], consumed };
     }
@@ -126,8 +133,10 @@ class Reporter {
     const [best, second] = ranked;
     if (best === undefined) return { causes: [cause], consumed };
     if (second !== undefined && compareScores(best.score, second.score) === 0) {
-      const message = `${summary(error.data)} matches none of the ${error.keyword} options; ${optionLines(candidates, path)}`;
-      return { causes: [{ error: { ...error, message, params: { ...error.params, oneLinePerOption: true } }, path }], consumed };
+      const header = `${summary(error.data)} matches none of the ${error.keyword} options`;
+      const message = `${header}; ${optionLines(candidates, path)}`;
+      const params = { ...error.params, oneLinePerOption: true, header };
+      return { causes: [{ error: { ...error, message, params }, path }], consumed };
     }
     return { causes: best.causes, consumed };
   }
@@ -155,12 +164,19 @@ class Reporter {
     return { cause: { error: { ...error, keyword }, path: cause.path }, consumed };
   }
 
+  /** Whether `value` satisfies `schema`, a subschema of the bundled schema (meant.ts asks). */
+  private holds(schema: unknown, value: unknown): boolean {
+    if (typeof schema === "boolean") return schema;
+    const pointer = isObject(schema) ? this.engines.locations.get(schema) : undefined;
+    return pointer === undefined || this.branchErrors(pointer, schema, value) === null;
+  }
+
   /** The errors of one branch on its own, or null when it passes. */
   private branchErrors(pointer: string, branch: unknown, data: unknown): ErrorObject[] | null {
     if (branch === true) return null;
     if (branch === false) {
       const message = "boolean schema is false";
-      return [{ keyword: "false schema", instancePath: "", schemaPath: "#", params: {}, message }];
+      return [{ keyword: "false schema", instancePath: "", schemaPath: `#${pointer}`, params: {}, message, data }];
     }
     let validate = this.fragments.get(pointer);
     if (validate === undefined) {
@@ -178,11 +194,10 @@ class Reporter {
     const [nodePath, pointer] = splitNodePointer(segments);
     const holder = error.parentSchema ? this.engines.locations.get(error.parentSchema) : undefined;
     const at = (error.params as { at?: unknown }).at;
-    const forbidden = forbiddenKey(error, segments);
+    const forbidden = forbiddenKey(error, this.engines.locations);
     if (forbidden !== null) {
       // the key a `false` forbids, named at its own pointer as false_schemas.py names it
-      const message = `${repr(segments[segments.length - 1] ?? "")} is not allowed here: its schema is false`;
-      return { node_path: nodePath, pointer, message, keyword: error.keyword, schema_path: forbidden };
+      return { node_path: nodePath, pointer, message: message(error), keyword: error.keyword, schema_path: forbidden };
     }
     let schemaPath: string;
     if (holder === undefined) {
@@ -198,20 +213,25 @@ class Reporter {
 }
 
 /** The schema path of a key a `false` subschema under `properties` or `patternProperties`
- * forbids (Ajv's, decoded, without its `/false schema` tail); null for any other error. */
-function forbiddenKey(error: ErrorObject, segments: readonly string[]): string | null {
-  if (error.keyword !== "false schema" || segments.length === 0) return null;
-  const parts = error.schemaPath.replace(/^#/, "").replace(/\/false schema$/, "").split("/");
-  if (!["properties", "patternProperties"].includes(parts[parts.length - 2] ?? "")) return null;
-  return parts
-    .map((part) => {
-      try {
-        return decodeURIComponent(part);
-      } catch {
-        return part;
-      }
-    })
-    .join("/");
+ * forbids (where its stand-in, engine.ts's `{"not": {}}`, stands); null for any other error. */
+function forbiddenKey(error: ErrorObject, locations: Map<object, string>): string | null {
+  if (error.keyword !== "false schema" || !forbidsKey(error.parentSchema)) return null;
+  return isObject(error.parentSchema) ? (locations.get(error.parentSchema) ?? null) : null;
+}
+
+/** The failure of a `false` that forbids a key (Ajv's `not` of its stand-in) as python-jsonschema
+ * names it, keyword `false schema`; any other error as it is. */
+function asForbidden(error: ErrorObject): ErrorObject {
+  if (error.keyword !== "not" || !forbidsKey(error.parentSchema)) return error;
+  return { ...error, keyword: "false schema", schemaPath: error.schemaPath.replace(/\/not$/, "/false schema") };
+}
+
+/** The name of the key a `false` under `properties` or `patternProperties` forbids (the last
+ * token of the error's instance path), or null for a `false` that stands elsewhere. */
+function forbiddenKeyName(error: ErrorObject): string | null {
+  if (!forbidsKey(error.parentSchema)) return null;
+  const key = parsePointer(error.instancePath).pop();
+  return key === undefined ? null : unescapeKey(key);
 }
 
 const UNEXPECTED: { readonly [keyword: string]: string } = {
@@ -248,15 +268,23 @@ function mergeUnexpected(causes: readonly Cause[]): Cause[] {
   return merged;
 }
 
-/** Each option's deepest cause, one short part per option, as validation.py words it. */
-function optionLines(options: readonly { causes: Cause[]; option: number }[], base: string): string {
+/** Where each option first fails (its shallowest cause), one short part per option, as
+ * validation.py words it. */
+function optionLines(
+  options: readonly { causes: Cause[]; option: number; isFalse: boolean }[],
+  base: string,
+): string {
   return options
-    .map(({ causes, option }) => {
-      const first = causes[0];
-      if (first === undefined) return `option ${option}: fails`;
-      const deepest = causes.reduce((a, b) => (depth(b.path) > depth(a.path) ? b : a), first);
-      const where = deepest.path.slice(base.length) || "itself";
-      return `option ${option}: ${where}: ${short(message(deepest.error), OPTION_LINE)}`;
+    .map(({ causes, option, isFalse }) => {
+      const label = isFalse ? "a `false` option" : `option ${option}`;
+      const head = causes[0];
+      if (head === undefined) return `${label}: fails`;
+      const first = causes.reduce((a, b) => (depth(b.path) < depth(a.path) ? b : a), head);
+      const where = first.path.slice(base.length) || "itself";
+      // an option that is a union of its own says so, without its options' parts
+      const header = (first.error.params as { header?: unknown }).header;
+      const text = typeof header === "string" ? header : message(first.error);
+      return `${label}: ${where}: ${short(text, OPTION_LINE)}`;
     })
     .join("; ");
 }
@@ -293,7 +321,8 @@ function otherKind({ error, path }: Cause, base: number): number {
   return below === 1 && error.keyword === "const" ? 1 : 0;
 }
 
-/** Ajv's message, with the value it leaves out (which key was unexpected, which constant). */
+/** Ajv's message, with what it leaves out: which key was unexpected or is depended on, which
+ * constant, and the value given (Python's messages quote it), shown as `shown` writes it. */
 function message(error: ErrorObject): string {
   const params = error.params as { [key: string]: unknown };
   const base = error.message ?? error.keyword;
@@ -302,32 +331,48 @@ function message(error: ErrorObject): string {
   if (param !== undefined && param in params) text = `${base} (${unexpected(params[param])})`;
   else if (error.keyword === "const") text = `${base} ${JSON.stringify(params["allowedValue"])}`;
   else if (error.keyword === "enum") text = `${base} ${JSON.stringify(params["allowedValues"])}`;
-  else text = base;
-  // Ajv's words say what was wanted, never what was given; Python's quote the value.
-  if (GIVEN.has(error.keyword) && "data" in error) text += ` (given: ${summary(error.data)})`;
+  else if (error.keyword === "required") text = `must have required property ${repr(params["missingProperty"])}`;
+  else if (error.keyword === "dependentRequired" || error.keyword === "dependencies") {
+    text = `must have property ${repr(params["missingProperty"])} when property ${repr(params["property"])} is present`;
+  } else if (error.keyword === "false schema") {
+    const key = forbiddenKeyName(error);
+    if (key !== null) return `${repr(key)} is not allowed here: its schema is false`;
+    text = "False schema does not allow";
+  } else text = base;
   text = text.replaceAll(PROTO_ALIAS, "__proto__");
   if ((params["oneLinePerOption"] as unknown) === true) return text; // each part short already
-  return short(text, MAX_MESSAGE);
+  // Ajv's words say what was wanted, never what was given; Python's quote the value.
+  const given = GIVEN.has(error.keyword) && "data" in error ? ` (given: ${shown(error.data)})` : "";
+  return short(text, MAX_MESSAGE - given.length) + given;
 }
+
+/** How a message shows the value given, in both run times (validation.py's `_shown`): its
+ * Python-style repr up to SHOWN characters; past that a list or an object by its size, any
+ * other value cut short. */
+function shown(value: unknown): string {
+  const size = isArray(value) ? value.length : isObject(value) ? Object.keys(value).length : 0;
+  const text = size > SHOWN ? "" : repr(value).replaceAll(PROTO_ALIAS, "__proto__");
+  if (size <= SHOWN && text.length <= SHOWN) return text;
+  return isArray(value) || isObject(value) ? summary(value) : text.slice(0, SHOWN - 3) + "...";
+}
+
+/** The value given is shown in full up to this many characters. */
+const SHOWN = 100;
 
 // The keywords whose failure is about the value itself: their messages show it.
 const GIVEN = new Set([
-  "const",
-  "enum",
-  "type",
-  "pattern",
-  "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
+  "const", "enum", "type", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+  "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+  "uniqueItems", "minProperties", "maxProperties", "contains", "minContains", "maxContains",
+  "not", "false schema", "anyOf", "oneOf", "items", "unevaluatedItems",
 ]);
 
+/** The unexpected keys, named in the order python-jsonschema names them (by code point). */
 function unexpected(names: unknown): string {
-  return isArray(names) ? `${names.map(repr).join(", ")} were unexpected` : `${repr(names)} was unexpected`;
+  if (!isArray(names)) return `${repr(names)} was unexpected`;
+  const codes = (name: unknown): number[] => Array.from(String(name), (c) => c.codePointAt(0) ?? 0);
+  const sorted = [...names].sort((a, b) => compareScores(codes(a), codes(b)) || String(a).length - String(b).length);
+  return `${sorted.map(repr).join(", ")} were unexpected`;
 }
 
 /** Every problem of an invalid (escaped) document, from the detailed engine's errors. */

@@ -8,6 +8,7 @@
  */
 
 import { FetchStore } from "zarrita";
+import { repr } from "./pointers.js";
 import { Failure, type Fetched, type Listing, type Source, describe, tooLarge } from "./sources.js";
 
 export interface HttpOptions {
@@ -87,13 +88,43 @@ class HttpSource implements Source {
     return origin === this.base.origin || allowed.includes("*") || allowed.includes(origin);
   }
 
+  /** GET `url`, its redirects followed one at a time, each checked before it is asked for
+   * (httpget.py alike). A browser hides a redirect's Location from the page (an opaque
+   * response): there the browser follows it, under its own rules for other origins, and the
+   * origin it ended at is checked after. */
+  private async follow(url: URL, signal: AbortSignal, headers?: Headers): Promise<Response> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const response = await fetch(current, { signal, redirect: "manual", ...(headers ? { headers } : {}) });
+      if (response.type === "opaqueredirect") {
+        const followed = await fetch(current, { signal, redirect: "follow", ...(headers ? { headers } : {}) });
+        if (followed.url && !this.allowed(followed.url)) {
+          await followed.body?.cancel();
+          throw new Refused(refusal(new URL(followed.url)));
+        }
+        return followed;
+      }
+      const location = response.headers.get("location");
+      if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+      await response.body?.cancel();
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch (error) {
+        throw new Refused(`cannot follow a redirect to ${repr(location)}: ${describe(error)}`);
+      }
+      if (next.protocol !== "http:" && next.protocol !== "https:") {
+        throw new Refused(`cannot follow a redirect to ${repr(location)}: not an http or https URL with a host`);
+      }
+      if (!this.allowed(next.href)) throw new Refused(refusal(next));
+      if (hop >= MAX_REDIRECTS) throw new Refused(`more than ${MAX_REDIRECTS} redirects`);
+      current = next;
+    }
+  }
+
   private async fetch(request: Request, limit: number): Promise<Response> {
     const signal = AbortSignal.timeout(this.options.timeoutSeconds * 1000);
-    const response = await fetch(request, { signal, redirect: "follow" });
-    if (response.url && !this.allowed(response.url)) {
-      await response.body?.cancel();
-      throw new Refused(`redirected to ${new URL(response.url).origin}, another origin`);
-    }
+    const response = await this.follow(new URL(request.url), signal, request.headers);
     if ([403, 404, 410].includes(response.status)) {
       await response.body?.cancel();
       return new Response(null, { status: 404 });
@@ -120,12 +151,12 @@ class HttpSource implements Source {
     let response: Response;
     try {
       const signal = AbortSignal.timeout(this.options.timeoutSeconds * 1000);
-      response = await fetch(new URL(path, this.base), { signal });
+      response = await this.follow(new URL(path, this.base), signal);
     } catch {
       return undefined; // no index: not an error of the store (the walk probes named members)
     }
     const type = (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-    if (response.status !== 200 || type !== "text/html" || !this.allowed(response.url || this.base.href)) {
+    if (response.status !== 200 || type !== "text/html") {
       await response.body?.cancel();
       return undefined;
     }
@@ -139,12 +170,39 @@ class HttpSource implements Source {
   }
 }
 
+// As httpget.py: past this many redirects of one request, it is a problem.
+const MAX_REDIRECTS = 5;
+
+/** The words of origins.py's refusal. */
+function refusal(url: URL): string {
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  const shown = `${url.protocol}//${url.hostname}:${port}`;
+  return (
+    `a redirect to another origin (${shown}) is not followed; name it in ` +
+    "allow_redirects_to (zomgen validate --allow-redirects-to) to follow it"
+  );
+}
+
 export function httpSource(url: string, options: HttpOptions): Source {
   return new HttpSource(url, options);
 }
 
-// The links of an HTML page: <a ... href="x/">, the value quoted either way or bare.
-const HREF = /<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/gi;
+// The links of an HTML page: <a ... href="x/">, the value quoted either way or bare. Read tag
+// by tag in one pass: a single pattern over the page tries every `<a` to the end of the page
+// when no `>` closes it, quadratic time (a 200 KB index of `<a <a <a ...` froze the reader).
+const TAG = /<a\s/gi;
+const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/i;
+
+function* hrefs(page: string): Generator<string> {
+  TAG.lastIndex = 0;
+  for (let start = TAG.exec(page); start !== null; start = TAG.exec(page)) {
+    const end = page.indexOf(">", TAG.lastIndex);
+    if (end === -1) return; // no tag closes after here
+    const found = HREF.exec(page.slice(TAG.lastIndex, end));
+    if (found !== null) yield found[1] ?? found[2] ?? found[3] ?? "";
+    TAG.lastIndex = end + 1;
+  }
+}
 const ENTITIES: { readonly [name: string]: string } = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
 function unescapeHtml(text: string): string {
@@ -159,8 +217,8 @@ function unescapeHtml(text: string): string {
  * level down (not `./` or `../`, not absolute, no query). */
 export function subfolders(page: string): string[] {
   const found = new Set<string>();
-  for (const match of page.matchAll(HREF)) {
-    const href = unescapeHtml(match[1] ?? match[2] ?? match[3] ?? "");
+  for (const raw of hrefs(page)) {
+    const href = unescapeHtml(raw);
     if (href.includes("://") || /^[/?#]|^\.\.?\//.test(href) || !href.endsWith("/")) continue;
     let name: string;
     try {

@@ -2,9 +2,11 @@
  * Which options of a failed `anyOf` / `oneOf` a value cannot have meant, by the constants that
  * tell the options apart: the same rule, step for step, as _runtime/meant.py (read its
  * docstring for why). An option's tags are the `const` and `enum` values it requires at a path
- * below the value, and its closed objects those allowing no key or only named ones, read through
- * `$ref`, `allOf` and up to three levels of `properties`. It is ruled out when the value carries
- * another option's tag and this option forbids that value there.
+ * below the value, its closed objects those allowing no key or only named ones, and its parts
+ * the subschemas it gives each such path, read through `$ref`, `allOf` and up to three levels of
+ * `properties`. It is ruled out when the value carries another option's tag and this option
+ * forbids that value there: its own tag there allows something else, a closed object on the way
+ * does not allow the key leading there, or one of its parts there refuses the value.
  */
 
 import { unescapeKey } from "./engine.js";
@@ -20,6 +22,12 @@ interface Tag {
   readonly allowed: readonly unknown[];
 }
 
+interface Part {
+  readonly path: Path;
+  /** A subschema of the bundled schema (an object), or `false`. */
+  readonly schema: unknown;
+}
+
 interface Closed {
   readonly path: Path;
   /** The keys allowed there; null for none. */
@@ -28,6 +36,9 @@ interface Closed {
 
 /** A local `$ref` -> the schema object it names (null if none). */
 export type Resolve = (ref: string) => unknown;
+
+/** Whether a value satisfies a subschema of the bundled schema (`false` included). */
+export type Holds = (schema: unknown, value: unknown) => boolean;
 
 /** `pointer -> object` over the bundled schema, from its `object -> pointer` locations. */
 export function resolver(locations: Map<object, string>): Resolve {
@@ -46,20 +57,26 @@ export function resolver(locations: Map<object, string>): Resolve {
 }
 
 /** The indexes of `options` that `value` cannot have meant. */
-export function ruledOut(options: readonly unknown[], value: unknown, resolve: Resolve): Set<number> {
+export function ruledOut(
+  options: readonly unknown[],
+  value: unknown,
+  resolve: Resolve,
+  holds: Holds,
+): Set<number> {
   const read = options.map((option) => new Reading(option, resolve));
   const out = new Set<number>();
   read.forEach((own, i) => {
     const carried = read.filter((_, j) => j !== i).flatMap((other) => other.taggedIn(value));
-    if (carried.some(([path, held]) => own.rejects(path, held))) out.add(i);
+    if (carried.some(([path, held]) => own.rejects(path, held, holds))) out.add(i);
   });
   return out;
 }
 
-/** One option's tags (path -> the values allowed there) and closed objects. */
+/** One option's tags (path -> the values allowed there), closed objects and parts. */
 class Reading {
   readonly tags: Tag[] = [];
   readonly closed: Closed[] = [];
+  readonly parts: Part[] = [];
 
   constructor(option: unknown, resolve: Resolve) {
     this.read(option, resolve, [], new Set());
@@ -82,7 +99,11 @@ class Reading {
     const parts = schema["allOf"];
     if (isArray(parts)) for (const part of parts) this.read(part, resolve, path, inside);
     if (path.length < DEPTH && isObject(properties)) {
-      for (const key of Object.keys(properties)) this.read(properties[key], resolve, [...path, key], inside);
+      for (const key of Object.keys(properties)) {
+        const sub = properties[key];
+        if (sub === false || isObject(sub)) this.parts.push({ path: [...path, key], schema: sub });
+        this.read(sub, resolve, [...path, key], inside);
+      }
     }
   }
 
@@ -96,14 +117,18 @@ class Reading {
     return found;
   }
 
-  /** Whether this option forbids `held` at `path`: a tag there that does not allow it, or a
-   * closed object around it that does not allow its key. */
-  rejects(path: Path, held: unknown): boolean {
+  /** Whether this option forbids `held` at `path`: a tag there that does not allow it, a
+   * closed object on the way that does not allow the key leading there, or a part there that
+   * `held` does not satisfy. */
+  rejects(path: Path, held: unknown, holds: Holds): boolean {
     if (this.tags.some((t) => samePath(t.path, path) && !allows(t.allowed, held))) return true;
-    const key = path[path.length - 1];
-    if (key === undefined) return false;
-    const parent = path.slice(0, -1);
-    return this.closed.some((c) => samePath(c.path, parent) && (c.keys === null || !c.keys.has(key)));
+    const closedOnTheWay = this.closed.some((c) => {
+      const key = path[c.path.length];
+      return c.path.length < path.length && samePath(c.path, path.slice(0, c.path.length)) &&
+        key !== undefined && (c.keys === null || !c.keys.has(key));
+    });
+    if (closedOnTheWay) return true;
+    return this.parts.some((p) => samePath(p.path, path) && !holds(p.schema, held));
   }
 }
 

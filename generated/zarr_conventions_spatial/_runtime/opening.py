@@ -9,6 +9,7 @@ folder does not pay for `import zarr`.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import urllib.parse
@@ -139,6 +140,13 @@ def _local(path: str) -> Source:
 
 def _fsspec(url: str) -> Source:
     try:
+        if "::" in url:
+            # A chained URL (`simplecache::http://...`): zarr's FsspecStore runs the inner file
+            # system on its own event loop, where aiohttp refuses to work ("Timeout context
+            # manager should be used inside a task"). fsspec's own mapping over the chain, run
+            # synchronously by fsspec, reads it.
+            fsspec: Any = importlib.import_module("fsspec")  # zarr's dependency, untyped
+            return MappingSource(fsspec.get_mapper(url))
         from zarr.storage import FsspecStore
 
         from .remote import ZarrStoreSource

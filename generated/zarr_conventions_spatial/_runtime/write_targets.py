@@ -56,11 +56,11 @@ class Target:
         folder = os.path.dirname(self.lock.path)
         try:
             if not os.path.isdir(folder):
+                self.made_folder = folder  # noted first: a Ctrl-C just after would leave it
                 try:
                     os.makedirs(folder)
-                    self.made_folder = folder
                 except FileExistsError:
-                    pass  # made by a create racing this one: the lock decides which writes
+                    self.made_folder = None  # made by a create racing this one: the lock decides
             self.lock.take(overwrite=overwrite)
         except StoreBusy as busy:
             raise unusable(str(busy)) from None
@@ -131,6 +131,20 @@ class Target:
         if self.mapping is not None:
             return [k in self.mapping for k in keys]
         return [bool(x) for x in self._run([self.store.exists(k) for k in keys])]
+
+    def keys_below(self, prefix: str) -> list[str]:
+        """The keys the store holds under `prefix` (a node's folder, `a/b/`)."""
+        if isinstance(self.mapping, (FolderFiles, ZipRewrite)):
+            return self.mapping.keys_below(prefix)
+        if self.mapping is not None:
+            keys: list[object] = list(self.mapping)  # a user's mapping may hold any keys
+            return [key for key in keys if isinstance(key, str) and key.startswith(prefix)]
+
+        async def listed() -> list[str]:
+            return [key async for key in self.store.list_prefix(prefix)]
+
+        (found,) = self._run([listed()])
+        return [str(key) for key in found]
 
     def read(self, keys: list[str]) -> dict[str, Any]:
         """What `keys` hold now (None where absent): what a rollback puts back."""
