@@ -133,13 +133,19 @@ DEEP = {
     "deep_items_beside_a_def_of_the_alias_name_100": group(obj({"x": nest(100, S, lambda s: {"type": "array", "items": s}), "d": {"$ref": "#/$defs/HostileAttributesXItemLevels11"}}), **{"$defs": {"HostileAttributesXItemLevels11": S}}),
 }  # fmt: skip
 
+
 def own_base_copies(version: int) -> dict[str, Any]:
     """A group whose members are arrays of the schema's own copy of the base (not a `$ref` to
     it), each giving one base array key another schema (issue 53: `shape: JsonValue` in
     models.py over the base class's `tuple[int, ...]` failed mypy and pyright)."""
     copy = json.loads((ROOT / "schemas" / "zom" / f"v{version}.schema.json").read_text("utf-8"))
     copy["$id"] = f"urn:lab:copy-v{version}"
-    variants = [{}, {"type": ["array", "string"]}, {"type": "array", "items": {"type": "number"}}, {"type": "object"}]
+    variants = [
+        {},
+        {"type": ["array", "string"]},
+        {"type": "array", "items": {"type": "number"}},
+        {"type": "object"},
+    ]
     members: dict[str, Any] = {}
     for key in (f.key for f in ARRAY_FIELDS[version]):
         for i, variant in enumerate(variants):
@@ -147,7 +153,12 @@ def own_base_copies(version: int) -> dict[str, Any]:
             array["properties"][key] = variant
             copy["$defs"][f"Copied_{key}_{i}"] = array
             members[f"{key}_{i}"] = {"$ref": f"#/$defs/copy/$defs/Copied_{key}_{i}"}
-    return {"title": f"Copies{version}", "allOf": [V3G if version == 3 else V2G], "properties": {"members": {"properties": members}}, "$defs": {"copy": copy}}
+    return {
+        "title": f"Copies{version}",
+        "allOf": [V3G if version == 3 else V2G],
+        "properties": {"members": {"properties": members}},
+        "$defs": {"copy": copy},
+    }
 
 
 CASES = [

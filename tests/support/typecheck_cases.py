@@ -149,7 +149,7 @@ DOCUMENT_TWINS = {
     ),
     ("xarray_v2_cases/neg_group_where_array_must_be.py", "group_member"): ("/g", ""),
     ("xarray_v2_cases/neg_missing_required_attribute.py", "no_dimensions"): ("/t", "/attributes"),
-    ("xarray_v2_cases/neg_unknown_key_on_closed_object.py", "colour"): ("/t", ""),
+    ("xarray_v2_cases/neg_unknown_key_on_closed_object.py", "node_type"): ("/t", "/node_type"),
     ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "format_3"): ("/", "/zarr_format"),
     ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "order_z"): ("/t", "/order"),
     ("xarray_v3_cases/neg_group_where_array_must_be.py", "group_member"): ("/g", "/node_type"),

@@ -74,7 +74,7 @@ MODEL_TWINS: dict[tuple[str, str], tuple[str, str] | type[TypeError]] = {
     ),
     ("xarray_v2_cases/neg_group_where_array_must_be.py", "group_member_model"): ("/g", ""),
     ("xarray_v2_cases/neg_missing_required_attribute.py", "no_dimensions_model"): TypeError,
-    ("xarray_v2_cases/neg_unknown_key_on_closed_object.py", "colour_model"): TypeError,
+    ("xarray_v2_cases/neg_unknown_key_on_closed_object.py", "node_type_model"): TypeError,
     ("xarray_v2_cases/neg_wrong_const_or_enum_literal.py", "format_3_model"): (
         "/",
         "/zarr_format",

@@ -1,14 +1,15 @@
-"""Negative: a v2 array's metadata is closed (`additionalProperties: false` in the base)."""
+"""Negative: a v2 array may not hold `node_type`, a v3 key (`"node_type": false` in the base; a
+writer's own keys are allowed, docs/base-schemas.md)."""
 
 from xarray_v2 import documents, models
 
 from ._valid import ATTRIBUTES, DATASET, VARIABLE
 
-colour: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "colour": "red"}}}  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
-colour_model = models.XarrayDataset(
+node_type: documents.XarrayDataset = {**DATASET, "members": {"t": {**VARIABLE, "node_type": "array"}}}  # pyright: ignore[reportAssignmentType]  # pyrefly: ignore[bad-typed-dict-key]  # ty: ignore[invalid-argument-type, unknown-typed-dict-constructor-key]
+node_type_model = models.XarrayDataset(
     attributes={},
     members={
-        "t": models.Variable(colour="red",  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]  # pyrefly: ignore[unexpected-keyword]  # ty: ignore[unknown-argument]
+        "t": models.Variable(node_type="array",  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]  # pyrefly: ignore[unexpected-keyword]  # ty: ignore[unknown-argument]
             attributes=ATTRIBUTES,
             shape=(2,),
             chunks=(2,),

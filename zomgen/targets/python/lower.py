@@ -250,7 +250,8 @@ class PythonTarget:
         self.records[n.name] = Record(n.name, tuple(slots), node=(n.node_kind, n.zarr_format))
         doc = docstring(n.description)
         model = PyModel(n.name, bases, own, doc, None, None)
-        document = PyTypedDict(n.name, doc_fields, doc, None, False)
+        functional = any(not _class_key(f.key) for f in doc_fields)  # keys no class can spell
+        document = PyTypedDict(n.name, doc_fields, doc, None, functional)
         return model, document, member_dict
 
     def _named_members(self, named: tuple[ir.Field, ...]) -> tuple[list[PyField], list[PyField]]:
