@@ -1,5 +1,4 @@
-"""Negative: a v2 array may not hold `node_type`, a v3 key (`"node_type": false` in the base; a
-writer's own keys are allowed, docs/base-schemas.md)."""
+"""Negative: a v2 array may not hold `node_type`, a v3 key (false in the v2 base)."""
 
 from xarray_v2 import documents, models
 
