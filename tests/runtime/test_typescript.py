@@ -39,6 +39,7 @@ from tests.support.corpus_cases import (
     as_node,
     with_length_checks,
 )
+from tests.support.corpus_wrappers import WRAPPERS_TO_BUILD, includes_for
 from tests.support.node import HARNESS, compile_typescript, run_node
 from tests.support.option_stores import option_cases
 from tests.support.runtime import (
@@ -55,7 +56,7 @@ from tests.support.runtime import (
     xarray_dataset,
 )
 from tests.support.scripts import load_script
-from zomgen.cases.check_cases import twin_differences
+from zomgen.cases.check_cases import message_content, twin_differences
 from zomgen.pipeline import Options, generate
 from zomgen.runtime import Problem, check_document, read_document
 from zomgen.write import write_package
@@ -291,6 +292,131 @@ def test_problems_come_from_the_rule_the_node_broke(runtime: Path, tmp_path: Pat
         "option 2: /attributes: must NOT have more than 0 properties (given: {'kind': 'c'})"
     )
     assert said["kinds: 'c', no members"] == [parts]
+
+
+# The smallest v3 array `zomgen cases` synthesises (its cases below change it).
+_DERIVED_ARRAY: dict[str, Any] = {
+    "zarr_format": 3,
+    "node_type": "array",
+    "attributes": {},
+    "shape": [1],
+    "data_type": "uint8",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [1]}},
+    "chunk_key_encoding": {"name": "default"},
+    "fill_value": 0,
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+}
+
+
+def _corpus_wrapper(name: str) -> dict[str, Any]:
+    """A corpus wrapper convention (tests/corpus_conventions/) bundled with the corpus schemas it
+    references, as `zomgen cases` bundles it."""
+    path = WRAPPERS_TO_BUILD[name]
+    return bundled(path, *includes_for(path))
+
+
+def _twins(runtime: Path, jobs: list[tuple[dict[str, Any], Any]]) -> list[tuple[list[Any], Any]]:
+    """(Python's problems as JSON, validate.ts's result) for each (schema, document), from one
+    Node run; the two must agree (check_cases.py's twin comparison)."""
+    payload = [{"schema": json.dumps(schema), "documents": [document]} for schema, document in jobs]
+    results = run_node(runtime / "harness" / "verdicts.mjs", payload)
+    found: list[tuple[list[Any], Any]] = []
+    for (schema, document), (result,) in zip(jobs, results, strict=True):
+        python = [p.to_json() for p in check_document(document, schema, fast=False)]
+        assert twin_differences(python, result["problems"]) == [], (python, result["problems"])
+        found.append((python, result))
+    return found
+
+
+def test_a_key_two_closed_schemas_refuse_is_named_once(runtime: Path) -> None:
+    """Ajv reports an unexpected key once per closed schema that refuses it (zarr-extensions'
+    bytes codec: the base's NamedConfig and the extension's closed option); python-jsonschema's
+    equal errors make one problem naming it once, and so does report.ts. Two closed schemas
+    refusing different keys of one object stay two problems, as in Python."""
+    # `zomgen cases` on extensions__codec_bytes, case_6: an unknown key in the codec
+    codec = {"name": "bytes", "configuration": {"endian": "little"}, "zomgen_unknown": "x"}
+    array = {**_DERIVED_ARRAY, "codecs": [codec]}
+    closed = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "Named": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "additionalProperties": False,
+            },
+            "Configured": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "configuration": {"type": "object"}},
+                "additionalProperties": False,
+            },
+        },
+        "properties": {
+            "attributes": {
+                "properties": {
+                    "codec": {
+                        "allOf": [
+                            {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Named"}]},
+                            {"oneOf": [{"$ref": "#/$defs/Configured"}, {"type": "string"}]},
+                        ]
+                    }
+                }
+            }
+        },
+    }
+    group = {"zarr_format": 3, "node_type": "group", "attributes": {"codec": codec}}
+    (bytes_codec, two_schemas) = _twins(
+        runtime, [(_corpus_wrapper("extensions__codec_bytes"), array), (closed, group)]
+    )
+    python, result = bytes_codec
+    named_config = "/$defs/zomgen:v3.schema.json/$defs/NamedConfig/additionalProperties"
+    assert [(p["pointer"], p["keyword"], p["schema_path"]) for p in python] == [
+        ("/codecs/0", "additionalProperties", named_config)
+    ]
+    assert [p["message"] for p in result["problems"]] == [
+        "must NOT have additional properties ('zomgen_unknown' was unexpected)"
+    ]
+    python, result = two_schemas
+    assert sorted((p["schema_path"], p["message"]) for p in result["problems"]) == [
+        (
+            "/$defs/Configured/additionalProperties",
+            "must NOT have additional properties ('zomgen_unknown' was unexpected)",
+        ),
+        (
+            "/$defs/Named/additionalProperties",
+            "must NOT have additional properties ('configuration', 'zomgen_unknown' were unexpected)",
+        ),
+    ]
+
+
+def test_a_value_no_option_selects_is_weighed_by_its_keys_in_both(runtime: Path) -> None:
+    """A Zarr v3 array among a pydantic-zarr v2 group's members: its zarr_format (3) is no
+    option's tag, and both options (GroupSpec, ArraySpec) fail at the value itself. Every key
+    counts once, missing or unexpected, however the engine groups them: GroupSpec refuses seven
+    keys and zarr_format, ArraySpec five keys, two missing ones and zarr_format: no option came
+    closer, so one part per option, never GroupSpec's problems alone (python-jsonschema names
+    the seven in one error, and counting errors chose the group for an array)."""
+    # `zomgen cases` on zarr_metadata__pydantic_v2_group, case_3: an array where a member is
+    array = {**_DERIVED_ARRAY, "codecs": [{"name": "bytes"}]}
+    document = {"zarr_format": 2, "attributes": {}, "members": {"extra": array}}
+    ((python, result),) = _twins(
+        runtime, [(_corpus_wrapper("zarr_metadata__pydantic_v2_group"), document)]
+    )
+    members = "/$defs/zomgen:v2_GroupSpec.validation.schema.json/$defs/GroupSpec/properties/members"
+    for problems in (python, result["problems"]):
+        assert [
+            (p["node_path"], p["pointer"], p["keyword"], p["schema_path"]) for p in problems
+        ] == [("/extra", "", "anyOf", f"{members}/anyOf/0/additionalProperties/anyOf")]
+        (problem,) = problems
+        assert message_content("anyOf", problem["message"]) == (
+            "options",
+            ("size", "object", 9),
+            (("option 0", "itself"), ("option 1", "itself")),
+        ), problem["message"]
+    # each option's unexpected keys named together, in both
+    parts = result["problems"][0]["message"].split("; ")
+    assert parts[1].startswith(
+        "option 0: itself: must NOT have additional properties ('chunk_grid', "
+    )
 
 
 # ---------------------------------------------------------------- real stores, generated packages
