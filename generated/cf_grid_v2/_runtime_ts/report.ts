@@ -60,7 +60,7 @@ class Reporter {
   }
 
   problems(errors: readonly ErrorObject[]): Problem[] {
-    const causes = mergeUnexpected(this.walk(errors, "").causes);
+    const causes = mergeUnexpected(this.walk(errors, "").causes, this.engines.locations);
     const found = dedupe(causes.map((c) => this.problem(c)));
     const kept = wrongVersionOnly(wrongKindOnly(found));
     // a store of the other Zarr version: not also the `false` that forbids its node_type
@@ -99,9 +99,11 @@ class Reporter {
   /** The causes in the option the value meant: the only one its constants do not rule out
    * (meant.ts), else, among those not ruled out, the branch that came closest: the fewest signs
    * of being meant for another kind of value, then the one that got deepest into the value
-   * before it failed (its shallowest cause is the deepest), then the fewest errors. When two
-   * branches tie, the combinator's own error is the honest answer, its message giving where
-   * each option first fails (optionLines). As validation.py does. */
+   * before it failed (its shallowest cause is the deepest), then the fewest errors. Each key
+   * missing or unexpected counts once: Ajv gives each its own error, as counted here, and
+   * validation.py's `_faults` counts python-jsonschema's one error naming several keys alike.
+   * When two branches tie, the combinator's own error is the honest answer, its message giving
+   * where each option first fails (optionLines). As validation.py does. */
   private combinator(cause: Cause): { causes: Cause[]; consumed: number } {
     const { error, path } = cause;
     const branches = isArray(error.schema) ? error.schema : [];
@@ -134,7 +136,7 @@ class Reporter {
     if (best === undefined) return { causes: [cause], consumed };
     if (second !== undefined && compareScores(best.score, second.score) === 0) {
       const header = `${summary(error.data)} matches none of the ${error.keyword} options`;
-      const message = `${header}; ${optionLines(candidates, path)}`;
+      const message = `${header}; ${optionLines(candidates, path, this.engines.locations)}`;
       const params = { ...error.params, oneLinePerOption: true, header };
       return { causes: [{ error: { ...error, message, params }, path }], consumed };
     }
@@ -240,8 +242,13 @@ const UNEXPECTED: { readonly [keyword: string]: string } = {
 };
 
 /** Ajv reports each unexpected key of an object as an error of its own; python-jsonschema one
- * error naming them all. Merged, so that one fault is one problem in both languages. */
-function mergeUnexpected(causes: readonly Cause[]): Cause[] {
+ * error naming them all. Merged, so that one fault is one problem in both languages: one
+ * problem per object and per schema refusing its keys (Ajv's errors of one keyword share its
+ * parent schema; a schema path relative to a fragment, `#/additionalProperties`, does not tell
+ * two schemas apart), each key named once (a schema met twice). Two schemas refusing the same
+ * keys (a closed base object and a closed option of an extension) give equal messages, one
+ * problem after `dedupe`, as python-jsonschema's equal errors do. */
+function mergeUnexpected(causes: readonly Cause[], locations: Map<object, string>): Cause[] {
   const merged: Cause[] = [];
   const groups = new Map<string, { index: number; names: unknown[] }>();
   for (const cause of causes) {
@@ -250,13 +257,15 @@ function mergeUnexpected(causes: readonly Cause[]): Cause[] {
       merged.push(cause);
       continue;
     }
-    const key = JSON.stringify([cause.path, cause.error.keyword, cause.error.schemaPath]);
+    const parent = cause.error.parentSchema;
+    const holder = isObject(parent) ? locations.get(parent) : undefined;
+    const key = JSON.stringify([cause.path, cause.error.keyword, holder ?? cause.error.schemaPath]);
     const names = (cause.error.params as { [key: string]: unknown })[param];
     const group = groups.get(key);
     if (group === undefined) {
       groups.set(key, { index: merged.length, names: [names] });
       merged.push(cause);
-    } else {
+    } else if (!group.names.includes(names)) {
       group.names.push(names);
       const first = merged[group.index];
       if (first !== undefined) {
@@ -273,10 +282,13 @@ function mergeUnexpected(causes: readonly Cause[]): Cause[] {
 function optionLines(
   options: readonly { causes: Cause[]; option: number; isFalse: boolean }[],
   base: string,
+  locations: Map<object, string>,
 ): string {
   return options
-    .map(({ causes, option, isFalse }) => {
+    .map(({ causes: each, option, isFalse }) => {
       const label = isFalse ? "a `false` option" : `option ${option}`;
+      // its unexpected keys named together, as python-jsonschema names them
+      const causes = mergeUnexpected(each, locations);
       const head = causes[0];
       if (head === undefined) return `${label}: fails`;
       const first = causes.reduce((a, b) => (depth(b.path) < depth(a.path) ? b : a), head);

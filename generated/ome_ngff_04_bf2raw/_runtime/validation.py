@@ -9,6 +9,7 @@ subtree matches no branch".
 
 from __future__ import annotations
 
+import ast
 import copy
 import re
 import sys
@@ -26,6 +27,7 @@ from .engines import (
 )
 from .false_schemas import FALSE_SCHEMA
 from .meant import ruled_out
+from .patterns import search
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
 from .pruned import pruning, worth_pruning
@@ -165,10 +167,11 @@ def _causes(error: Any, root: dict[str, Any]) -> list[Any]:
     out, the branch that came closest: the fewest signs of being meant for another kind of value
     (a wrong JSON type, missing required keys or unexpected ones at the value itself, a wrong
     tag such as `node_type`), then the one that got deepest into the value before it failed
-    (its shallowest cause is the deepest), then the fewest errors. An option that fails at the
-    value's own attributes does not come closer by also refusing the members below them: those
-    are problems of an option not taken. When two branches tie, the combinator's own error is
-    the honest answer, one part per option."""
+    (its shallowest cause is the deepest), then the fewest errors; each key missing or unexpected
+    counts once (_faults), however the engine groups them. An option that fails at the value's
+    own attributes does not come closer by also refusing the members below them: those are
+    problems of an option not taken. When two branches tie, the combinator's own error is the
+    honest answer, one part per option."""
     if error.validator not in _COMBINATORS or not error.context:
         return [error]
     base = len(error.absolute_path)
@@ -189,9 +192,9 @@ def _causes(error: Any, root: dict[str, Any]) -> list[Any]:
     scored: list[tuple[tuple[int, int, int], Any, list[Any]]] = []
     for key, subs in branches.items():
         resolved = [c for s in subs for c in _causes(s, root)]
-        mismatch = sum(_other_kind(s, base) for s in subs)
+        mismatch = sum(_other_kind(s, base) * _faults(s) for s in subs)
         reached = min(len(c.absolute_path) for c in resolved)
-        scored.append(((-mismatch, reached, -len(resolved)), key, resolved))
+        scored.append(((-mismatch, reached, -sum(_faults(c) for c in resolved)), key, resolved))
     if len(scored) == 1:
         return scored[0][2]
     ranked = sorted(scored, key=lambda item: item[0], reverse=True)
@@ -237,6 +240,56 @@ def _other_kind(error: Any, base: int) -> int:
     if depth == 0:
         return 1 if error.validator in _SHAPE_KEYWORDS else 0
     return 1 if depth == 1 and error.validator == "const" else 0
+
+
+def _faults(error: Any) -> int:
+    """How many faults `error` stands for when options are compared: one per key it refuses
+    for an `additionalProperties` or `unevaluatedProperties` of `false` (python-jsonschema names
+    them all in one error), else one. So a key is one fault whether missing (python-jsonschema
+    and Ajv give each missing `required` key an error of its own) or unexpected (Ajv gives each
+    unexpected key one), and both run times weigh an option alike (report.ts counts Ajv's
+    errors): an option refusing seven keys at once does not come closer than one refusing five
+    and missing two."""
+    if error.validator_value is not False:
+        return 1
+    if error.validator == "additionalProperties":
+        return max(1, len(_unexpected_keys(error.instance, error.schema)))
+    if error.validator == "unevaluatedProperties":
+        return max(1, _named_in(str(error.message)))
+    return 1
+
+
+def _unexpected_keys(instance: Any, schema: Any) -> list[str]:
+    """The keys of `instance` an `additionalProperties` in `schema` applies to: neither named
+    in `properties` nor matched by a `patternProperties` pattern (read as patterns.py reads
+    them, as the reference engine does); none if it cannot tell."""
+    if not is_object(instance) or not is_object(schema):
+        return []
+    named = schema.get("properties")
+    patterns = schema.get("patternProperties")
+    searches = [search(p) for p in patterns] if is_object(patterns) else []
+    return [
+        key
+        for key in instance
+        if not (is_object(named) and key in named)
+        and not any(matcher is not None and matcher(key) for matcher in searches)
+    ]
+
+
+# python-jsonschema's `unevaluatedProperties: false`: "... (<repr>, <repr> were unexpected)".
+_UNEXPECTED_NAMES = re.compile(r"\((?P<names>.*) (?:was|were) unexpected\)$", re.DOTALL)
+
+
+def _named_in(message: str) -> int:
+    """How many keys python-jsonschema's message names as unexpected (0 if it names none)."""
+    found = _UNEXPECTED_NAMES.search(message)
+    if found is None:
+        return 0
+    try:
+        names: object = ast.literal_eval(f"({found['names']},)")
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return 0
+    return len(names) if isinstance(names, tuple) else 0
 
 
 def _problem(error: Any, engines: Engines) -> Problem:
