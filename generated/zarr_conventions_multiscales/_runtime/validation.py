@@ -15,7 +15,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from .checks import CHECKS
 from .engines import (
@@ -289,7 +289,9 @@ def _named_in(message: str) -> int:
         names: object = ast.literal_eval(f"({found['names']},)")
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return 0
-    return len(names) if isinstance(names, tuple) else 0
+    if not isinstance(names, tuple):
+        return 0
+    return len(cast("tuple[object, ...]", names))
 
 
 def _problem(error: Any, engines: Engines) -> Problem:
