@@ -31,13 +31,14 @@ def forbidden_name(name: str) -> str | None:
         return "a node name cannot consist of periods only"
     if name.startswith("__"):
         return "node names starting with '__' are reserved"
-    if not name.isprintable() and _not_unicode(name):
+    if not name.isprintable() and not_unicode(name):
         # A folder name that is not UTF-8 arrives from the OS as lone surrogates.
         return "a node name must be Unicode text, and this one holds bytes that are not UTF-8"
     return None
 
 
-def _not_unicode(name: str) -> bool:
+def not_unicode(name: str) -> bool:
+    """Whether `name` holds a lone surrogate, which UTF-8 cannot encode."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, cast
 
-from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name
+from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name, not_unicode
 from .pointers import escape, node_path
 from .problems import Problem
 from .values import is_object
@@ -102,7 +102,7 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
     while stack:
         pointer, value = stack.pop()
         if isinstance(value, str):
-            if _lone_surrogate(value):
+            if not_unicode(value):
                 return pointer, "a lone surrogate cannot be written as UTF-8"
         elif isinstance(value, float):
             if not math.isfinite(value):
@@ -113,7 +113,7 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
                 if not isinstance(key, str):
                     return pointer, f"a key {key!r} that is not a string cannot be written as JSON"
                 at = f"{pointer}/{escape(key)}"
-                if _lone_surrogate(key):
+                if not_unicode(key):
                     return at, "a key holding a lone surrogate cannot be written as UTF-8"
                 stack.append((at, item))
         elif isinstance(value, (list, tuple)):  # a document built in Python may hold tuples
@@ -122,14 +122,6 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
         elif value is not None and not isinstance(value, bool | int):
             return pointer, f"a {type(value).__name__} cannot be written as JSON"
     return None
-
-
-def _lone_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _unwritable(name: str) -> str | None:
