@@ -13,7 +13,15 @@ import math
 from collections.abc import Sequence
 from typing import Any, cast
 
-from .metadata_files import METADATA_NAMES, V3, ZARRAY, ZATTRS, ZGROUP, forbidden_name, not_unicode
+from .metadata_files import (
+    METADATA_NAMES,
+    V3,
+    ZARRAY,
+    ZATTRS,
+    ZGROUP,
+    forbidden_name,
+    not_unicode,
+)
 from .pointers import escape, node_path
 from .problems import Problem
 from .values import is_object
