@@ -1,44 +1,53 @@
-r"""Patterns one engine cannot read: checked by an engine that can, never an exception.
+r"""Patterns are matched by RE2 in both run times, in linear time, as ECMA-262 means them.
 
-JSON Schema's patterns are ECMA-262. python-jsonschema (the reference engine, which gives the
-details) reads them with Python's `re`, which cannot read `\p{Letter}`; jsonschema-rs (the fast
-engine, which gives the verdict) cannot read `\Z` or `[^]`, and then the whole schema is checked
-by the reference alone. runtime/patterns.py matches a pattern `re` cannot read with regress
-(ECMA-262), else jsonschema-rs, in `pattern`, `patternProperties` and `additionalProperties`;
-any other keyword that meets such a pattern leaves the details to jsonschema-rs. validate.ts
-(Ajv) reads `\p{Letter}` itself, and gives the same verdicts.
+A backtracking engine (Python's `re` under python-jsonschema, JavaScript's RegExp under Ajv) is
+held for hours by a 31-character value against `^(a+)+$` (issue 53). Both run times spell each
+pattern for RE2 (runtime/linear_patterns.py, runtime_ts/patterns.ts) and match it with google-re2
+or re2js: the spellings must be the same word for word, the verdicts the same, the time linear.
+A pattern RE2 cannot match (a back reference, a lookbehind) is a problem, never a hang.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.node import HARNESS, compile_typescript, run_node
-from zomgen.pipeline import Options, generate
+from tests.support.node import run_node
+from tests.support.paths import ROOT, SHARED
 from zomgen.runtime import check_document, is_valid, patterns
 from zomgen.runtime.engines import engines_for
-from zomgen.write import write_package
+from zomgen.runtime.linear_patterns import Unreadable, linear_parts
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "members": {}}
+# Hostile (nested and overlapping repeats), every ECMA-262 spelling the translation changes, and
+# what it refuses.
+PATTERNS = [
+    r"^(a+)+$", r"^(a|a)*$", r"^(a|aa)+$", r"^([a-z]+)*[0-9]$", r"(x+x+)+y",
+    r"^.$", r"^\s$", r"^\S$", r"^[\s\S]$", r"^[^\s]$", r"^[\sa]$", r"^\d$", r"^\w+$", r"\bfoo\b",
+    r"^\u00e9$", r"^\uD83D\uDE00$", r"^\u{1F600}$", r"^\x41$", r"^\cA$", r"^\0$", r"^[\b]$",
+    r"^\p{Letter}+$", r"^\p{Lu}", r"^\P{L}$", r"^\p{gc=Nd}$", r"^\p{Script=Greek}+$", r"[^]",
+    r"[]", r"^[\[\]]$", r"^[[]$", r"^[-a]$", r"^[^-a]$", r"^\/\-\.$", r"(?<year>[0-9]{4})",
+    r"(?P<year>[0-9]{4})", r"(?i)abc", r"(?:ab)+", r"a{2,3}?", "é+", "\\é",
+    r"^(?!/)(?!.*(\.\.))([^/]+(/[^/]+)*)$", r"^(?=a)(?!ab)a.*$",
+    r"(a)\1", r"(?<n>a)\k<n>", r"a(?=b)", r"(?<=a)b", r"(?<!a)b", r"^(?!a)b|c", r"^abc\Z",
+    r"\q", r"\x4", r"\u12", r"\u{110000}", r"\p{Script_Extensions=Greek}", r"\p{Nope}", "(?U)a",
+    "(", "[a", "a{2,1}", "x{1001}", "\\", "\ud800", r"\ud800", "a\x00",
+]  # fmt: skip
 
 
-def schema_of(attributes: dict[str, Any], *extra: tuple[str, Any]) -> dict[str, Any]:
+def schema_of(attributes: dict[str, Any]) -> dict[str, Any]:
     """A bundled-like schema: a group node whose attributes follow `attributes`."""
     return {
         "$schema": DIALECT,
         "type": "object",
-        "properties": {
-            "zarr_format": {"const": 3},
-            "attributes": {"type": "object", **attributes},
-        },
-        **dict(extra),
+        "properties": {"zarr_format": {"const": 3}, "attributes": {"type": "object", **attributes}},
     }
 
 
@@ -46,55 +55,173 @@ def node(attributes: dict[str, Any]) -> dict[str, Any]:
     return {**GROUP, "attributes": attributes}
 
 
-def verdicts(document: Any, schema: dict[str, Any]) -> tuple[bool, bool, list[Any]]:
-    """(is_valid, no problems without the fast verdict, the problems)."""
-    problems = check_document(document, schema, fast=False)
-    return is_valid(document, schema), problems == [], problems
+def corpus_patterns() -> list[str]:
+    """Every `pattern` and `patternProperties` key of the bundled schemas and the corpus."""
+    found: set[str] = set()
+    stack: list[Any] = []
+    for root in (ROOT / "schemas", SHARED / "corpus"):
+        for path in sorted(root.rglob("*.json")):
+            try:
+                stack.append(json.loads(path.read_text("utf-8")))
+            except (UnicodeDecodeError, ValueError):
+                continue
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get("pattern"), str):
+                found.add(value["pattern"])
+            if isinstance(value.get("patternProperties"), dict):
+                found.update(value["patternProperties"])
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return sorted(found)
+
+
+def python_parts(pattern: str) -> dict[str, Any]:
+    try:
+        return {"parts": [[p.source, p.must_match] for p in linear_parts(pattern)]}
+    except Unreadable as exc:
+        return {"unreadable": str(exc)}
+
+
+def test_every_pattern_of_the_corpus_is_matched_by_re2() -> None:
+    found = corpus_patterns()
+    assert len(found) > 40
+    assert {p: patterns.unreadable(p) for p in found if patterns.unreadable(p)} == {}
+
+
+@pytest.mark.node
+def test_both_run_times_spell_each_pattern_for_re2_alike(runtime: Path) -> None:
+    every = [*PATTERNS, *corpus_patterns()]
+    typescript = run_node(runtime / "harness" / "pattern_parts.mjs", every)
+    assert typescript == [python_parts(p) for p in every]
+
+
+# (pattern, text, matched as ECMA-262 means it)
+ECMA_MEANING = [
+    (r"^.$", "\u2028", False), (r"^.$", "\r", False), (r"^.$", "😀", True),
+    (r"^\s$", "\u00a0", True), (r"^\s$", "\ufeff", True), (r"^\S$", "\u3000", False),
+    (r"^[\s\S]$", "\n", True), (r"^[^\s]$", "\u2029", False), (r"^\d$", "\u0661", False),
+    (r"^a$", "a\n", False), (r"^\w+$", "é", False), (r"\bfoo\b", "a foo.", True),
+    (r"^\uD83D\uDE00$", "😀", True), (r"^\u{1F600}$", "😀", True), (r"^\cA$", "\x01", True),
+    (r"^\0$", "\x00", True), (r"^[\b]$", "\x08", True), (r"^\p{Letter}+$", "Ωé", True),
+    (r"^\p{Script=Greek}+$", "Ω", True), (r"^\p{Script=Greek}+$", "é", False), (r"[^]", "\n", True),
+    (r"[]", "a", False), (r"^[[]$", "[", True), (r"^[-a]$", "-", True), (r"^[^-a]$", "-", False),
+    (r"^(?!/)(?!.*(\.\.))([^/]+(/[^/]+)*)$", "a/b", True),
+    (r"^(?!/)(?!.*(\.\.))([^/]+(/[^/]+)*)$", "/a", False),
+    (r"^(?!/)(?!.*(\.\.))([^/]+(/[^/]+)*)$", "a/../b", False),
+    (r"^(?=a)(?!ab)a.*$", "ac", True), (r"^(?=a)(?!ab)a.*$", "ab", False),
+    (r"(?P<year>[0-9]{4})", "in 2026", True), (r"(?i)abc", "xABC", True),
+]  # fmt: skip
+
+
+@pytest.mark.node
+def test_both_run_times_match_as_ecma262_means(runtime: Path) -> None:
+    schema = schema_of(
+        {"properties": {str(i): {"pattern": p} for i, (p, _, _) in enumerate(ECMA_MEANING)}}
+    )
+    documents = [node({str(i): text}) for i, (_, text, _) in enumerate(ECMA_MEANING)]
+    expected = [meant for _, _, meant in ECMA_MEANING]
+    python = [check_document(d, schema, fast=False) == [] for d in documents]
+    [typescript] = run_node(
+        runtime / "harness" / "verdicts.mjs",
+        [{"schema": json.dumps(schema), "documents": documents}],
+    )
+    assert python == expected
+    assert [r["valid"] for r in typescript] == expected
+
+
+HOSTILE_VALUE = "a" * 5000 + "!"
+HOSTILE_SCHEMAS = {
+    "pattern": {"properties": {"x": {"type": "string", "pattern": r"^(a+)+$"}}},
+    "patternProperties": {"patternProperties": {r"^(a|a)*$": {"type": "integer"}}},
+    "additionalProperties": {
+        "patternProperties": {r"^(a|aa)+$": {"type": "integer"}},
+        "additionalProperties": False,
+    },
+    "unevaluatedProperties": {
+        "patternProperties": {r"^([a-z]+)*[0-9]$": {"type": "integer"}},
+        "unevaluatedProperties": False,
+    },
+    "propertyNames": {"propertyNames": {"pattern": r"(x+x+)+y"}},
+}
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("keyword", sorted(HOSTILE_SCHEMAS))
+def test_a_hostile_pattern_and_value_end_at_once_in_both_run_times(
+    keyword: str, runtime: Path
+) -> None:
+    # `required` fails too: a value that matches no pattern may leave nothing else to fail
+    schema = schema_of({**HOSTILE_SCHEMAS[keyword], "required": ["absent"]})
+    document = node({"x": HOSTILE_VALUE, HOSTILE_VALUE: HOSTILE_VALUE})
+    started = time.perf_counter()
+    python = (is_valid(document, schema), check_document(document, schema, fast=False))
+    [[typescript]] = run_node(
+        runtime / "harness" / "verdicts.mjs",
+        [{"schema": json.dumps(schema), "documents": [document]}],
+    )
+    elapsed = time.perf_counter() - started
+    # a backtracking engine takes longer than the age of the universe on this value
+    assert elapsed < 20, f"{elapsed:.1f} s"
+    assert python[0] is False and python[1] != []
+    assert typescript["valid"] is False
+    assert sorted((p["pointer"], p["keyword"]) for p in typescript["problems"]) == sorted(
+        (p.pointer, p.keyword) for p in python[1]
+    )
+
+
+def test_a_pattern_re2_cannot_match_is_a_problem_not_a_verdict() -> None:
+    schema = schema_of({"properties": {"x": {"type": "string", "pattern": r"(a)\1"}}})
+    [problem] = check_document(node({"x": "aa"}), schema, fast=False)
+    assert problem.pointer == "/attributes/x"
+    assert problem.message == (
+        r"the schema's pattern '(a)\\1' cannot be matched: a back reference, which only a "
+        "backtracking engine matches"
+    )
+    assert not is_valid(node({"x": "aa"}), schema)
 
 
 @pytest.fixture
-def without_regress(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The package installed without regress: jsonschema-rs matches what `re` cannot read."""
+def without_re2(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The package installed without google-re2."""
     real = importlib.import_module
 
     def import_module(name: str, package: str | None = None) -> Any:
-        if name == "regress":
+        if name == "re2":
             raise ImportError(name)
         return real(name, package)
 
     patterns.search.cache_clear()
+    patterns.unreadable.cache_clear()
     monkeypatch.setattr(importlib, "import_module", import_module)
     yield
     patterns.search.cache_clear()
+    patterns.unreadable.cache_clear()
 
 
-LETTERS = schema_of({"properties": {"x": {"type": "string", "pattern": r"^\p{Letter}+$"}}})
+def test_without_google_re2_a_pattern_is_a_problem_never_valid(without_re2: None) -> None:
+    schema = schema_of({"properties": {"x": {"type": "string", "pattern": "^a+$"}}})
+    [problem] = check_document(node({"x": "aaa"}), schema, fast=False)
+    assert "google-re2 is not installed" in problem.message
 
 
-def test_a_pattern_python_cannot_read_is_checked_as_ecma262() -> None:
-    assert engines_for(LETTERS).fast is not None  # jsonschema-rs reads it: the fast verdict
-    assert verdicts(node({"x": "olé"}), LETTERS) == (True, True, [])
-    fast, reference, [problem] = verdicts(node({"x": "olé1"}), LETTERS)
-    assert (fast, reference) == (False, False)
-    assert (problem.node_path, problem.pointer, problem.keyword) == (
-        "/",
-        "/attributes/x",
-        "pattern",
-    )
+def test_lone_surrogates_in_a_value_are_no_exception() -> None:
+    schema = schema_of({"properties": {"x": {"pattern": r"^\p{Letter}+$"}}})
+    assert check_document(node({"x": "a\ud800"}), schema, fast=False) != []
+
+
+def test_the_fast_engine_still_gives_verdicts_for_a_patterned_schema() -> None:
+    schema = schema_of({"properties": {"x": {"type": "string", "pattern": r"^\p{Letter}+$"}}})
+    assert engines_for(schema).fast is not None
+    assert is_valid(node({"x": "olé"}), schema)
+    [problem] = check_document(node({"x": "olé1"}), schema)
     assert problem.message == r"'olé1' does not match '^\\p{Letter}+$'"
     assert problem.schema_path == "/properties/attributes/properties/x/pattern"
 
 
-def test_without_regress_jsonschema_rs_matches_it(without_regress: None) -> None:
-    assert verdicts(node({"x": "olé"}), LETTERS)[:2] == (True, True)
-    assert verdicts(node({"x": "olé1"}), LETTERS)[:2] == (False, False)
-
-
-def test_lone_surrogates_in_a_value_are_no_exception() -> None:
-    assert verdicts(node({"x": "a\ud800"}), LETTERS)[:2] == (False, False)
-
-
-def test_pattern_properties_and_additional_properties() -> None:
+def test_pattern_properties_and_additional_properties_in_python_jsonschemas_words() -> None:
     schema = schema_of(
         {
             "properties": {"known": {"type": "boolean"}},
@@ -102,105 +229,28 @@ def test_pattern_properties_and_additional_properties() -> None:
             "additionalProperties": False,
         }
     )
-    assert verdicts(node({"Émile": 1, "known": True}), schema)[:2] == (True, True)
-    _, _, [wrong_type] = verdicts(node({"Émile": "x"}), schema)
+    assert check_document(node({"Émile": 1, "known": True}), schema, fast=False) == []
+    [wrong_type] = check_document(node({"Émile": "x"}), schema, fast=False)
     assert (wrong_type.pointer, wrong_type.keyword) == ("/attributes/Émile", "type")
-    assert wrong_type.schema_path == (
-        r"/properties/attributes/patternProperties/^\p{Lu}/type".replace("~", "~0")
-    )
-    fast, reference, [extra] = verdicts(node({"émile": 1, "Ok": 2}), schema)
-    assert (fast, reference) == (False, False)
+    assert wrong_type.schema_path == r"/properties/attributes/patternProperties/^\p{Lu}/type"
+    [extra] = check_document(node({"émile": 1, "Ok": 2}), schema, fast=False)
     assert (extra.pointer, extra.keyword) == ("/attributes", "additionalProperties")
     assert extra.message == r"'émile' does not match any of the regexes: '^\\p{Lu}'"
 
 
-def test_additional_properties_as_a_schema_beside_such_a_pattern() -> None:
-    schema = schema_of(
-        {
-            "patternProperties": {r"^\p{Lu}": {"type": "integer"}},
-            "additionalProperties": {"type": "string"},
-        }
-    )
-    assert verdicts(node({"A": 1, "b": "s"}), schema)[:2] == (True, True)
-    _, _, [problem] = verdicts(node({"A": 1, "b": 2}), schema)
-    assert (problem.pointer, problem.keyword) == ("/attributes/b", "type")
-
-
-def test_other_keywords_that_meet_such_a_pattern_get_jsonschema_rs_details() -> None:
-    """python-jsonschema's `unevaluatedProperties` matches `patternProperties` itself."""
-    schema = schema_of(
-        {"patternProperties": {r"^\p{Lu}": {"type": "integer"}}, "unevaluatedProperties": False}
-    )
-    assert verdicts(node({"A": 1}), schema)[:2] == (True, True)
-    fast, reference, problems = verdicts(node({"A": 1, "b": 2}), schema)
-    assert (fast, reference) == (False, False)
-    assert [p.pointer for p in problems] == ["/attributes"]
-
-
-def test_a_schema_jsonschema_rs_cannot_compile_is_checked_by_the_reference_alone() -> None:
-    r"""`\Z` (Python) and `[^]` (ECMA-262): jsonschema-rs reads neither, `re` only the first."""
-    schema = schema_of(
-        {
-            "properties": {
-                "end": {"type": "string", "pattern": r"^abc\Z"},
-                "any": {"type": "string", "pattern": r"^[^]$"},
-                "letters": {"type": "string", "pattern": r"^\p{Letter}+$"},
-            }
-        }
-    )
-    assert engines_for(schema).fast is None
-    good = {"end": "abc", "any": "\n", "letters": "olé"}
-    assert verdicts(node(good), schema) == (True, True, [])
-    for key, wrong in [("end", "abcd"), ("any", "ab"), ("letters", "1")]:
-        fast, reference, [problem] = verdicts(node({**good, key: wrong}), schema)
-        assert (fast, reference, problem.pointer) == (False, False, f"/attributes/{key}")
-
-
-def test_a_pattern_no_engine_reads_is_a_problem_not_an_exception() -> None:
-    schema = schema_of({"properties": {"x": {"type": "string", "pattern": "("}}})
-    fast, reference, [problem] = verdicts(node({"x": "("}), schema)
-    assert (fast, reference) == (False, False)
-    assert "cannot be read by any regular-expression engine" in problem.message
-    schema = schema_of({"patternProperties": {"(": {"type": "integer"}}})
-    assert not verdicts(node({"x": 1}), schema)[1]
-
-
 @pytest.mark.node
-def test_validate_ts_reads_unicode_property_escapes_and_agrees(tmp_path: Path) -> None:
-    source = tmp_path / "letters.json"
-    source.write_text(
-        json.dumps(
-            {
-                "title": "Letters",
-                "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
-                "properties": {
-                    "attributes": {
-                        "type": "object",
-                        "properties": {
-                            "x": {"type": "string", "pattern": r"^\p{Letter}+$"},
-                            "counts": {
-                                "type": "object",
-                                "patternProperties": {r"^\p{Lu}": {"type": "integer"}},
-                            },
-                        },
-                    }
-                },
-            }
-        ),
-        encoding="utf-8",
+def test_typescript_reports_a_pattern_re2_cannot_match_as_python_does(runtime: Path) -> None:
+    schema = schema_of({"properties": {"x": {"type": "string", "pattern": r"(a)\1"}}})
+    document = node({"x": "aa"})
+    [python] = check_document(document, schema)
+    [[typescript]] = run_node(
+        runtime / "harness" / "verdicts.mjs",
+        [{"schema": json.dumps(schema), "documents": [document]}],
     )
-    write_package(generate(Options(source, (), "letters")), tmp_path / "letters")
-    out = compile_typescript(tmp_path, ["letters/*.ts", "letters/_runtime_ts/*.ts"])
-    schema = json.loads((tmp_path / "letters" / "schema.json").read_text("utf-8"))
-    documents = [
-        node({"x": "olé"}),
-        node({"x": "olé1"}),
-        node({"counts": {"Émile": 1}}),
-        node({"counts": {"Émile": "x"}}),
-        node({"counts": {"émile": "x"}}),
-    ]
-    payload = [{"package": str(out / "letters" / "validate.js"), "documents": documents}]
-    [results] = run_node(HARNESS / "package_verdicts.mjs", payload)
-    typescript = [not r["problems"] for r in results]
-    python = [check_document(d, schema) == [] for d in documents]
-    assert typescript == python == [True, False, True, False, True]
+    assert typescript["valid"] is False
+    [problem] = typescript["problems"]
+    assert (problem["pointer"], problem["keyword"], problem["message"]) == (
+        python.pointer,
+        python.keyword,
+        python.message,
+    )

@@ -31,6 +31,7 @@ from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.targets.typescript.toolchain import (
     AJV_VERSION,
     NPM_PINS,
+    RE2JS_VERSION,
     SITE_PINS,
     TYPESCRIPT_VERSION,
     ZARRITA_VERSION,
@@ -350,7 +351,11 @@ def test_a_rebuild_with_check_is_clean_and_npm_names_and_versions_are_written(
     assert _build(out, *named).returncode == 0
     manifest = json.loads((out / "package.json").read_text("utf-8"))
     assert (manifest["name"], manifest["version"]) == ("@lab/xarray", "1.2.0-rc.1")
-    assert manifest["peerDependencies"] == {"ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
+    assert manifest["peerDependencies"] == {
+        "ajv": AJV_VERSION,
+        "re2js": RE2JS_VERSION,
+        "zarrita": ZARRITA_VERSION,
+    }
     assert _build(out, "--check", *named).returncode == 0
     stale = _build(out, "--check", "--npm")
     assert stale.returncode == 1 and "--npm" in stale.stderr
@@ -391,10 +396,10 @@ def test_without_the_pinned_toolchain_the_build_says_what_to_install(tmp_path: P
     )
     assert result.returncode == 2, result.stderr
     assert (
-        f"typescript@{TYPESCRIPT_VERSION} ajv@{AJV_VERSION} zarrita@{ZARRITA_VERSION}"
-        in result.stderr
+        f"typescript@{TYPESCRIPT_VERSION} ajv@{AJV_VERSION} re2js@{RE2JS_VERSION} "
+        f"zarrita@{ZARRITA_VERSION}" in result.stderr
     )
-    assert "typescript 5.4.0, ajv missing, zarrita missing" in result.stderr
+    assert "typescript 5.4.0, ajv missing, re2js missing, zarrita missing" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
 
 
@@ -455,5 +460,10 @@ def test_the_pinned_versions_are_the_ones_the_tests_install() -> None:
     installed = json.loads((ROOT / "package.json").read_text("utf-8"))["devDependencies"]
     for pins in (NPM_PINS, SITE_PINS):
         assert {name: installed.get(name) for name in pins} == pins
-    expected = {"typescript": TYPESCRIPT_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
+    expected = {
+        "typescript": TYPESCRIPT_VERSION,
+        "ajv": AJV_VERSION,
+        "re2js": RE2JS_VERSION,
+        "zarrita": ZARRITA_VERSION,
+    }
     assert expected == NPM_PINS

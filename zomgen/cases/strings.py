@@ -4,7 +4,7 @@ The pattern is read with Python's own regular-expression parser (`re._parser`, t
 `re.compile` builds from), which reads the common subset of ECMA-262 patterns that JSON Schema
 uses; a pattern it cannot read gives no string. From the tree the shortest choice is taken at
 each step (each repeat its minimum, each alternative the first that yields something, each
-character class its first member), then the result is checked with `re.search`, and, when a
+character class its first member), then the result is checked as the run time matches it (RE2, in linear time), and, when a
 lookaround or a back-reference spoiled it, tried again with every repeat taken once more.
 """
 
@@ -14,6 +14,8 @@ import importlib
 import re
 import string
 from typing import Any
+
+from zomgen.schema.patterns import matches
 
 # The parser and the opcodes of its tree (private modules of `re`, without type stubs).
 sre_parse: Any = importlib.import_module("re._parser")
@@ -33,15 +35,15 @@ MAX_LENGTH = 1000  # longer than this is not a "short" example; give up
 
 
 def matching(pattern: str) -> str | None:
-    """A string `pattern` matches (`re.search`), or None when none is found."""
+    """A string `pattern` matches, or None when none is found."""
     try:
-        compiled = re.compile(pattern)
+        re.compile(pattern)  # what `re._parser` reads
         tree = sre_parse.parse(pattern)
     except (re.error, RecursionError, ValueError, OverflowError):
         return None
     for extra in (0, 1):
         text = _Generator(extra).sequence(tree)
-        if text is not None and len(text) <= MAX_LENGTH and compiled.search(text):
+        if text is not None and len(text) <= MAX_LENGTH and matches(pattern, text):
             return text
     return None
 

@@ -8,13 +8,13 @@ tuples of their full length, the first literal of a `const`/`enum`). What the IR
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any, assert_never
 
 from zomgen import ir
 from zomgen.cases.strings import matching
 from zomgen.ir.zarr import example_array
+from zomgen.schema.patterns import matches, refused
 
 # Member names tried for a pattern (the first one the pattern matches is used) and for the
 # members no name or pattern describes.
@@ -47,14 +47,12 @@ def base_node(kind: ir.NodeKind, zarr_format: int) -> dict[str, Any]:
 
 
 def pattern_name(pattern: str, taken: Iterable[str]) -> str | None:
-    """A member name `pattern` matches (Python's `re`, which reads the common ECMA subset)."""
+    """A member name `pattern` matches (as the run time matches it: RE2)."""
     used = set(taken)
-    try:
-        compiled = re.compile(pattern)
-    except re.error:
+    if refused(pattern) is not None:
         return None
     for name in NAME_CANDIDATES:
-        if name not in used and compiled.search(name):
+        if name not in used and matches(pattern, name):
             return name
     made = matching(pattern)
     return made if made and made not in used and "/" not in made else None
@@ -72,10 +70,9 @@ def other_name(members: ir.Members, taken: Iterable[str]) -> str | None:
 
 
 def _matches(pattern: str, name: str) -> bool:
-    try:
-        return re.search(pattern, name) is not None
-    except re.error:
+    if refused(pattern) is not None:
         return True  # unreadable here: do not risk a name it might match
+    return matches(pattern, name)
 
 
 # Keys every JavaScript object has through its prototype: a literal without an optional key of

@@ -10,7 +10,6 @@ and whether it sits inside a union.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from zomgen import ir
 from zomgen.ir.queries import json_type, merge_literals
 from zomgen.ir.zarr import ALL_NODE_KEYS
+from zomgen.schema.patterns import matches
 from zomgen.targets.python import open_dicts
 
 Path = tuple[str | int, ...]
@@ -249,11 +249,8 @@ def member_type(spec: ir.Members, name: str) -> tuple[ir.TypeRef, str] | None:
         if named.key == name:
             return named.type, "named"
     for pattern, ref in spec.patterns:
-        try:
-            if re.search(pattern, name):
-                return ref, "pattern"
-        except re.error:
-            continue
+        if matches(pattern, name):
+            return ref, "pattern"
     return (spec.other, "other") if spec.other is not None else None
 
 

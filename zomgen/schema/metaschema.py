@@ -4,18 +4,19 @@ Every document that compilation reaches (the input and each file a `$ref` leads 
 against its draft's meta-schema once, so a malformed keyword (`"type": 5`, `"items": [...]` in
 2020-12, `"properties": ["a"]`) is reported with its pointer instead of being misread.
 
-A pattern is well-formed when some engine a package runs reads it (patterns.py).
+A pattern is well-formed when RE2 can match it as ECMA-262 means it (patterns.py); a refused
+pattern is reported with the reason.
 """
 
 from __future__ import annotations
 
 from jsonschema import Draft7Validator, Draft201909Validator, Draft202012Validator, FormatChecker
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError, best_match
 
 from zomgen.errors import CompileError, InputProblem
 from zomgen.runtime.pointers import to_pointer
 from zomgen.schema.documents import SchemaDocument, SchemaSet
-from zomgen.schema.patterns import readers
+from zomgen.schema.patterns import refused
 
 _VALIDATORS = {
     "2020-12": Draft202012Validator,
@@ -29,7 +30,14 @@ _REGEX_ONLY = FormatChecker(formats=())
 
 @_REGEX_ONLY.checks("regex")
 def _is_regex(instance: object) -> bool:
-    return not isinstance(instance, str) or readers(instance).accepted
+    return not isinstance(instance, str) or refused(instance) is None
+
+
+def _pattern_refused(error: ValidationError) -> str | None:
+    """Why a pattern the meta-schema's `format: regex` refused is refused (None: not that)."""
+    if error.validator != "format" or not isinstance(error.instance, str):
+        return None
+    return refused(error.instance)
 
 
 def ensure_checked(schema_set: SchemaSet, doc: SchemaDocument) -> None:
@@ -50,11 +58,17 @@ def check_document(doc: SchemaDocument) -> None:
     seen: set[str] = set()
     for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
         deepest = best_match([error])
-        pointer = to_pointer(str(p) for p in deepest.absolute_path)
+        path = [str(p) for p in deepest.absolute_path]
+        message = " ".join(deepest.message.split())
+        reason = _pattern_refused(deepest)
+        if reason is not None:  # a pattern: say why, not only that
+            message = f"the pattern {deepest.instance!r} is refused: {reason}"
+            if "propertyNames" in deepest.absolute_schema_path:  # a patternProperties key
+                path.append(str(deepest.instance))
+        pointer = to_pointer(path)
         if pointer in seen:
             continue
         seen.add(pointer)
-        message = " ".join(deepest.message.split())
         if len(message) > 200:
             message = message[:200] + "..."
         problems.append(

@@ -1,58 +1,44 @@
-"""Which regular-expression engines read a schema's pattern, and what it matches.
+"""Which patterns a convention may hold, and what they match.
 
-JSON Schema's dialect is ECMA-262, but the engines that run a generated package read three
-dialects. The Python run time's reference engine (python-jsonschema) uses
-Python's `re`, its fast engine (jsonschema-rs) Rust's regex crates, and validate.ts (Ajv)
-JavaScript's `RegExp` with the `u` flag, then without it. A pattern is accepted when Python's
-`re` or ECMA-262 (checked with `regress`, with the `u` flag or without) reads it; `readers`
-says which engines can, so that the bundler can warn about the others (bundle.py), and the
-Python run time matches a pattern `re` cannot read as ECMA-262 (runtime/patterns.py, whose
-`search` `matches` calls too). python-jsonschema's own `regex` format checker (4.26) knows only `re`, hence the checker here.
+JSON Schema's dialect is ECMA-262. Every run time of a package matches patterns with RE2, in
+linear time (runtime/patterns.py, runtime_ts/patterns.ts), so a pattern is accepted when RE2
+can match it as ECMA-262 means it (runtime/linear_patterns.py says why not: a back reference, a
+lookbehind). The one engine that reads patterns on its own is jsonschema-rs, the Python run
+time's fast engine; `zomgen build` warns about a pattern it cannot read (bundle.py), because
+then the slower reference engine alone checks documents.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import importlib
+from typing import Any
 
 import jsonschema_rs
-import regress
 
-from zomgen.runtime.patterns import python_reads, search
+from zomgen.runtime.linear_patterns import linear_parts
+from zomgen.runtime.patterns import RE2_REFUSES, search, unreadable
 
 
-@dataclass(frozen=True)
-class Readers:
-    """Which regular-expression engines can read a pattern."""
-
-    python: bool  # Python's `re`: python-jsonschema, the Python run time's reference engine
-    ecma: bool  # ECMA-262 with the `u` flag (as Ajv compiles it): validate.ts
-    ecma_legacy: bool  # ECMA-262 without the `u` flag (Annex B): validate.ts's second try
-    rust: bool  # jsonschema-rs, the Python run time's fast engine
-
-    @property
-    def accepted(self) -> bool:
-        return self.python or self.ecma or self.ecma_legacy
+def refused(pattern: str) -> str | None:
+    """Why zomgen refuses `pattern` (None when it accepts it), with RE2's own words."""
+    reason = unreadable(pattern)
+    if reason != RE2_REFUSES:
+        return reason
+    re2: Any = importlib.import_module("re2")  # google-re2 has no type information
+    options = re2.Options()
+    options.log_errors = False
+    for part in linear_parts(pattern):
+        try:
+            re2.compile(part.source, options)
+        except re2.error as exc:
+            said = exc.args[0] if exc.args else ""
+            text = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+            return f"{reason}: {text}"
+    return reason
 
 
 @functools.lru_cache(maxsize=4096)
-def readers(pattern: str) -> Readers:
-    return Readers(
-        python=python_reads(pattern),
-        ecma=_ecma_reads(pattern, "u"),
-        ecma_legacy=_ecma_reads(pattern, None),
-        rust=_rust_reads(pattern),
-    )
-
-
-def _ecma_reads(pattern: str, flags: str | None) -> bool:
-    try:
-        regress.Regex(pattern, flags)
-    except regress.RegressError:
-        return False
-    return True
-
-
 def _rust_reads(pattern: str) -> bool:
     try:
         jsonschema_rs.validator_for({"pattern": pattern})
@@ -70,30 +56,10 @@ def matches(pattern: str, text: str) -> bool:
 
 
 def pattern_problem(pattern: str) -> str | None:
-    """What `zomgen build` warns about a pattern that some run time cannot read as written,
-    None when every engine reads it."""
-    found = readers(pattern)
-    said: list[str] = []
-    if not found.python:
-        said.append(
-            "Python's `re` cannot read it: the Python run time matches it as ECMA-262 with "
-            "`regress` (jsonschema-rs when that is missing)"
-        )
-    if not found.ecma and found.ecma_legacy:
-        said.append(
-            "validate.ts reads it only without the `u` flag (ECMA-262 Annex B), where it may "
-            "mean something else than in Python (`\\Z` is a plain `Z` there)"
-        )
-    elif not found.ecma:
-        said.append(
-            "validate.ts cannot read it (not ECMA-262): the TypeScript run time throws on its "
-            "first use; only the Python run time checks it"
-        )
-    if not found.rust:
-        said.append(
-            "jsonschema-rs cannot read it: the Python run time checks documents with "
-            "python-jsonschema alone (slower)"
-        )
-    if not said:
+    """What `zomgen build` warns about an accepted pattern: jsonschema-rs cannot read it."""
+    if refused(pattern) is not None or _rust_reads(pattern):
         return None
-    return f"pattern {pattern!r}: " + "; ".join(said)
+    return (
+        f"pattern {pattern!r}: jsonschema-rs cannot read it: the Python run time checks "
+        "documents with python-jsonschema alone (slower)"
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from zomgen import ir
 from zomgen.render import render
 from zomgen.targets.typescript.files import checks_view
-from zomgen.targets.typescript.toolchain import AJV_VERSION, ZARRITA_VERSION
+from zomgen.targets.typescript.toolchain import AJV_VERSION, RE2JS_VERSION, ZARRITA_VERSION
 
 # npm's rules for a package name: lower case, URL-safe, an optional scope, at most 214 characters.
 _NAME = re.compile(r"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$")
@@ -106,7 +106,11 @@ def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage) -> dict[str, str]:
         "types": "./dist/index.d.ts",
         "files": ["dist", "*.ts", "_runtime_ts", "schema.json", "tsconfig.json"],
         "sideEffects": False,
-        "peerDependencies": {"ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION},
+        "peerDependencies": {
+            "ajv": AJV_VERSION,
+            "re2js": RE2JS_VERSION,
+            "zarrita": ZARRITA_VERSION,
+        },
     }
     return {
         "package.json": _json(manifest),

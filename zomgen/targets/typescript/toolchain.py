@@ -2,8 +2,8 @@
 `dist/` (run here), and esbuild, which bundles a validator page (run by site.py).
 
 zomgen carries neither. `zomgen build --npm` and `zomgen site` run the ones a project already
-has: a `node_modules` folder holding them, and Ajv and zarrita, at the versions below (tsc reads
-Ajv's and zarrita's types, as `_runtime_ts` imports them; esbuild bundles them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
+has: a `node_modules` folder holding them, and Ajv, re2js and zarrita, at the versions below (tsc reads
+their types, as `_runtime_ts` imports them; esbuild bundles them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
 in the current folder and its parents, and beside zomgen itself (a source checkout's own
 `node_modules`, which `scripts/setup.sh` installs). The versions are pinned, not ranges: the
 same schema must give the same bytes on every machine, and tsc's output is only as stable as
@@ -23,12 +23,24 @@ from zomgen.errors import CompileError
 TYPESCRIPT_VERSION = "7.0.2"
 AJV_VERSION = "8.20.0"
 ZARRITA_VERSION = "0.7.5"
+# RE2 in JavaScript: validate.ts matches every pattern with it, in linear time (patterns.ts)
+RE2JS_VERSION = "2.10.0"
 ESBUILD_VERSION = "0.28.2"
 NODE_MODULES_VARIABLE = "ZOMGEN_NODE_MODULES"
 # What `--npm` needs (tsc, and the types it reads), and what `zomgen site` needs (esbuild, and
 # what it bundles).
-NPM_PINS = {"typescript": TYPESCRIPT_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
-SITE_PINS = {"esbuild": ESBUILD_VERSION, "ajv": AJV_VERSION, "zarrita": ZARRITA_VERSION}
+NPM_PINS = {
+    "typescript": TYPESCRIPT_VERSION,
+    "ajv": AJV_VERSION,
+    "re2js": RE2JS_VERSION,
+    "zarrita": ZARRITA_VERSION,
+}
+SITE_PINS = {
+    "esbuild": ESBUILD_VERSION,
+    "ajv": AJV_VERSION,
+    "re2js": RE2JS_VERSION,
+    "zarrita": ZARRITA_VERSION,
+}
 
 
 def _install(pins: dict[str, str]) -> str:
