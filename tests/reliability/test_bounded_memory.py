@@ -5,6 +5,7 @@ entry is inflated only up to the limit, whatever its compression and whatever si
 from __future__ import annotations
 
 import json
+import shutil
 import struct
 import subprocess
 import sys
@@ -12,6 +13,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.support.node import HARNESS, require_toolchain
+from tests.support.paths import ROOT
+from zomgen.pipeline import Options, generate_package
+from zomgen.targets.typescript.npm import NpmPackage
+from zomgen.write import write_package
 
 METHODS = {"deflate": zipfile.ZIP_DEFLATED, "bzip2": zipfile.ZIP_BZIP2, "lzma": zipfile.ZIP_LZMA}
 
@@ -152,3 +159,47 @@ def test_a_level_of_large_files_is_read_and_parsed_one_file_at_a_time(
     answer = json.loads(run.stdout)
     assert sorted(answer["problems"]) == sorted(f"/m{i}" for i in range(WIDE))
     assert answer["peak"] < 300 * 1024, answer["peak"]  # KiB: two files at most, and Python
+
+
+@pytest.fixture(scope="module")
+def node_package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The xarray-v3 npm package, built, beside a node_modules with zarrita, and the harness."""
+    require_toolchain()
+    work = tmp_path_factory.mktemp("node_zip")
+    schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
+    generated = generate_package(Options(schema, (), npm=NpmPackage("xarray-v3"), python=False))
+    write_package(generated.files, work / "xarray-v3")
+    (work / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    shutil.copy(HARNESS / "zip_bomb.mjs", work / "zip_bomb.mjs")
+    return work
+
+
+@pytest.mark.node
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/self/status")
+@pytest.mark.parametrize("understate", [False, True], ids=["honest size", "understated size"])
+def test_the_node_loader_inflates_a_zip_bomb_only_to_the_limit(
+    bombs: dict[tuple[str, bool], Path], node_package: Path, understate: bool
+) -> None:
+    """zarrita's ZipFileStore inflates a whole entry: 512 MiB from this 509 KiB zip (593 MiB
+    resident for a 255 KB one, issue 53). The TypeScript loader now inflates it itself, up to
+    the limit, in Node and in the page alike (unzipit reads only deflate among the methods)."""
+    job = {
+        "package": str(node_package / "xarray-v3"),
+        "store": str(bombs["deflate", understate]),
+        "limit": 1 << 20,
+    }
+    run = subprocess.run(
+        ["node", str(node_package / "zip_bomb.mjs")],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answer = json.loads(run.stdout)
+    assert list(answer["problems"]) == ["/a"]
+    if understate:
+        expected = "zarr.json inflates past the limit of 1048576 bytes for one metadata document"
+    else:
+        expected = "over the limit of 1048576 bytes"  # the stated size says so
+    assert expected in answer["problems"]["/a"]
+    assert answer["peak"] < 300 * 1024, answer["peak"]
