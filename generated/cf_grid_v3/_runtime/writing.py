@@ -70,8 +70,10 @@ def write_document(
         _write_whole(target, changes, [k for k in changes if found.get(k)])
         return []
     finally:
-        target.close()
-        target.release()
+        try:
+            target.close()
+        finally:  # a Ctrl-C in close() must not keep the lock
+            target.release()
 
 
 def _existing(target: Target, nodes: list[NodeFiles], base: str) -> dict[str, bool]:

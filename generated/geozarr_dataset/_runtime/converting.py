@@ -35,13 +35,35 @@ def new_model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
 
 def plain_json(value: Any) -> Any:
     """A JSON value of a model as `json.loads` gives it: a model built by hand may hold tuples
-    and read-only mappings where JSON has arrays and objects."""
+    and read-only mappings where JSON has arrays and objects. Without recursion: a value may
+    nest as deep as a document is read (512 levels, jsontext.py), past Python's stack."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
+    top = _empty_like(value)
+    stack: list[tuple[Any, Any]] = [(value, top)]
+    while stack:
+        source, target = stack.pop()
+        if isinstance(source, Mapping):
+            for key, item in cast("Mapping[str, Any]", source).items():
+                target[key] = _placed(item, stack)
+        else:
+            target.extend(_placed(item, stack) for item in cast("list[Any]", source))
+    return top
+
+
+def _empty_like(value: Any) -> Any:
     if isinstance(value, Mapping):
-        items = cast("Mapping[str, Any]", value).items()
-        return {key: plain_json(item) for key, item in items}
-    return [plain_json(item) for item in cast("list[Any]", value)]
+        return dict[str, Any]()
+    return list[Any]()
+
+
+def _placed(item: Any, stack: list[tuple[Any, Any]]) -> Any:
+    """`item` as it goes into its container: itself, or an empty one filled later."""
+    if item is None or isinstance(item, (str, int, float, bool)):
+        return item
+    copy = _empty_like(item)
+    stack.append((item, copy))
+    return copy
 
 
 def model_is(model: object, cls: type[Any]) -> bool:

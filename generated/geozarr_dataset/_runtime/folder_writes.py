@@ -149,8 +149,11 @@ class FolderFiles:
                     except FileExistsError:
                         self._made.discard(path)
                 inner = os.open(name, _FOLDER, dir_fd=at)
-                os.close(at)
-                at = inner
+                # `at` names the open handle before the other is closed: a Ctrl-C between the
+                # two leaves one handle open, never one closed twice (the second close failed
+                # with EBADF instead of the KeyboardInterrupt, or closed another thread's file).
+                at, outer = inner, at
+                os.close(outer)
             return at
         except BaseException:
             os.close(at)

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, cast
 
+from .jsontext import MAX_DEPTH, beyond_float
 from .metadata_files import (
     METADATA_NAMES,
     V3,
@@ -103,12 +104,15 @@ def _files(names: tuple[str, ...], node: Any, problems: list[Problem]) -> dict[s
 
 
 def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
-    """(pointer, why) of the first value of a node's metadata that JSON in UTF-8 cannot hold:
-    NaN or an infinity (JSON has neither; Zarr spells them as strings), a lone surrogate in a
+    """(pointer, why) of the first value of a node's metadata that JSON in UTF-8 cannot hold, or
+    that zomgen would not read back: NaN or an infinity (JSON has neither; Zarr spells them as
+    strings), a number no 64-bit float holds, nesting past `MAX_DEPTH`, a lone surrogate in a
     string or key, a value that is not JSON at all. Found before anything is written."""
-    stack: list[tuple[str, Any]] = [("", document)]
+    stack: list[tuple[str, Any, int]] = [("", document, 1)]
     while stack:
-        pointer, value = stack.pop()
+        pointer, value, depth = stack.pop()
+        if isinstance(value, (dict, list, tuple)) and depth > MAX_DEPTH:
+            return pointer, f"the metadata nests deeper than {MAX_DEPTH} levels here (read so)"
         if isinstance(value, str):
             if not_unicode(value):
                 return pointer, "a lone surrogate cannot be written as UTF-8"
@@ -116,6 +120,10 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
             if not math.isfinite(value):
                 spelled = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
                 return pointer, f"{value} cannot be written as JSON (Zarr writes {spelled!r})"
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if value.bit_length() > 1000 and beyond_float(value):
+                bits = value.bit_length()
+                return pointer, f"an integer of {bits} bits is beyond what a 64-bit float holds"
         elif isinstance(value, dict):
             for key, item in cast("dict[object, Any]", value).items():
                 if not isinstance(key, str):
@@ -123,11 +131,11 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
                 at = f"{pointer}/{escape(key)}"
                 if not_unicode(key):
                     return at, "a key holding a lone surrogate cannot be written as UTF-8"
-                stack.append((at, item))
+                stack.append((at, item, depth + 1))
         elif isinstance(value, (list, tuple)):  # a document built in Python may hold tuples
             items = cast("Sequence[Any]", value)
-            stack += [(f"{pointer}/{i}", item) for i, item in enumerate(items)]
-        elif value is not None and not isinstance(value, bool | int):
+            stack += [(f"{pointer}/{i}", item, depth + 1) for i, item in enumerate(items)]
+        elif value is not None and not isinstance(value, bool):
             return pointer, f"a {type(value).__name__} cannot be written as JSON"
     return None
 

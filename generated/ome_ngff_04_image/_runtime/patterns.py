@@ -1,63 +1,97 @@
-r"""Regular expressions the way every engine of a package reads them.
+r"""Regular expressions the way every engine of a package reads them: in linear time, by RE2.
 
-JSON Schema's dialect is ECMA-262; python-jsonschema reads patterns with Python's `re`, which
-cannot read some valid ones (`\p{Letter}`). Such a pattern is matched by the first engine that
-reads it: `regress` (ECMA-262, with the `u` flag as Ajv compiles it, then without), then
-jsonschema-rs. The reference engine's `pattern`, `patternProperties` and `additionalProperties`
-use it (`pattern_keywords`), and any other keyword that trips over it (`unevaluatedProperties`)
-leaves the details to jsonschema-rs. zomgen's compiler asks the same questions of this same
-code, so the two never disagree about what a pattern matches.
+JSON Schema's dialect is ECMA-262. A backtracking engine (Python's `re`, which python-jsonschema
+uses) can be held for hours by a short value against a pattern such as `^(a+)+$`, so no pattern
+is given to one: `search` spells the pattern for RE2 (linear_patterns.py) and matches with
+google-re2, as the TypeScript run time does with re2js. A pattern RE2 cannot match (a back
+reference, a lookbehind) is refused by `zomgen build` and is a problem here, never a hang.
+
+The reference engine's `pattern`, `patternProperties`, `additionalProperties` and
+`unevaluatedProperties` use `search` (`pattern_keywords`); zomgen's compiler asks the same
+questions of this same code, so the two never disagree about what a pattern matches.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
-import re
-import warnings
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Generator
 from typing import Any
 
-from .values import is_object
+from .linear_patterns import Unreadable, linear_parts
+from .values import is_array, is_object
 
 _Search = Callable[[str], bool]
-
-
-@functools.lru_cache(maxsize=1024)
-def python_reads(pattern: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a FutureWarning (`[[`) is still a pattern `re` reads
-        try:
-            re.compile(pattern)
-        except (re.error, RecursionError, OverflowError):
-            return False
-    return True
+# in the words of the TypeScript twin (re2js's own messages differ from RE2's; the compiler
+# quotes RE2's: schema/patterns.py)
+RE2_REFUSES = "RE2 cannot read it"
+_NO_RE2 = (
+    "google-re2 is not installed (`pip install google-re2`): zomgen matches patterns only with "
+    "RE2, so that no value can hold a check"
+)
 
 
 @functools.lru_cache(maxsize=1024)
 def search(pattern: str) -> _Search | None:
-    """`text -> does pattern match somewhere in it`, by the first engine that reads the pattern
-    (Python's `re`, regress with and without the `u` flag, jsonschema-rs); None if none does."""
-    if python_reads(pattern):
-        compiled = re.compile(pattern)
-        return lambda text: compiled.search(text) is not None
+    """`text -> does pattern match somewhere in it`, in linear time; None when RE2 cannot
+    match the pattern as ECMA-262 means it (`unreadable` says why)."""
     try:
-        regress: Any = importlib.import_module("regress")
-    except ImportError:
-        regress = None
-    if regress is not None:
-        for flags in ("u", None):
-            try:
-                ecma: Any = regress.Regex(pattern, flags)
-            except regress.RegressError:
-                continue
-            return lambda text: ecma.find(encodable(text)) is not None
-    try:
-        rs: Any = importlib.import_module("jsonschema_rs")
-        single: Any = rs.validator_for({"pattern": pattern})
-    except (ImportError, ValueError):
+        return _linear_search(pattern)
+    except Unreadable:
         return None
-    return lambda text: bool(single.is_valid(encodable(text)))
+
+
+@functools.lru_cache(maxsize=1024)
+def unreadable(pattern: str) -> str | None:
+    """Why RE2 cannot match `pattern` (None when it can)."""
+    try:
+        _linear_search(pattern)
+    except Unreadable as exc:
+        return str(exc)
+    return None
+
+
+def _linear_search(pattern: str) -> _Search:
+    try:
+        re2: Any = importlib.import_module("re2")
+    except ImportError:
+        raise Unreadable(_NO_RE2) from None
+    options = re2.Options()
+    options.log_errors = False  # a pattern RE2 refuses is reported here, not on stderr
+    tests: list[tuple[Any, bool]] = []
+    for part in linear_parts(pattern):
+        try:
+            tests.append((re2.compile(part.source, options), part.must_match))
+        except re2.error:
+            raise Unreadable(RE2_REFUSES) from None
+    if len(tests) == 1 and tests[0][1]:
+        single = tests[0][0]
+        return lambda text: single.search(encodable(text)) is not None
+    return lambda text: all(
+        (compiled.search(encodable(text)) is not None) == must for compiled, must in tests
+    )
+
+
+def any_unmatchable(schema: Any) -> bool:
+    """Whether `schema` holds a `pattern` or `patternProperties` key RE2 cannot match: then no
+    other engine may give a verdict on it (jsonschema-rs reads back references and would call
+    such a value valid; the reference engine reports the pattern as a problem)."""
+    stack: list[Any] = [schema]
+    while stack:
+        value = stack.pop()
+        if is_object(value):
+            found = value.get("pattern")
+            if isinstance(found, str) and search(found) is None:
+                return True
+            keyed = value.get("patternProperties")
+            if is_object(keyed) and any(search(key) is None for key in keyed):
+                return True
+            stack.extend(value.values())
+        elif is_array(value):
+            stack.extend(value)
+    return False
 
 
 def encodable(text: str) -> str:
@@ -70,29 +104,23 @@ def encodable(text: str) -> str:
 
 
 def _unreadable(pattern: str) -> str:
-    return f"the schema's pattern {pattern!r} cannot be read by any regular-expression engine"
+    return f"the schema's pattern {pattern!r} cannot be matched: {unreadable(pattern)}"
 
 
 def pattern_keywords(originals: dict[str, Any], ValidationError: Any) -> dict[str, Any]:
-    """`pattern`, `patternProperties` and `additionalProperties` for the reference engine:
-    python-jsonschema's own while `re` reads every pattern involved, else the same checks with
-    `search`, reported in the same words."""
+    """`pattern`, `patternProperties`, `additionalProperties` and `unevaluatedProperties` for
+    the reference engine, matching with `search`, in python-jsonschema's words."""
     return {
-        "pattern": _pattern(originals, ValidationError),
-        "patternProperties": _pattern_properties(originals, ValidationError),
+        "pattern": _pattern(ValidationError),
+        "patternProperties": _pattern_properties(ValidationError),
         "additionalProperties": _additional_properties(originals, ValidationError),
+        "unevaluatedProperties": _unevaluated_properties(originals),
     }
 
 
-# Each keyword below looks its original up in `originals` when it runs, as jsonschema would.
-
-
-def _pattern(originals: dict[str, Any], ValidationError: Any) -> Any:
+def _pattern(ValidationError: Any) -> Any:
     def pattern(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        if not isinstance(value, str) or python_reads(value):
-            yield from originals["pattern"](validator, value, instance, schema)
-            return
-        if not validator.is_type(instance, "string"):
+        if not isinstance(value, str) or not validator.is_type(instance, "string"):
             return
         matcher = search(value)
         if matcher is None:
@@ -103,12 +131,9 @@ def _pattern(originals: dict[str, Any], ValidationError: Any) -> Any:
     return pattern
 
 
-def _pattern_properties(originals: dict[str, Any], ValidationError: Any) -> Any:
+def _pattern_properties(ValidationError: Any) -> Any:
     def pattern_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        if not is_object(value) or all(python_reads(p) for p in value):
-            yield from originals["patternProperties"](validator, value, instance, schema)
-            return
-        if not validator.is_type(instance, "object"):
+        if not is_object(value) or not validator.is_type(instance, "object"):
             return
         for key, subschema in value.items():
             matcher = search(key)
@@ -125,7 +150,7 @@ def _pattern_properties(originals: dict[str, Any], ValidationError: Any) -> Any:
 def _additional_properties(originals: dict[str, Any], ValidationError: Any) -> Any:
     def additional_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
         patterns = schema.get("patternProperties")
-        if not is_object(patterns) or all(python_reads(p) for p in patterns):
+        if not is_object(patterns) or not patterns:
             yield from originals["additionalProperties"](validator, value, instance, schema)
             return
         if not validator.is_type(instance, "object"):
@@ -148,3 +173,53 @@ def _additional_properties(originals: dict[str, Any], ValidationError: Any) -> A
             yield ValidationError(f"{names} {verb} not match any of the regexes: {regexes}")
 
     return additional_properties
+
+
+def _unevaluated_properties(originals: dict[str, Any]) -> Any:
+    """python-jsonschema's own, with the `re` its helper module calls directly (to find the
+    keys a `patternProperties` evaluated) answering through `search` while it runs."""
+
+    def unevaluated_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        with _linear_re_in_jsonschema():
+            yield from originals["unevaluatedProperties"](validator, value, instance, schema)
+
+    return unevaluated_properties
+
+
+class _LinearRe:
+    """What python-jsonschema's `_utils` module asks of `re` (`search`), answered by RE2; a
+    pattern RE2 cannot match matches nothing (the `patternProperties` keyword reports it)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+
+    def search(self, pattern: Any, text: Any, *args: Any) -> bool:
+        if not isinstance(pattern, str) or not isinstance(text, str) or args:
+            return bool(self.real.search(pattern, text, *args))
+        matcher = search(pattern)
+        return matcher is not None and matcher(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+_swap_lock = threading.Lock()
+_swapped = [0]
+
+
+@contextlib.contextmanager
+def _linear_re_in_jsonschema() -> Generator[None]:
+    """python-jsonschema's `_utils.re` swapped for `_LinearRe` while any check needs it (counted,
+    so that overlapping checks in threads put the real module back only when the last ends)."""
+    utils: Any = importlib.import_module("jsonschema._utils")
+    with _swap_lock:
+        if _swapped[0] == 0 and not isinstance(utils.re, _LinearRe):
+            utils.re = _LinearRe(utils.re)
+        _swapped[0] += 1
+    try:
+        yield
+    finally:
+        with _swap_lock:
+            _swapped[0] -= 1
+            if _swapped[0] == 0 and isinstance(utils.re, _LinearRe):
+                utils.re = utils.re.real

@@ -44,6 +44,17 @@ class CreateLock:
     def take(self, *, overwrite: bool) -> None:
         """Hold the lock, or raise StoreBusy. A lock left by a create that did not finish is
         taken over only with `overwrite` (what it left is then written over)."""
+        try:
+            self._take(overwrite=overwrite)
+        except BaseException:
+            # A Ctrl-C may land anywhere here, even just after the lock file was made and
+            # before its handle came back: a lock file nobody holds and nothing is written in
+            # is this create's, so it goes, and the store is as it was.
+            if self._fd is None:
+                _remove_if_empty(self.path)
+            raise
+
+    def _take(self, *, overwrite: bool) -> None:
         for _attempt in range(10):
             fd = _open_lock(self.path)
             try:
@@ -102,6 +113,23 @@ def _hold(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def _remove_if_empty(path: str) -> None:
+    """Remove the lock file at `path` if it can be held and holds no other create's stamp."""
+    try:
+        fd = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        holder = _holder(fd) if _hold(fd) else {}
+        ours = holder is None or holder.get("pid") == os.getpid()  # empty, or stamped by us
+        if ours and _same_file(fd, path):
+            os.unlink(path)  # while held: no one can take a removed file
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _same_file(fd: int, path: str) -> bool:

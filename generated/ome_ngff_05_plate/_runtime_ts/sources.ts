@@ -8,6 +8,8 @@
  * except the root's, which is "". The Python loader's sources.py is the twin.
  */
 
+import { readZipEntry } from "./zip_entries.js";
+
 /** A key that exists but could not be read (or a folder that could not be listed). */
 export class Failure {
   constructor(readonly message: string) {}
@@ -66,7 +68,9 @@ export function readableSource(store: Readable, concurrency: number): Source {
     probesOtherVersion: false,
     async get(key: string, limit: number): Promise<Fetched> {
       try {
-        const bytes = await store.get(`/${key}`);
+        const entry = await readZipEntry(store, key, limit);
+        if (entry !== null && "over" in entry) return new Failure(zipTooLarge(key, entry.statedSize, entry.over, limit));
+        const bytes = entry !== null ? entry.bytes : await store.get(`/${key}`);
         if (bytes !== undefined && bytes.length > limit) {
           return new Failure(tooLarge(lastName(key), bytes.length, limit));
         }
@@ -77,6 +81,16 @@ export function readableSource(store: Readable, concurrency: number): Source {
     },
     list: async () => undefined,
   };
+}
+
+/** A zip entry past the limit, by the size it states or by what it inflates to, in the words of
+ * sources.py. */
+function zipTooLarge(key: string, stated: number, over: "stated" | "inflated", limit: number): string {
+  if (over === "stated") return tooLarge(lastName(key), stated, limit);
+  return (
+    `${lastName(key)} inflates past the limit of ${limit} bytes for one metadata document` +
+    ` (its zip entry says ${stated} bytes)`
+  );
 }
 
 /** A zarrita store with the list of its keys (a zip's entries, read as zarrita's

@@ -93,13 +93,6 @@ def check_document(
             return _deeply(detail)
     except RecursionError:
         return _fast_problems(engines, document)
-    except re.error as exc:
-        # A pattern `re` cannot read, met by a keyword other than those `pattern_keywords`
-        # replaces: jsonschema-rs, which compiled the schema, reads it and gives the details.
-        if engines.fast is not None:
-            return _fast_problems(engines, document)
-        message = f"the schema cannot be applied: Python cannot read a pattern ({exc})"
-        return [Problem("/", "", message, "schema")]
     except Unresolvable as exc:  # a $ref the bundled schema cannot resolve (and nothing else may)
         return [Problem("/", "", f"the schema cannot be applied: {exc}", "schema")]
 

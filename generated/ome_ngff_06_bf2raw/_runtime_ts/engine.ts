@@ -27,6 +27,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
+import { type LinearPattern, linearPattern, unreadable } from "./patterns.js";
 import {
   CHECKS,
   COUNT_EQUAL,
@@ -241,17 +242,12 @@ export function schemaLocations(schema: unknown): Map<object, string> {
   return found;
 }
 
-/** JavaScript reads a few Python-valid patterns (`\-` outside a class) only without the `u`
- * flag: try with it, as Ajv does, then without. */
+/** Every pattern matched by RE2 in linear time, as the Python run time matches it (patterns.ts):
+ * never by a backtracking RegExp, which a short value can hold for hours. A pattern RE2 cannot
+ * match matches nothing: the report says why (report.ts), as validation.py does. */
 const regExp = Object.assign(
-  (pattern: string, flags: string): RegExp => {
-    try {
-      return new RegExp(pattern, flags);
-    } catch (error) {
-      if (!flags.includes("u")) throw error;
-      return new RegExp(pattern, flags.replace("u", ""));
-    }
-  },
+  (pattern: string): LinearPattern =>
+    unreadable(pattern) === null ? linearPattern(pattern) : { test: () => false, toString: () => `/${pattern}/` },
   { code: "zomgenRegExp" },
 );
 

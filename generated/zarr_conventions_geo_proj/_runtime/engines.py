@@ -18,6 +18,7 @@ from typing import Any
 from .checks import uses_checks
 from .keywords import FAST_KEYWORDS
 from .keywords import reference_validator as reference_keywords_validator
+from .patterns import any_unmatchable
 from .pruned import skip_satisfied
 
 # Compiled validators are kept for this many schemas. The key is id(schema) and the entry keeps
@@ -78,6 +79,8 @@ def _fast_validator(schema: dict[str, Any]) -> Any:
     try:
         import jsonschema_rs
     except ImportError:  # optional: python-jsonschema alone gives the same answers, slower
+        return None
+    if any_unmatchable(schema):
         return None
     keywords: dict[str, Any] = dict(FAST_KEYWORDS) if uses_checks(schema) else {}
     try:

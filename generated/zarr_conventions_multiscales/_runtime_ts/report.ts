@@ -16,6 +16,7 @@ import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { PROTO_ALIAS, SCHEMA_ID, type Engines, forbidsKey, unescapeKey } from "./engine.js";
 import { escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
 import { type Resolve, resolver, ruledOut } from "./meant.js";
+import { unreadable } from "./patterns.js";
 import {
   type Problem,
   dedupe,
@@ -335,6 +336,11 @@ function otherKind({ error, path }: Cause, base: number): number {
 
 /** Ajv's message, with what it leaves out: which key was unexpected or is depended on, which
  * constant, and the value given (Python's messages quote it), shown as `shown` writes it. */
+/** Why RE2 cannot match a pattern (null when it can, or it is no string). */
+function unmatchable(pattern: unknown): string | null {
+  return typeof pattern === "string" ? unreadable(pattern) : null;
+}
+
 function message(error: ErrorObject): string {
   const params = error.params as { [key: string]: unknown };
   const base = error.message ?? error.keyword;
@@ -344,6 +350,9 @@ function message(error: ErrorObject): string {
   else if (error.keyword === "const") text = `${base} ${JSON.stringify(params["allowedValue"])}`;
   else if (error.keyword === "enum") text = `${base} ${JSON.stringify(params["allowedValues"])}`;
   else if (error.keyword === "required") text = `must have required property ${repr(params["missingProperty"])}`;
+  else if (error.keyword === "pattern" && unmatchable(params["pattern"]) !== null) {
+    return `the schema's pattern ${repr(params["pattern"])} cannot be matched: ${unmatchable(params["pattern"])}`;
+  }
   else if (error.keyword === "dependentRequired" || error.keyword === "dependencies") {
     text = `must have property ${repr(params["missingProperty"])} when property ${repr(params["property"])} is present`;
   } else if (error.keyword === "false schema") {

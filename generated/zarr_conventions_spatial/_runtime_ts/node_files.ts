@@ -55,12 +55,53 @@ export function parseObject(data: Uint8Array, what: string): JsonObject | string
   try {
     value = JSON.parse(text);
   } catch (error) {
+    if (error instanceof RangeError) return `${what} nests deeper than ${MAX_DEPTH} levels`;
     const constant = bareConstant(text);
     if (constant !== null) return `${what}: ${constant} is not JSON (Zarr writes it as the string "${constant}")`;
     return `${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (!isObject(value) || isArray(value)) return `${what} holds a JSON ${kind(value)}, not an object`;
+  // Both checks walk the value, and only when the text says they may find something.
+  if (brackets(text) > MAX_DEPTH && deeperThan(value, MAX_DEPTH)) return `${what} nests deeper than ${MAX_DEPTH} levels`;
+  if (LONG_DIGITS.test(text) && holdsAnInfinity(value)) return `${what} ${BEYOND_FLOAT}`;
   return value as JsonObject;
+}
+
+/** The deepest nesting of arrays and objects read in one metadata document, as jsontext.py
+ * reads it: past it, JavaScript's walks overflow the stack (a raw RangeError). */
+export const MAX_DEPTH = 512;
+const BEYOND_FLOAT = "holds a number beyond what a 64-bit float holds (it would read as an infinity)";
+// `1e400` or 309 digits and more: JSON.parse reads them as an infinity, Python exactly
+const LONG_DIGITS = /[0-9]{309}|[eE][+]?[0-9]{3}/;
+
+function brackets(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5b || code === 0x7b) count++;
+  }
+  return count;
+}
+
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, depth] = item;
+    if (depth > limit) return true;
+    const children = isArray(node) ? node : isObject(node) ? Object.values(node) : [];
+    for (const child of children) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function holdsAnInfinity(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item === "number" && !Number.isFinite(item)) return true;
+    const children = isArray(item) ? item : isObject(item) ? Object.values(item) : [];
+    for (const child of children) stack.push(child); // not a spread: a long array overflows one
+  }
+  return false;
 }
 
 /** The first NaN, Infinity or -Infinity outside a string of a text JSON.parse refused: what
