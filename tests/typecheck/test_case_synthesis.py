@@ -23,7 +23,6 @@ PATTERNS = [
     r"^\d{2,}x$",
     r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$",
     r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
-    r"^([a-z])\1$",
     r"^(?!zz)[a-z]{3}$",
     r"^https?://\S+$",
     r"^[\w.-]+@[a-z]+\.com$",
@@ -38,7 +37,8 @@ def test_a_string_is_made_for_each_pattern(pattern: str) -> None:
     assert re.search(pattern, made), made
 
 
-@pytest.mark.parametrize("pattern", ["[", r"^(?=.*[0-9])[a-z0-9]{4}$", "a{2000}"])
+# `^([a-z])\1$`: a back reference, which zomgen refuses (RE2 cannot match it)
+@pytest.mark.parametrize("pattern", ["[", r"^(?=.*[0-9])[a-z0-9]{4}$", "a{2000}", r"^([a-z])\1$"])
 def test_no_string_where_none_is_found_or_the_pattern_is_unreadable(pattern: str) -> None:
     assert matching(pattern) is None
 
