@@ -592,7 +592,10 @@ def main(argv: list[str] | None = None) -> int:
         with_node = 3 in args.versions and not args.local_only
         node_rows = validate_ts_rows(work, args) if with_node else []
     args.out.mkdir(parents=True, exist_ok=True)
-    text = table(rows, imports) + validate_ts_table(node_rows)
+    from bench_startup import startup_table, startup_times  # beside this file
+
+    startup = startup_table(startup_times(args.repeat))  # the command, from a cold process
+    text = table(rows, imports) + validate_ts_table(node_rows) + "\n" + startup
     (args.out / "benchmarks.md").write_text(
         "# Benchmarks\n\nWritten by `benchmarks/suite.py` (see benchmarks/README.md).\n\n" + text,
         encoding="utf-8",

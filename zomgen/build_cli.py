@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -138,6 +137,8 @@ def _build_with_cases(args: argparse.Namespace, name: str) -> int:
 
     include = tuple(args.include)
     if args.check:
+        import tempfile  # here: every zomgen command imports this module, few build cases
+
         with tempfile.TemporaryDirectory(prefix="zomgen-cases-") as scratch:
             derived = derive(args.schema, Path(scratch), include, name)
         diffs = stale(derived.package_files, args.out)

@@ -6,7 +6,6 @@ conventions it declares, as `zomgen validate STORE` does; `--catalog FILE` adds 
 from __future__ import annotations
 
 import argparse
-import html
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,6 +55,8 @@ def run_site(args: argparse.Namespace) -> int:
         return report_input([InputProblem(str(args.include[0]), "", message)])
     generated: Generated
     if args.schema is None:
+        import html  # here: every zomgen command imports this module
+
         shown = [html.escape(str(path)) for path in args.catalog]
         generated = generate_catalog_site(args.catalog, shown)
         again = " ".join(["zomgen site", *(f"--catalog {c}" for c in args.catalog)])

@@ -107,9 +107,6 @@ def _add_declared_only(validate: argparse.ArgumentParser) -> None:
 def run_validate(args: argparse.Namespace) -> int:
     """Exit 0 valid, 1 invalid, 2 unusable input (schema, catalog or store), 3 not fully
     checked (zomgen/outcome.py)."""
-    from zomgen.pipeline import Options, check_store
-    from zomgen.runtime import VALID, StoreError
-
     only = None
     if args.only is not None:
         try:
@@ -131,6 +128,9 @@ def run_validate(args: argparse.Namespace) -> int:
         names = ", ".join(_bundled_names())
         message = f"no such schema file, nor a bundled convention of that name (one of: {names})"
         return report_input([InputProblem(str(args.schema), "", message)])
+    from zomgen.pipeline import Options, check_store  # the compiler: only with --schema
+    from zomgen.runtime import VALID, StoreError
+
     options = Options(schema, tuple(args.include))
     try:
         checked = check_store(

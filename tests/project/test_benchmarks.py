@@ -32,6 +32,7 @@ def test_suite_writes_its_table_and_plot(tmp_path: Path) -> None:
         assert f"| {kind} |" in table
     assert "`import` v2" in table and "`import` v3" in table
     assert (tmp_path / "benchmarks.png").stat().st_size > 0
+    assert "| `validate (an OME-Zarr 0.6rc0 image)` |" in table  # from a cold process
 
 
 def test_suite_measures_the_local_folder_alone(tmp_path: Path) -> None:
@@ -50,6 +51,12 @@ def test_bench_build_runs() -> None:
     result = _run(str(BENCHMARKS / "bench_build.py"), "--defs", "5", "--repeat", "1")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "| geozarr |" in result.stdout and "| defs-5 |" in result.stdout
+
+
+def test_bench_startup_runs() -> None:
+    result = _run(str(BENCHMARKS / "bench_startup.py"), "--repeat", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "| `python -c pass` |" in result.stdout
 
 
 def test_bench_load_runs() -> None:

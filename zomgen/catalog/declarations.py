@@ -14,8 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
 from zomgen.catalog.entries import Entry
 from zomgen.catalog.ome_versions import version_notes
 from zomgen.runtime import Problem
@@ -187,6 +185,8 @@ def _holds(schema: dict[str, Any]) -> Callable[[Any], bool]:
     try:
         import jsonschema_rs
     except ImportError:
+        import jsonschema  # slower to import than the whole check of a small store
+
         return jsonschema.Draft202012Validator(schema).is_valid
     # Never fetched: entries.py admits only references inside the schema, and a retriever that
     # refuses keeps jsonschema-rs from reaching a file or URL should one get past.

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from zomgen.catalog.bundles import read_bundle
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
 from zomgen.catalog.other_keys import declared_node_keys, other_keys
@@ -358,7 +359,11 @@ def _keys_declared_by(schema: Path, include: tuple[Path, ...]) -> frozenset[str]
 @cache
 def bundled_schema(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
     """A convention's schema with its references bundled in, once per process (resolved
-    offline in its own folder and the entry's `include` folders, as `-I` would)."""
+    offline in its own folder and the entry's `include` folders, as `-I` would): read as
+    bundled ahead of time for zomgen's own catalog (bundles.py), bundled now for a user's."""
+    ahead = read_bundle(schema, include)
+    if ahead is not None:
+        return ahead
     from zomgen.pipeline import Options, load
     from zomgen.schema.bundle import bundle
 

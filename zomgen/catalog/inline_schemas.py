@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import jsonschema
-
 from zomgen.errors import InputProblem
 from zomgen.runtime.pointers import escape, resolve_local_ref
 
@@ -25,7 +23,9 @@ def inline_schema_problems(
     problems = [
         InputProblem(where, f"{pointer}{at}", message) for at, message in _references(schema)
     ]
-    if against_meta and not problems:
+    if against_meta and not problems:  # a user's catalog: the bundled one is known good
+        import jsonschema  # 0.05 s to import: only where a catalog needs it
+
         try:
             jsonschema.Draft202012Validator.check_schema(schema)
         except jsonschema.SchemaError as exc:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from zomgen.ir.zarr import node_keys
 from zomgen.runtime import Problem
+from zomgen.runtime.metadata_files import V2_NODE_KEYS
 from zomgen.runtime.pointers import escape
 
 OTHER_KEY = "other key"
@@ -26,7 +26,7 @@ def other_keys(node: dict[str, Any]) -> list[str]:
     unknown key must say `must_understand: false`, which the base schema checks)."""
     if node.get("zarr_format") != 2:
         return []
-    known = set(node_keys("array" if "shape" in node else "group", 2))
+    known = set(V2_NODE_KEYS["array" if "shape" in node else "group"])
     return [key for key in node if key not in known]
 
 
