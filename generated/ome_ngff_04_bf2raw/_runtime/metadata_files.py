@@ -19,6 +19,15 @@ V3 = "zarr.json"
 ZARRAY, ZGROUP, ZATTRS, ZMETADATA = ".zarray", ".zgroup", ".zattrs", ".zmetadata"
 V2_FILES = (ZARRAY, ZGROUP, ZATTRS)
 ALL_FILES = (V3, *V2_FILES)
+# The keys of a Zarr v2 node's document the spec defines (the ZOM's own `attributes` and
+# `members` with them): the compiler's base fields (ir/zarr.py) name the same, and a test says so.
+V2_NODE_KEYS = {
+    "group": ("zarr_format", "attributes", "members"),
+    "array": (
+        "zarr_format", "attributes", "shape", "chunks", "dtype", "compressor", "fill_value",
+        "order", "filters", "dimension_separator",
+    ),
+}  # fmt: skip
 V2_FILES_SET = frozenset(V2_FILES)
 METADATA_NAMES = frozenset((*ALL_FILES, ZMETADATA))
 
