@@ -20,6 +20,7 @@ other than lookaheads right after a leading `^`. Those lookaheads are split off:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # ECMA-262's WhiteSpace and LineTerminator: what `\s` matches there
@@ -240,43 +241,33 @@ def _class(pattern: str, at: int) -> tuple[str, int]:
     return ("[^" if negated else "[") + "".join(members) + "]", at + 1
 
 
-def _group_end(pattern: str, at: int) -> int:
-    """Where the group opened at `at` ends (the index after its `)`)."""
+def _structure(pattern: str, at: int = 0) -> Iterator[tuple[int, str, int]]:
+    """(index, character, depth of groups before it) of each `(`, `)` and `|` from `at`, outside
+    escapes and classes."""
     depth = 0
     while at < len(pattern):
         char = pattern[at]
         if char == "\\":
             at += 2
-            continue
-        if char == "[":
-            _, at = _class(pattern, at)
-            continue
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return at + 1
-        at += 1
+        elif char == "[":
+            at = _class(pattern, at)[1]
+        else:
+            if char in "()|":
+                yield at, char, depth
+                depth += (char == "(") - (char == ")")
+            at += 1
+
+
+def _group_end(pattern: str, at: int) -> int:
+    """Where the group opened at `at` ends (the index after its `)`)."""
+    for index, char, depth in _structure(pattern, at):
+        if char == ")" and depth == 1:
+            return index + 1
     raise Unreadable("a `(` without its `)`")
 
 
 def _has_top_level_bar(pattern: str) -> bool:
-    depth = 0
-    at = 0
-    while at < len(pattern):
-        char = pattern[at]
-        if char == "\\":
-            at += 2
-            continue
-        if char == "[":
-            _, at = _class(pattern, at)
-            continue
-        depth += (char == "(") - (char == ")")
-        if char == "|" and depth == 0:
-            return True
-        at += 1
-    return False
+    return any(char == "|" and depth == 0 for _, char, depth in _structure(pattern))
 
 
 def _check_character(char: str) -> None:

@@ -12,6 +12,8 @@
  * they are looked for at run time, and a store without them is read through `get` as before.
  */
 
+import { readUpTo } from "./streams.js";
+
 /** What reading one entry came to. */
 export type ZipRead =
   | { readonly bytes: Uint8Array | undefined }
@@ -76,24 +78,6 @@ async function inflateUpTo(raw: Uint8Array, limit: number): Promise<Uint8Array |
   const writer = stream.writable.getWriter();
   // not awaited: the stream is read below as it is written, or the two would wait on each other
   writer.write(raw as Uint8Array<ArrayBuffer>).then(() => writer.close(), () => undefined);
-  const reader = stream.readable.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  const got = await readUpTo(stream.readable.getReader(), limit);
+  return typeof got === "number" ? null : got;
 }

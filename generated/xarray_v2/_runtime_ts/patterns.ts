@@ -213,46 +213,31 @@ function charClass(chars: readonly string[], at: number): [string, number] {
   return [(negated ? "[^" : "[") + members.join("") + "]", at + 1];
 }
 
-function groupEnd(chars: readonly string[], at: number): number {
+/** [index, character, depth of groups before it] of each `(`, `)` and `|` from `at`, outside
+ * escapes and classes. */
+function* structure(chars: readonly string[], at = 0): Generator<[number, string, number]> {
   let depth = 0;
   while (at < chars.length) {
-    const char = chars[at];
-    if (char === "\\") {
-      at += 2;
-      continue;
+    const char = chars[at] ?? "";
+    if (char === "\\") at += 2;
+    else if (char === "[") at = charClass(chars, at)[1];
+    else {
+      if ("()|".includes(char)) {
+        yield [at, char, depth];
+        depth += (char === "(" ? 1 : 0) - (char === ")" ? 1 : 0);
+      }
+      at += 1;
     }
-    if (char === "[") {
-      at = charClass(chars, at)[1];
-      continue;
-    }
-    if (char === "(") depth += 1;
-    else if (char === ")") {
-      depth -= 1;
-      if (depth === 0) return at + 1;
-    }
-    at += 1;
   }
+}
+
+function groupEnd(chars: readonly string[], at: number): number {
+  for (const [index, char, depth] of structure(chars, at)) if (char === ")" && depth === 1) return index + 1;
   throw new Unreadable("a `(` without its `)`");
 }
 
 function hasTopLevelBar(chars: readonly string[]): boolean {
-  let depth = 0;
-  let at = 0;
-  while (at < chars.length) {
-    const char = chars[at];
-    if (char === "\\") {
-      at += 2;
-      continue;
-    }
-    if (char === "[") {
-      at = charClass(chars, at)[1];
-      continue;
-    }
-    if (char === "(") depth += 1;
-    else if (char === ")") depth -= 1;
-    else if (char === "|" && depth === 0) return true;
-    at += 1;
-  }
+  for (const [, char, depth] of structure(chars)) if (char === "|" && depth === 0) return true;
   return false;
 }
 

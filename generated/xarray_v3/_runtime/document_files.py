@@ -112,7 +112,7 @@ def _first_unwritable(document: dict[str, Any]) -> tuple[str, str] | None:
     while stack:
         pointer, value, depth = stack.pop()
         if isinstance(value, (dict, list, tuple)) and depth > MAX_DEPTH:
-            return pointer, f"the metadata nests deeper than {MAX_DEPTH} levels here (read so)"
+            return pointer, f"nests deeper than {MAX_DEPTH} levels: zomgen reads no file that deep"
         if isinstance(value, str):
             if not_unicode(value):
                 return pointer, "a lone surrogate cannot be written as UTF-8"

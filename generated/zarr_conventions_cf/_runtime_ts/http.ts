@@ -10,6 +10,7 @@
 import { FetchStore } from "zarrita";
 import { repr } from "./pointers.js";
 import { Failure, type Fetched, type Listing, type Source, describe, tooLarge } from "./sources.js";
+import { readUpTo } from "./streams.js";
 
 export interface HttpOptions {
   readonly concurrency: number;
@@ -36,26 +37,9 @@ async function readLimited(response: Response, limit: number, name: string): Pro
     throw new Refused(tooLarge(name, declared, limit));
   }
   if (response.body === null) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      throw new Refused(tooLarge(name, size, limit));
-    }
-    parts.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
+  const got = await readUpTo(response.body.getReader(), limit);
+  if (typeof got === "number") throw new Refused(tooLarge(name, got, limit));
+  return got;
 }
 
 class HttpSource implements Source {
