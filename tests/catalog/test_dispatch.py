@@ -305,13 +305,13 @@ def test_a_broken_ome_zarr_image_is_reported_at_its_node(tmp_path: Path, version
 
 def test_an_ome_zarr_version_the_catalog_has_no_schema_for(matcher: Matcher) -> None:
     """More versions in tests/cli/test_verdicts.py (OME-Zarr's version policy)."""
-    node = _node({"ome": {"version": "0.6", "multiscales": []}})
+    node = _node({"ome": {"version": "0.6.dev4", "multiscales": []}})
     report = check_declared(node, matcher)
     assert _names(report) == {}
     assert [(u.pointer, u.message) for u in report.unchecked] == [
         (
             "/attributes/ome/version",
-            "declares OME-Zarr 0.6, a version zomgen's catalog has no schema for; not checked",
+            "declares OME-Zarr 0.6.dev4, a version zomgen's catalog has no schema for; not checked",
         )
     ]
 
@@ -494,3 +494,73 @@ def test_a_key_a_convention_declares_on_a_v2_node_is_its_field_not_a_warning(
     (store / ".zgroup").write_text(json.dumps(zgroup | {"writer": 3}), "utf-8")
     broken = validate_declared(store, catalogs=[catalog])
     assert [(p.pointer, p.keyword) for p in broken.problems] == [("/writer", "type")]
+
+
+NZ = "d0a980b5-c644-4dcc-85a1-283799a58f40"
+
+
+@pytest.mark.parametrize(
+    ("declared", "expected"),
+    [
+        (
+            [_cmo(PROJ, name="spatial:")],
+            [
+                (
+                    "/attributes/zarr_conventions/0/name",
+                    "name",
+                    (
+                        "names the convention 'spatial:', but its identity is proj:'s; "
+                        "checked as proj:"
+                    ),
+                )
+            ],
+        ),
+        # NZ was first published as NZUG-1.0 (tag v1-proposed), under the same uuid
+        (
+            [_cmo(NZ, name="NZUG-1.0")],
+            [
+                (
+                    "/attributes/zarr_conventions/0/name",
+                    "name",
+                    (
+                        "names the convention 'NZUG-1.0', but its identity is NZ-1.0's; "
+                        "checked as NZ-1.0"
+                    ),
+                )
+            ],
+        ),
+        (
+            [_cmo(PROJ), _cmo(PROJ, name="proj:")],
+            [
+                (
+                    "/attributes/zarr_conventions/1",
+                    "repeated",
+                    "declares proj: again (as /attributes/zarr_conventions/0 does); read once",
+                )
+            ],
+        ),
+        (
+            [_cmo("not-known"), _cmo(PROJ), _cmo(PROJ)],
+            [  # (the unknown one is a place not checked, not a warning)
+                (
+                    "/attributes/zarr_conventions/2",
+                    "repeated",
+                    "declares proj: again (as /attributes/zarr_conventions/1 does); read once",
+                ),
+            ],
+        ),
+        ([_cmo(PROJ, name="proj:")], []),
+    ],
+    ids=["another name", "NZ's first name", "twice", "twice after an unknown", "its own name"],
+)
+def test_the_identity_decides_and_a_disagreeing_or_repeated_declaration_is_warned(
+    matcher: Matcher, declared: list[dict[str, str]], expected: list[tuple[str, str, str]]
+) -> None:
+    """docs/catalog.md, "Versions and names": the uuid (else schema_url, else spec_url)
+    selects the entry; the name never does."""
+    report = check_declared(
+        _node({"zarr_conventions": declared, "proj:code": "EPSG:4326"}), matcher
+    )
+    assert [(w.pointer, w.keyword, w.message) for w in report.warnings] == expected
+    applied = _names(report)["/"]
+    assert applied == (["NZ-1.0"] if declared[0]["uuid"] == NZ else ["proj:"])

@@ -237,8 +237,8 @@ VERSION_CASES: list[tuple[str, dict[str, Any], list[tuple[str, str]], list[tuple
         [],
     ),
     (
-        "0.6 as released, no schema yet",
-        _group(3, {"ome": _image("0.6")}),
+        "a 0.6 development version, no schema",
+        _group(3, {"ome": _image("0.6.dev4")}),
         [],
         [("/attributes/ome/version", "no schema")],
     ),
@@ -294,11 +294,14 @@ def test_ome_zarr_versions(
 
 
 def test_the_released_versions_with_a_schema_are_checked(matcher: Matcher) -> None:
-    """0.4, 0.5 and 0.6rc0 have schemas: their version is never a note of its own."""
+    """0.4, 0.5, 0.6rc0, 0.6 and 0.9.dev1 have schemas: their version is never a note of its
+    own."""
     for node in (
         _group(2, {"multiscales": [{"version": "0.4", "axes": [], "datasets": []}]}),
         _group(3, {"ome": _image("0.5")}),
         _group(3, {"ome": _image("0.6rc0")}),
+        _group(3, {"ome": _image("0.6")}),
+        _group(3, {"ome": _image("0.9.dev1")}),
     ):
         report = check_declared(node, matcher)
         assert not [p for p in report.problems if p.keyword == "ome-zarr version"]
@@ -318,7 +321,7 @@ def test_a_v3_only_convention_declared_on_a_v2_node(matcher: Matcher) -> None:
 def test_the_cli_exits_by_verdict_on_ome_stores(tmp_path: Path) -> None:
     """A one-node store of each kind, through the command: 1 for a wrong version, 3 for one
     without a schema."""
-    for name, version, expected in (("wrong", "0.6rc02", EXIT_FAILED), ("later", "0.6", 3)):
+    for name, version, expected in (("wrong", "0.6rc02", EXIT_FAILED), ("later", "0.9.dev2", 3)):
         store = tmp_path / f"{name}.zarr"
         store.mkdir()
         (store / "zarr.json").write_text(json.dumps(_group(3, {"ome": _image(version)})))

@@ -1,4 +1,5 @@
-"""Real AnnData stores against conventions/anndata.json (Zarr v3) and anndata-v2.json (Zarr v2).
+"""Real AnnData stores against the bundled conventions schemas/anndata-v3 (Zarr v3) and anndata-v2
+(Zarr v2), which the catalog applies to a group tagged `encoding-type: anndata`.
 
 anndata 0.12 writes stores that tag every element with `attributes.encoding-type`. The
 conventions give each tag its own `$defs` entry, and `load` must return, for every node of
@@ -36,18 +37,22 @@ import scipy.sparse as sp
 import zarr
 
 from tests.support.anndata_classes import CLASS_OF
-from tests.support.runtime import CONVENTIONS
+from tests.support.paths import ROOT
 from tests.support.tagged_stores import (
     assert_one_problem,
     model_nodes,
     packages_built,
     store_state,
 )
+from zomgen.catalog.dispatch import validate_declared
 from zomgen.runtime import read_document
 
 ZarrFormat = Literal[2, 3]
 FORMATS: tuple[ZarrFormat, ...] = (2, 3)
-SCHEMAS = {3: CONVENTIONS / "anndata.json", 2: CONVENTIONS / "anndata-v2.json"}
+SCHEMAS = {
+    3: ROOT / "schemas" / "anndata-v3" / "schema.json",
+    2: ROOT / "schemas" / "anndata-v2" / "schema.json",
+}
 PACKAGES = {3: "zom_anndata_v3", 2: "zom_anndata_v2"}
 
 
@@ -358,8 +363,55 @@ def test_a_broken_store_is_reported_at_the_element(
 
 
 def test_a_v2_convention_may_narrow_a_record_arrays_dtype(packages: dict[int, Any]) -> None:
-    """anndata-v2.json says a record array's `dtype` is a list of fields: a refinement of the v2
+    """anndata-v2 says a record array's `dtype` is a list of fields: a refinement of the v2
     base's recursive `DType`, which the compiler once unrolled without end ("the schema nests
     too deeply to compile"). Its fields name the base's `DType`, not an endless inlining of it."""
     (field,) = [f for f in dataclasses.fields(packages[2].models.RecArray) if f.name == "dtype"]
     assert "tuple[str, DType]" in str(field.type), field.type
+
+
+# ------------------------------------------------------------------- zomgen validate's catalog
+
+
+@pytest.mark.parametrize("version", FORMATS)
+def test_zomgen_validate_checks_each_store_by_its_encoding(
+    stores: dict[int, dict[str, Path]], version: int
+) -> None:
+    """The catalog's `anndata-v2`/`anndata-v3` entries: the root's `encoding-type: anndata`
+    and `encoding-version: 0.1.0` declare the format, and `zomgen validate` checks the store
+    with the bundled convention (its elements are that convention's, not checked again)."""
+    for name, store in stores[version].items():
+        report = validate_declared(store)
+        assert report.problems == [] and report.warnings == [] and report.valid, name
+        checked = {path: [a.entry.label for a in found] for path, found in report.nodes.items()}
+        assert checked == {"/": [f"anndata-v{version} 0.1.0"]}, name
+
+
+@pytest.mark.parametrize("fault", BROKEN)
+@pytest.mark.parametrize("version", FORMATS)
+def test_zomgen_validate_reports_a_broken_store_at_the_element(
+    stores: dict[int, dict[str, Path]], tmp_path: Path, version: int, fault: str
+) -> None:
+    store = shutil.copytree(stores[version]["plain"], tmp_path / "broken.zarr")
+    node_path, pointer, keyword, word = BROKEN[fault]
+    node = store / node_path.lstrip("/")
+    if keyword == "required":
+        shutil.rmtree(node / "indptr")
+    else:
+        _set_attribute(node, "ordered", "no", version)
+    problems = validate_declared(store).problems
+    assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [
+        (node_path, pointer, keyword)
+    ]
+    assert word in problems[0].message and problems[0].convention == f"anndata-v{version} 0.1.0"
+
+
+@pytest.mark.parametrize("version", FORMATS)
+def test_an_encoding_version_the_catalog_has_no_schema_for_is_not_checked(
+    stores: dict[int, dict[str, Path]], tmp_path: Path, version: int
+) -> None:
+    store = shutil.copytree(stores[version]["plain"], tmp_path / "later.zarr")
+    _set_attribute(store, "encoding-version", "0.2.0", version)
+    report = validate_declared(store)
+    assert report.problems == [] and report.status == "not fully checked"
+    assert [u.pointer for u in report.outcome().unchecked] == ["/attributes"]

@@ -1,5 +1,5 @@
-"""Real SpatialData stores against conventions/spatialdata.json (container format 0.2, Zarr v3)
-and spatialdata-v2.json (container format 0.1, Zarr v2), both written for this test from
+"""Real SpatialData stores against the bundled conventions schemas/spatialdata-v3 (container
+format 0.2, Zarr v3) and spatialdata-v2 (container format 0.1, Zarr v2), both written for this test from
 spatialdata's own writer, not from its documentation.
 
 spatialdata 0.7.3 writes the stores (tests/runtime/spatialdata/write_stores.py, run in
@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import json
+import shutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -28,7 +29,7 @@ from typing import Any
 import pytest
 
 from tests.support.anndata_classes import CLASS_OF as ANNDATA_CLASS_OF
-from tests.support.runtime import CONVENTIONS
+from tests.support.paths import ROOT
 from tests.support.spatialdata_stores import BROKEN, SCHEMAS, STORES, broken_copy, write_stores
 from tests.support.tagged_stores import (
     assert_one_problem,
@@ -36,6 +37,7 @@ from tests.support.tagged_stores import (
     packages_built,
     store_state,
 )
+from zomgen.catalog.dispatch import validate_declared
 from zomgen.runtime import read_document
 
 PACKAGES = {3: "zom_spatialdata_v3", 2: "zom_spatialdata_v2"}
@@ -179,7 +181,9 @@ def test_the_tables_are_the_schemas(version: int) -> None:
     """Each class named above is a `$defs` entry of the convention, each transformation class
     the option of spatialdata-ngff.json whose `type` is that transformation's."""
     schema = json.loads(SCHEMAS[version].read_text(encoding="utf-8"))
-    ngff = json.loads((CONVENTIONS / "spatialdata-ngff.json").read_text(encoding="utf-8"))
+    ngff = json.loads(
+        (ROOT / "schemas" / "spatialdata-v3" / "spatialdata-ngff.json").read_text(encoding="utf-8")
+    )
     assert {*ELEMENT_CLASS[version].values(), *KIND_CLASS.values()} <= set(schema["$defs"])
     for transformation, name in TRANSFORMATION_CLASS.items():
         entry = ngff["$defs"][name.rstrip("_")]
@@ -270,3 +274,71 @@ def test_a_broken_store_is_reported_at_the_element_from_its_version(
     store = broken_copy(stores, fault, tmp_path)
 
     assert_one_problem(packages[STORES[source]], store, node_path, pointer, keyword, word)
+
+
+# ------------------------------------------------------------------- zomgen validate's catalog
+
+# The images and labels v2-mixed.zarr holds in SpatialData's 0.1 element format declare
+# OME-Zarr 0.4 (`multiscales[].version: "0.4"`) but are not OME-Zarr 0.4: a multiscale-level
+# `identity` transformation with `input`/`output` systems (0.4 has scale and translation only),
+# `omero` channels without `window` and `color` and with integer labels. The catalog's OME-Zarr
+# 0.4 entry, which they declare, reports them; they are valid SpatialData.
+NOT_OME_0_4 = {
+    "/images/image2d": 10,
+    "/images/image3d": 5,
+    "/images/pyramid": 6,
+    "/labels/cells": 3,
+    "/labels/nuclei_pyramid": 2,
+    "/labels/volume": 2,
+}
+
+
+def test_zomgen_validate_checks_each_store_by_its_root(stores: dict[str, Path]) -> None:
+    """The catalog's `spatialdata-v2`/`-v3` entries: the root's `spatialdata_attrs.version`
+    (0.1 in v2, 0.2 in v3) declares the container format; each table is AnnData, declared by
+    its own `encoding-type`; the images' OME-Zarr version ("0.5-dev-spatialdata" in v3) is
+    SpatialData's, judged by its convention, not by OME-Zarr's version policy."""
+    for name, version in STORES.items():
+        report = validate_declared(stores[name])
+        assert not report.warnings and not report.outcome().unchecked, name
+        checked = {path: [a.entry.label for a in found] for path, found in report.nodes.items()}
+        root = {2: "spatialdata-v2 0.1", 3: "spatialdata-v3 0.2"}[version]
+        assert checked.pop("/") == [root], name
+        ome = {p: c for p, c in checked.items() if c == ["ome-ngff-04-image 0.4"]}
+        assert set(checked) - set(ome) == {p for p in checked if p.startswith("/tables/")}
+        assert all(c == [f"anndata-v{version} 0.1.0"] for p, c in checked.items() if p not in ome)
+        counted = collections.Counter(p.node_path for p in report.problems)
+        assert counted == (NOT_OME_0_4 if name == "v2-mixed.zarr" else {}), name
+        assert set(ome) == (set(NOT_OME_0_4) if name == "v2-mixed.zarr" else set()), name
+
+
+@pytest.mark.parametrize("fault", BROKEN)
+def test_zomgen_validate_reports_a_broken_store_at_the_element(
+    stores: dict[str, Path], tmp_path: Path, fault: str
+) -> None:
+    _source, node_path, pointer, keyword, word = BROKEN[fault]
+    store = broken_copy(stores, fault, tmp_path)
+    # what the SpatialData convention finds (v2-mixed's images also declare OME-Zarr 0.4)
+    found = validate_declared(store).problems
+    problems = [p for p in found if (p.convention or "").startswith("spatialdata-")]
+    assert [(p.node_path, p.pointer, p.keyword) for p in problems] == [
+        (node_path, pointer, keyword)
+    ]
+    assert word in problems[0].message
+
+
+def test_a_container_version_the_catalog_has_no_schema_for_is_not_checked(
+    stores: dict[str, Path], tmp_path: Path
+) -> None:
+    store = shutil.copytree(stores["v3-unconsolidated.zarr"], tmp_path / "later.zarr")
+    metadata = json.loads((store / "zarr.json").read_text("utf-8"))
+    metadata["attributes"]["spatialdata_attrs"]["version"] = "0.9"
+    (store / "zarr.json").write_text(json.dumps(metadata), "utf-8")
+    report = validate_declared(store)
+    # the root, and its labels group (an `ome` without a version), which nothing judged
+    unchecked = [(u.node_path, u.pointer) for u in report.outcome().unchecked]
+    assert unchecked == [("/", "/attributes"), ("/labels", "/attributes")]
+    # Nothing checked the images, whose `ome.version` is SpatialData's, not an OME-Zarr version
+    # (OME-Zarr's version policy says so where no convention judges them): never valid.
+    assert {p.keyword for p in report.problems} <= {"ome-zarr version"}
+    assert not report.valid

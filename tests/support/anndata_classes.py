@@ -1,5 +1,5 @@
 """The classes of AnnData's elements in the packages built from tests/runtime/conventions/:
-anndata.json, anndata-v2.json, and the SpatialData conventions, whose tables are AnnData."""
+schemas/anndata-v3 and anndata-v2, and the SpatialData conventions, whose tables are AnnData."""
 
 # The class each encoding-type is the tag of (the `$defs` entry whose `encoding-type` is that
 # constant); tests/runtime/test_anndata.py's test_the_table_is_the_schemas checks it against

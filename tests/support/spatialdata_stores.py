@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.paths import ROOT
-from tests.support.runtime import CONVENTIONS
 
 WRITER = ROOT / "tests" / "runtime" / "spatialdata" / "write_stores.py"
 SPATIALDATA_PYTHON = ROOT / ".venv-spatialdata" / "bin" / "python"
 
-SCHEMAS = {3: CONVENTIONS / "spatialdata.json", 2: CONVENTIONS / "spatialdata-v2.json"}
+SCHEMAS = {
+    3: ROOT / "schemas" / "spatialdata-v3" / "schema.json",
+    2: ROOT / "schemas" / "spatialdata-v2" / "schema.json",
+}
 # store -> its Zarr version (the container format: 0.2 in v3, 0.1 in v2)
 STORES = {
     "v3.zarr": 3,

@@ -1,8 +1,9 @@
 """The catalog page's dispatch (zomgen/site/declared.ts) against `zomgen validate`'s own
 (catalog/dispatch.py), on the same hierarchies: every store and case the catalog's tests use
-(GeoZarr's conformance stores, OME-Zarr written by ome-zarr-py, an xarray dataset with CF
-attributes, the 2024 challenge's stores, ngff-spec's 0.6rc0 conformance cases, the OME-NGFF 0.4
-and 0.5 suites, every zarr-conventions example) and every kind of malformed or unknown
+(GeoZarr's conformance stores, OME-Zarr written by ome-zarr-py and by ngff-zarr (0.6, 0.9.dev1),
+SpatialData and its AnnData tables written by spatialdata, an xarray dataset with CF attributes,
+the 2024 challenge's stores, ngff-spec's 0.6rc0 conformance cases (also moved to 0.6 and
+0.9.dev1), the OME-NGFF 0.4 and 0.5 suites, every zarr-conventions example) and every kind of malformed or unknown
 declaration, with and without the strict rules.
 
 Both must apply the same conventions at the same nodes and give the same warnings, word for
@@ -23,8 +24,10 @@ from typing import Any
 import pytest
 
 from tests.support.node import HARNESS, compile_typescript, run_node
+from tests.support.ome_released import RELEASED, edit, with_version, write_stores
 from tests.support.paths import CORPUS, ROOT
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
+from tests.support.spatialdata_stores import write_stores as spatialdata_stores
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
 from zomgen.catalog.entries import load_catalogs
@@ -83,6 +86,13 @@ def _made_here() -> Iterator[tuple[str, dict[str, Any]]]:
         _declaring([{"uuid": f"00000000-0000-4000-8000-{i:012d}"} for i in range(1000)]),
     )
     yield "undeclared proj", _group({"proj:code": "not a code"}, {})
+    # the version policy (docs/catalog.md): a name that disagrees with the identity, NZ's
+    # first name, a repeated declaration
+    yield "a name not the uuid's", _declaring([{"uuid": PROJ, "name": "spatial:"}])
+    nz = {"uuid": "d0a980b5-c644-4dcc-85a1-283799a58f40", "name": "NZUG-1.0"}
+    yield "NZ by its first name", _declaring([nz])
+    yield "declared twice", _declaring([{"uuid": PROJ}, {"uuid": PROJ, "name": "proj:"}])
+    yield "twice after an unknown one", _declaring([{"uuid": "x"}, {"uuid": PROJ}, {"uuid": PROJ}])
     yield "declared proj", _declaring([{"uuid": PROJ}], **{"proj:code": "EPSG:4326"})
     yield "declared proj, wrong", _declaring([{"uuid": PROJ}], **{"proj:code": 4326})
     yield "attributes not an object", {"zarr_format": 3, "node_type": "group", "attributes": []}
@@ -95,7 +105,8 @@ def _made_here() -> Iterator[tuple[str, dict[str, Any]]]:
         },
     )
     # OME-Zarr's version policy (tests/cli/test_verdicts.py): every branch
-    for version in ("0.6rc02", "0.6.dev42", 5, "0.4", "0.5", "0.6", "0.6rc0", "1.0", "0.9.dev2"):
+    versions = ("0.6rc02", "0.6.dev42", 5, "0.4", "0.5", "0.6", "0.6rc0", "0.6.dev4", "0.9.dev1")
+    for version in (*versions, "1.0", "0.9.dev2"):
         yield f"ome.version {version!r}", _group({"ome": {"version": version, "multiscales": []}})
         yield (
             f"ome.version {version!r} in v2",
@@ -142,7 +153,12 @@ def _stores() -> Iterator[tuple[str, Path]]:
 
 def _cases(written: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     yield from _made_here()
-    for label, store in [*_stores(), *((p.name, p) for p in sorted(written.iterdir()))]:
+    mine = sorted(
+        p
+        for p in written.rglob("*")
+        if p.suffix in (".zarr", ".ozx", ".zip") and not any(q.suffix == ".zarr" for q in p.parents)
+    )
+    for label, store in [*_stores(), *((p.relative_to(written).as_posix(), p) for p in mine)]:
         try:
             document, _problems = read_document(store)
         except StoreError:
@@ -151,7 +167,11 @@ def _cases(written: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             yield label, document
     attributes = CORPUS / "ome-ngff" / "0.6rc0" / "tests" / "attributes"
     for case in sorted(attributes.rglob("*.json")):
-        yield case.relative_to(CORPUS).as_posix(), _group(json.loads(case.read_text("utf-8")))
+        label = case.relative_to(CORPUS).as_posix()
+        document = json.loads(case.read_text("utf-8"))
+        yield label, _group(document)
+        for version in RELEASED:  # the same case at 0.6 and 0.9.dev1
+            yield f"{label} as {version}", _group(with_version(document, version))
     yield from _ome_suites()
     for example in sorted((CORPUS / "zarr-conventions").glob("*/examples/*.json")):
         yield example.relative_to(CORPUS).as_posix(), json.loads(example.read_text("utf-8"))
@@ -198,6 +218,12 @@ def _write_stores(folder: Path) -> None:
         metadata = json.loads((keys / file).read_text("utf-8"))
         metadata[key] = {"by": "lab"}
         (keys / file).write_text(json.dumps(metadata), "utf-8")
+    for version in RELEASED:  # OME-Zarr 0.6 and 0.9.dev1 by ngff-zarr, and one broken at a level
+        broken = write_stores(folder, version)["image"]
+        edit(broken, "", lambda ome: ome["multiscales"][0]["datasets"][1].update(path="gone"))
+        write_stores(folder / version, version)
+    # SpatialData (v2, v3, zipped, mixed element formats), whose tables are AnnData
+    spatialdata_stores(folder / "spatialdata")
     dataset = xarray_dataset()
     dataset.attrs["Conventions"] = "CF-1.11"
     for zarr_format in (2, 3):

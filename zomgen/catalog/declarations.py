@@ -122,6 +122,7 @@ class Matcher:
             )
             problems.append(_problem(path, DECLARATIONS, message))
         found: list[Entry] = []
+        first_at: dict[int, str] = {}  # id(entry) -> the declaration that named it first
         for index, item in enumerate(declared[:MAX_DECLARATIONS]):
             pointer = f"{DECLARATIONS}/{index}"
             if not isinstance(item, dict):
@@ -138,7 +139,22 @@ class Matcher:
             if entry is None:
                 warnings.append(Problem(path, pointer, self._unknown(item), "unknown convention"))
                 continue
+            if id(entry) in first_at:
+                message = f"declares {entry.name} again (as {first_at[id(entry)]} does); read once"
+                warnings.append(Problem(path, pointer, message, "repeated"))
+                continue
+            first_at[id(entry)] = pointer
             found.append(entry)
+            name = item.get("name")
+            if isinstance(name, str) and name != entry.name:
+                # the zarr-conventions spec: the name "MUST NOT be used by tools to identify the
+                # Convention"; the identity decides, and a name that disagrees is worth saying
+                # (NZ-1.0 was first published as NZUG-1.0, under the same uuid)
+                message = (
+                    f"names the convention {name!r}, but its identity is {entry.name}'s; "
+                    f"checked as {entry.name}"
+                )
+                warnings.append(Problem(path, f"{pointer}/name", message, "name"))
             url = item.get("schema_url")
             if isinstance(url, str) and entry.schema_url and url != entry.schema_url:
                 message = (

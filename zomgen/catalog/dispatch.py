@@ -15,6 +15,7 @@ from typing import Any
 from zomgen.catalog.bundles import read_bundle
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
+from zomgen.catalog.ome_versions import KEYWORD as VERSION_KEYWORD
 from zomgen.catalog.other_keys import declared_node_keys, other_keys
 from zomgen.catalog.other_keys import warning as other_key_warning
 from zomgen.catalog.patterns import NodePattern
@@ -28,6 +29,9 @@ from zomgen.runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
 NOT_CHECKED = frozenset(
     {"unknown convention", "undeclared", "no schema", "zarr format", "nothing declared"}
 )
+# What the version policy and the undeclared-use notes say of a node, which a family's schema
+# judges instead below a node that family checked.
+JUDGED = frozenset({"undeclared", "no schema", VERSION_KEYWORD})
 
 
 @dataclass
@@ -230,12 +234,14 @@ def check_declared(
         matched.append(node_path)
         writers_keys += [(node_path, node, key) for key in other_keys(node)]
         found = matcher.node(node_path, node)
-        report.problems += found.problems
-        # Below a node a family checked, its schema describes what the node holds: keys of a
-        # convention used there undeclared (ome-zarr-py's 0.5 labels group has no version)
-        # are checked by it.
+        # Below a node a family checked, its schema describes what the node holds, and judges
+        # it: keys of a convention used there undeclared (ome-zarr-py's 0.5 labels group has no
+        # version), and the OME-Zarr version a node declares (SpatialData's images say
+        # "0.5-dev-spatialdata", which its convention requires; an OME-Zarr plate's schema
+        # requires its own version of each well).
+        report.problems += [p for p in found.problems if not (skipped and p.keyword in JUDGED)]
         for warning in found.warnings:
-            if not (skipped and warning.keyword == "undeclared"):
+            if not (skipped and warning.keyword in JUDGED):
                 report.note(warning)
         applied = [a for a in found.applied if a.entry.family not in skipped]
         if applied:

@@ -10,7 +10,7 @@ version:
   `foo`): a problem at its pointer; a reader cannot know which rules the writer meant;
 - a version whose layout is not the one declared (`ome.version: "0.4"`, a v2 multiscale saying
   `"0.5"`), or stored in the other Zarr version: a problem; the metadata contradicts itself;
-- a published or newer version the catalog has no schema for (`0.6` until it is bundled,
+- a published or newer version the catalog has no schema for (`0.6.dev4`,
   `0.3`, `1.0`): not checked, at its pointer, naming the version;
 - a version the catalog checks: nothing here (the version's schema does the rest).
 

@@ -56,7 +56,7 @@ def catalog_site_files(catalogs: Sequence[Path], shown: Sequence[str]) -> dict[s
     }
     lead = (
         "Checks each node of a Zarr store (v2 or v3) against the conventions it declares or "
-        "evidently uses, as zomgen validate does: OME-Zarr 0.4, 0.5 and 0.6rc0, "
+        "evidently uses, as zomgen validate does: OME-Zarr 0.4 to 0.6 and 0.9.dev1, "
         "xarray, CF and the zarr-conventions."
     )
     source = " and ".join(["zomgen's catalog", *shown])

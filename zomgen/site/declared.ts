@@ -62,6 +62,8 @@ export interface DeclaredReport {
 
 /** The matcher's notes that say a place was not checked (dispatch.py's NOT_CHECKED). */
 const NOT_CHECKED = new Set(["unknown convention", "undeclared", "no schema", "zarr format", "nothing declared"]);
+/** What a family's schema judges instead, below a node that family checked (dispatch.py). */
+const JUDGED = new Set(["undeclared", "no schema", "ome-zarr version"]);
 
 /** A matcher's note: a place not checked, or a warning about what was checked. */
 function note(report: DeclaredReport, warning: Problem): void {
@@ -175,6 +177,7 @@ class Matcher {
       problems.push(zc(DECLARATIONS, `declares ${declared.length} conventions; only the first ${MAX_DECLARATIONS} are read`));
     }
     const found: CatalogEntry[] = [];
+    const firstAt = new Map<CatalogEntry, string>(); // the declaration that named each first
     declared.slice(0, MAX_DECLARATIONS).forEach((item: unknown, index) => {
       const pointer = `${DECLARATIONS}/${index}`;
       if (!isObject(item)) {
@@ -192,7 +195,19 @@ class Matcher {
         warnings.push(problem(path, pointer, this.unknown(item), "unknown convention"));
         return;
       }
+      const first = firstAt.get(entry);
+      if (first !== undefined) {
+        warnings.push(problem(path, pointer, `declares ${entry.name} again (as ${first} does); read once`, "repeated"));
+        return;
+      }
+      firstAt.set(entry, pointer);
       found.push(entry);
+      // The identity decides (declarations.py says why the name is still worth a warning).
+      const name = own(item, "name");
+      if (typeof name === "string" && name !== entry.name) {
+        const message = `names the convention ${repr(name)}, but its identity is ${entry.name}'s; checked as ${entry.name}`;
+        warnings.push(problem(path, `${pointer}/name`, message, "name"));
+      }
       const url = own(item, "schema_url");
       if (typeof url === "string" && entry.schema_url && url !== entry.schema_url) {
         const message = `declares ${entry.name} by its uuid with schema_url ${url}; checked against the catalog's ${entry.schema_url}`;
@@ -373,10 +388,11 @@ export class DeclaredChecker {
       if (progress !== undefined && lookedAt % 100 === 0) progress(lookedAt);
       for (const key of otherKeys(node)) writersKeys.push([path, node, key]);
       const found = this.matcher.node(path, node);
-      report.problems.push(...found.problems);
-      // Below a node a family checked, its schema describes what the node holds: keys of a
-      // convention used there undeclared are checked by it.
-      for (const w of found.warnings) if (!(skipped.size > 0 && w.keyword === "undeclared")) note(report, w);
+      // Below a node a family checked, its schema describes what the node holds, and judges
+      // it: keys of a convention used there undeclared, and the OME-Zarr version a node
+      // declares (dispatch.py's JUDGED says why).
+      report.problems.push(...found.problems.filter((p) => !(skipped.size > 0 && JUDGED.has(p.keyword))));
+      for (const w of found.warnings) if (!(skipped.size > 0 && JUDGED.has(w.keyword))) note(report, w);
       const applied = found.applied.filter((a) => a.entry.family === undefined || !skipped.has(a.entry.family));
       if (applied.length > 0) report.nodes.set(path, applied);
       for (const a of applied) addNew(this.checkOne(path, node, a.entry, report));
