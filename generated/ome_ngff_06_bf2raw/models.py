@@ -80,7 +80,7 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 
 # OME-Zarr version.
-OMEZarrVersion: TypeAlias = Literal["0.6rc0"]
+OMEZarrVersion: TypeAlias = Literal["0.6", "0.6rc0"]
 
 
 # The multiscale datasets for this image
@@ -151,11 +151,12 @@ if not MYPY:
 
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr06Bf2raw(GroupSpec["Bioformats2raw", "OmeZarr06Bf2rawMembers"]):
-    """An OME-Zarr 0.6 (0.6rc0) collection of images in the bioformats2raw layout (a Zarr v3
-    group): its attributes are checked by the official bf2raw.schema; the optional `OME` group
-    by ome.schema; every other member is an image (the ome-ngff-06-image convention), as
-    bioformats2raw writes them (`0`, `1`, ...). A bioformats2raw plate (the layout key beside
-    `plate`) is a plate: the ome-ngff-06-plate convention reads it."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) collection of images in
+    the bioformats2raw layout (a Zarr v3 group): its attributes are checked by the official
+    bf2raw.schema; the optional `OME` group by ome.schema; every other member is an image (the
+    ome-ngff-06-image convention), as bioformats2raw writes them (`0`, `1`, ...). A
+    bioformats2raw plate (the layout key beside `plate`) is a plate: the ome-ngff-06-plate
+    convention reads it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,10 +207,11 @@ class OMEOme:
 
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr06Image(GroupSpec["Image", "OmeZarr06ImageMembers"]):
-    """An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by
-    the official image.schema (with its coordinate systems and coordinate transformations); its
-    levels are the arrays its datasets[].path name; an optional `labels` group lists label
-    images, each a multiscale image with as many levels as this one."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a
+    Zarr v3 group): its attributes are checked by the official image.schema (with its coordinate
+    systems and coordinate transformations); its levels are the arrays its datasets[].path name;
+    an optional `labels` group lists label images, each a multiscale image with as many levels
+    as this one."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -352,7 +354,7 @@ class MultiscaleDatasetCoordinateTransformationOption2Output:
 
 @dataclass(frozen=True, kw_only=True)
 class MultiscaleDatasetCoordinateTransformationSequence_:
-    """A sequence of a ingle scale followed by a single translation"""
+    """A sequence of a single scale followed by a single translation"""
 
     type: Literal["sequence"]
     transformations: tuple[Scale | Translation, Scale | Translation]
@@ -782,9 +784,9 @@ class CoordinateTransformationOption10:
 class CoordinateTransformationOption10Transformation:
     # OME-NGFF coordinate transformation.
     transformation: CoordinateTransformation
-    # Names of the input axes for this transformation.
+    # Indices of the input axes for this transformation.
     inputAxes: tuple[float, ...]
-    # Names of the output axes for this transformation.
+    # Indices of the output axes for this transformation.
     outputAxes: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 

@@ -50,11 +50,11 @@ export type AnyNode =
   | ArraySpec<JsonObject>;
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) collection of images in the bioformats2raw layout (a Zarr v3 group): its
- * attributes are checked by the official bf2raw.schema; the optional `OME` group by ome.schema;
- * every other member is an image (the ome-ngff-06-image convention), as bioformats2raw writes them
- * (`0`, `1`, ...). A bioformats2raw plate (the layout key beside `plate`) is a plate: the
- * ome-ngff-06-plate convention reads it.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) collection of images in the
+ * bioformats2raw layout (a Zarr v3 group): its attributes are checked by the official
+ * bf2raw.schema; the optional `OME` group by ome.schema; every other member is an image (the
+ * ome-ngff-06-image convention), as bioformats2raw writes them (`0`, `1`, ...). A bioformats2raw
+ * plate (the layout key beside `plate`) is a plate: the ome-ngff-06-plate convention reads it.
  */
 export type OmeZarr06Bf2raw = {
   readonly zarr_format: 3;
@@ -84,7 +84,7 @@ export type Bioformats2rawOme = {
 } & { readonly [key: string]: unknown };
 
 /** OME-Zarr version. */
-export type OMEZarrVersion = "0.6rc0";
+export type OMEZarrVersion = "0.6" | "0.6rc0";
 
 /**
  * The `OME` group: it holds METADATA.ome.xml (a file, not a Zarr node) and lists the series' image
@@ -112,10 +112,10 @@ export type OMEOme = {
 } & { readonly [key: string]: unknown };
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by the
- * official image.schema (with its coordinate systems and coordinate transformations); its levels
- * are the arrays its datasets[].path name; an optional `labels` group lists label images, each a
- * multiscale image with as many levels as this one.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a Zarr v3
+ * group): its attributes are checked by the official image.schema (with its coordinate systems and
+ * coordinate transformations); its levels are the arrays its datasets[].path name; an optional
+ * `labels` group lists label images, each a multiscale image with as many levels as this one.
  */
 export type OmeZarr06Image = {
   readonly zarr_format: 3;
@@ -236,7 +236,7 @@ export type MultiscaleDatasetCoordinateTransformationOption2Output = {
   readonly path?: string;
 } & { readonly [key: string]: unknown };
 
-/** A sequence of a ingle scale followed by a single translation */
+/** A sequence of a single scale followed by a single translation */
 export type MultiscaleDatasetCoordinateTransformationSequence_ = {
   readonly type: "sequence";
   readonly transformations: readonly [Scale | Translation, Scale | Translation];
@@ -658,9 +658,9 @@ export type CoordinateTransformationOption10 = {
 export type CoordinateTransformationOption10Transformation = {
   /** OME-NGFF coordinate transformation. */
   readonly transformation: CoordinateTransformation;
-  /** Names of the input axes for this transformation. */
+  /** Indices of the input axes for this transformation. */
   readonly inputAxes: readonly number[];
-  /** Names of the output axes for this transformation. */
+  /** Indices of the output axes for this transformation. */
   readonly outputAxes: readonly number[];
 } & { readonly [key: string]: unknown };
 

@@ -50,10 +50,10 @@ export type AnyNode =
   | ArraySpec<JsonObject>;
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by the
- * official image.schema (with its coordinate systems and coordinate transformations); its levels
- * are the arrays its datasets[].path name; an optional `labels` group lists label images, each a
- * multiscale image with as many levels as this one.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a Zarr v3
+ * group): its attributes are checked by the official image.schema (with its coordinate systems and
+ * coordinate transformations); its levels are the arrays its datasets[].path name; an optional
+ * `labels` group lists label images, each a multiscale image with as many levels as this one.
  */
 export type OmeZarr06Image = {
   readonly zarr_format: 3;
@@ -174,7 +174,7 @@ export type MultiscaleDatasetCoordinateTransformationOption2Output = {
   readonly path?: string;
 } & { readonly [key: string]: unknown };
 
-/** A sequence of a ingle scale followed by a single translation */
+/** A sequence of a single scale followed by a single translation */
 export type MultiscaleDatasetCoordinateTransformationSequence_ = {
   readonly type: "sequence";
   readonly transformations: readonly [Scale | Translation, Scale | Translation];
@@ -596,9 +596,9 @@ export type CoordinateTransformationOption10 = {
 export type CoordinateTransformationOption10Transformation = {
   /** OME-NGFF coordinate transformation. */
   readonly transformation: CoordinateTransformation;
-  /** Names of the input axes for this transformation. */
+  /** Indices of the input axes for this transformation. */
   readonly inputAxes: readonly number[];
-  /** Names of the output axes for this transformation. */
+  /** Indices of the output axes for this transformation. */
   readonly outputAxes: readonly number[];
 } & { readonly [key: string]: unknown };
 
@@ -697,7 +697,7 @@ export type MultiscaleCoordinateTransformationOption12 = {
 } & { readonly [key: string]: unknown };
 
 /** OME-Zarr version. */
-export type OMEZarrVersion = "0.6rc0";
+export type OMEZarrVersion = "0.6" | "0.6rc0";
 
 /**
  * The `labels` group of an image: it lists its label images, which may sit below intermediate

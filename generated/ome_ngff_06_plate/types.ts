@@ -50,11 +50,11 @@ export type AnyNode =
   | ArraySpec<JsonObject>;
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) high-content screening plate (a Zarr v3 group): its attributes are
- * checked by the official plate.schema; its members are row groups, whose members are wells (the
- * ome-ngff-06-well convention), whose members are fields of view (the ome-ngff-06-image
- * convention). Every listed well exists at its path, and its path is its row's name and its
- * column's name.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) high-content screening plate
+ * (a Zarr v3 group): its attributes are checked by the official plate.schema; its members are row
+ * groups, whose members are wells (the ome-ngff-06-well convention), whose members are fields of
+ * view (the ome-ngff-06-image convention). Every listed well exists at its path, and its path is
+ * its row's name and its column's name.
  */
 export type OmeZarr06Plate = {
   readonly zarr_format: 3;
@@ -132,7 +132,7 @@ export type PlateOmePlateWell = {
 } & { readonly [key: string]: unknown };
 
 /** OME-Zarr version. */
-export type OMEZarrVersion = "0.6rc0";
+export type OMEZarrVersion = "0.6" | "0.6rc0";
 
 /** A row of the plate: a group whose members are its wells. */
 export type Row = {
@@ -143,10 +143,10 @@ export type Row = {
 };
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) well of a high-content screening plate (a Zarr v3 group): its attributes
- * are checked by the official well.schema; its members are its fields of view, each an OME-Zarr 0.6
- * multiscale image (the ome-ngff-06-image convention), and every field listed in `well.images`
- * exists.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) well of a high-content
+ * screening plate (a Zarr v3 group): its attributes are checked by the official well.schema; its
+ * members are its fields of view, each an OME-Zarr 0.6 multiscale image (the ome-ngff-06-image
+ * convention), and every field listed in `well.images` exists.
  */
 export type OmeZarr06Well = {
   readonly zarr_format: 3;
@@ -181,10 +181,10 @@ export type WellOmeWellImage = {
 } & { readonly [key: string]: unknown };
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by the
- * official image.schema (with its coordinate systems and coordinate transformations); its levels
- * are the arrays its datasets[].path name; an optional `labels` group lists label images, each a
- * multiscale image with as many levels as this one.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a Zarr v3
+ * group): its attributes are checked by the official image.schema (with its coordinate systems and
+ * coordinate transformations); its levels are the arrays its datasets[].path name; an optional
+ * `labels` group lists label images, each a multiscale image with as many levels as this one.
  */
 export type OmeZarr06Image = {
   readonly zarr_format: 3;
@@ -305,7 +305,7 @@ export type MultiscaleDatasetCoordinateTransformationOption2Output = {
   readonly path?: string;
 } & { readonly [key: string]: unknown };
 
-/** A sequence of a ingle scale followed by a single translation */
+/** A sequence of a single scale followed by a single translation */
 export type MultiscaleDatasetCoordinateTransformationSequence_ = {
   readonly type: "sequence";
   readonly transformations: readonly [Scale | Translation, Scale | Translation];
@@ -727,9 +727,9 @@ export type CoordinateTransformationOption10 = {
 export type CoordinateTransformationOption10Transformation = {
   /** OME-NGFF coordinate transformation. */
   readonly transformation: CoordinateTransformation;
-  /** Names of the input axes for this transformation. */
+  /** Indices of the input axes for this transformation. */
   readonly inputAxes: readonly number[];
-  /** Names of the output axes for this transformation. */
+  /** Indices of the output axes for this transformation. */
   readonly outputAxes: readonly number[];
 } & { readonly [key: string]: unknown };
 

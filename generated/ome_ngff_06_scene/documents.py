@@ -709,9 +709,9 @@ _CoordinateTransformationOption10Mypy: TypeAlias = "_CoordinateTransformationOpt
 class _CoordinateTransformationOption10TransformationKeys(TypedDict):
     # OME-NGFF coordinate transformation.
     transformation: CoordinateTransformation
-    # Names of the input axes for this transformation.
+    # Indices of the input axes for this transformation.
     inputAxes: list[float]
-    # Names of the output axes for this transformation.
+    # Indices of the output axes for this transformation.
     outputAxes: list[float]
 
 
@@ -1191,7 +1191,7 @@ class _MultiscaleDatasetCoordinateTransformationSequence_KeysMypy(TypedDict):
 class _MultiscaleDatasetCoordinateTransformationSequence_Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _MultiscaleDatasetCoordinateTransformationSequence_Keys, extra_items="JsonValue"
 ):
-    """A sequence of a ingle scale followed by a single translation"""
+    """A sequence of a single scale followed by a single translation"""
 
 
 _MultiscaleDatasetCoordinateTransformationSequence_Mypy: TypeAlias = (
@@ -2204,7 +2204,7 @@ if not MYPY:
 
 
 # OME-Zarr version.
-OMEZarrVersion: TypeAlias = Literal["0.6rc0"]
+OMEZarrVersion: TypeAlias = Literal["0.6", "0.6rc0"]
 
 
 # Coordinate systems to combine with transforms to define spatial relationships
@@ -2228,12 +2228,13 @@ LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
 
 
 class OmeZarr06Scene(TypedDict):
-    """An OME-Zarr 0.6 (0.6rc0) scene (a Zarr v3 group): its attributes are checked by the official
-    scene.schema (coordinate systems, and coordinate transformations between them and the
-    coordinate systems of its images); the optional `coordinateTransformations` group holds the
-    arrays of transformation parameters; every other member is an image (the ome-ngff-06-image
-    convention). A transformation's `input`/`output` with a `path` names an image of the scene
-    and one of that image's coordinate systems."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) scene (a Zarr v3
+    group): its attributes are checked by the official scene.schema (coordinate systems, and
+    coordinate transformations between them and the coordinate systems of its images); the
+    optional `coordinateTransformations` group holds the arrays of transformation parameters;
+    every other member is an image (the ome-ngff-06-image convention). A transformation's
+    `input`/`output` with a `path` names an image of the scene and one of that image's
+    coordinate systems."""
 
     zarr_format: Literal[3]
     node_type: Literal["group"]
@@ -2268,10 +2269,11 @@ class TransformationsGroup(TypedDict):
 
 
 class OmeZarr06Image(TypedDict):
-    """An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by
-    the official image.schema (with its coordinate systems and coordinate transformations); its
-    levels are the arrays its datasets[].path name; an optional `labels` group lists label
-    images, each a multiscale image with as many levels as this one."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a
+    Zarr v3 group): its attributes are checked by the official image.schema (with its coordinate
+    systems and coordinate transformations); its levels are the arrays its datasets[].path name;
+    an optional `labels` group lists label images, each a multiscale image with as many levels
+    as this one."""
 
     zarr_format: Literal[3]
     node_type: Literal["group"]

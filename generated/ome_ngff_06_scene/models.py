@@ -80,7 +80,7 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 
 # OME-Zarr version.
-OMEZarrVersion: TypeAlias = Literal["0.6rc0"]
+OMEZarrVersion: TypeAlias = Literal["0.6", "0.6rc0"]
 
 
 # Coordinate systems to combine with transforms to define spatial relationships
@@ -155,12 +155,13 @@ if not MYPY:
 
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr06Scene(GroupSpec["Scene", "OmeZarr06SceneMembers"]):
-    """An OME-Zarr 0.6 (0.6rc0) scene (a Zarr v3 group): its attributes are checked by the official
-    scene.schema (coordinate systems, and coordinate transformations between them and the
-    coordinate systems of its images); the optional `coordinateTransformations` group holds the
-    arrays of transformation parameters; every other member is an image (the ome-ngff-06-image
-    convention). A transformation's `input`/`output` with a `path` names an image of the scene
-    and one of that image's coordinate systems."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) scene (a Zarr v3
+    group): its attributes are checked by the official scene.schema (coordinate systems, and
+    coordinate transformations between them and the coordinate systems of its images); the
+    optional `coordinateTransformations` group holds the arrays of transformation parameters;
+    every other member is an image (the ome-ngff-06-image convention). A transformation's
+    `input`/`output` with a `path` names an image of the scene and one of that image's
+    coordinate systems."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -593,9 +594,9 @@ class CoordinateTransformationOption10:
 class CoordinateTransformationOption10Transformation:
     # OME-NGFF coordinate transformation.
     transformation: CoordinateTransformation
-    # Names of the input axes for this transformation.
+    # Indices of the input axes for this transformation.
     inputAxes: tuple[float, ...]
-    # Names of the output axes for this transformation.
+    # Indices of the output axes for this transformation.
     outputAxes: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 
@@ -696,10 +697,11 @@ class TransformationsGroup(GroupSpec["JsonObject", "Mapping[str, AnyNode]"]):
 
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr06Image(GroupSpec["Image", "OmeZarr06ImageMembers"]):
-    """An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by
-    the official image.schema (with its coordinate systems and coordinate transformations); its
-    levels are the arrays its datasets[].path name; an optional `labels` group lists label
-    images, each a multiscale image with as many levels as this one."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a
+    Zarr v3 group): its attributes are checked by the official image.schema (with its coordinate
+    systems and coordinate transformations); its levels are the arrays its datasets[].path name;
+    an optional `labels` group lists label images, each a multiscale image with as many levels
+    as this one."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -842,7 +844,7 @@ class MultiscaleDatasetCoordinateTransformationOption2Output:
 
 @dataclass(frozen=True, kw_only=True)
 class MultiscaleDatasetCoordinateTransformationSequence_:
-    """A sequence of a ingle scale followed by a single translation"""
+    """A sequence of a single scale followed by a single translation"""
 
     type: Literal["sequence"]
     transformations: tuple[Scale | Translation, Scale | Translation]

@@ -50,12 +50,12 @@ export type AnyNode =
   | ArraySpec<JsonObject>;
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) scene (a Zarr v3 group): its attributes are checked by the official
- * scene.schema (coordinate systems, and coordinate transformations between them and the coordinate
- * systems of its images); the optional `coordinateTransformations` group holds the arrays of
- * transformation parameters; every other member is an image (the ome-ngff-06-image convention). A
- * transformation's `input`/`output` with a `path` names an image of the scene and one of that
- * image's coordinate systems.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) scene (a Zarr v3 group): its
+ * attributes are checked by the official scene.schema (coordinate systems, and coordinate
+ * transformations between them and the coordinate systems of its images); the optional
+ * `coordinateTransformations` group holds the arrays of transformation parameters; every other
+ * member is an image (the ome-ngff-06-image convention). A transformation's `input`/`output` with a
+ * `path` names an image of the scene and one of that image's coordinate systems.
  */
 export type OmeZarr06Scene = {
   readonly zarr_format: 3;
@@ -85,7 +85,7 @@ export type SceneOme = {
 } & { readonly [key: string]: unknown };
 
 /** OME-Zarr version. */
-export type OMEZarrVersion = "0.6rc0";
+export type OMEZarrVersion = "0.6" | "0.6rc0";
 
 export type SceneOmeScene = {
   /** Coordinate systems to combine with transforms to define spatial relationships */
@@ -505,9 +505,9 @@ export type CoordinateTransformationOption10 = {
 export type CoordinateTransformationOption10Transformation = {
   /** OME-NGFF coordinate transformation. */
   readonly transformation: CoordinateTransformation;
-  /** Names of the input axes for this transformation. */
+  /** Indices of the input axes for this transformation. */
   readonly inputAxes: readonly number[];
-  /** Names of the output axes for this transformation. */
+  /** Indices of the output axes for this transformation. */
   readonly outputAxes: readonly number[];
 } & { readonly [key: string]: unknown };
 
@@ -617,10 +617,10 @@ export type TransformationsGroup = {
 };
 
 /**
- * An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by the
- * official image.schema (with its coordinate systems and coordinate transformations); its levels
- * are the arrays its datasets[].path name; an optional `labels` group lists label images, each a
- * multiscale image with as many levels as this one.
+ * An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a Zarr v3
+ * group): its attributes are checked by the official image.schema (with its coordinate systems and
+ * coordinate transformations); its levels are the arrays its datasets[].path name; an optional
+ * `labels` group lists label images, each a multiscale image with as many levels as this one.
  */
 export type OmeZarr06Image = {
   readonly zarr_format: 3;
@@ -741,7 +741,7 @@ export type MultiscaleDatasetCoordinateTransformationOption2Output = {
   readonly path?: string;
 } & { readonly [key: string]: unknown };
 
-/** A sequence of a ingle scale followed by a single translation */
+/** A sequence of a single scale followed by a single translation */
 export type MultiscaleDatasetCoordinateTransformationSequence_ = {
   readonly type: "sequence";
   readonly transformations: readonly [Scale | Translation, Scale | Translation];

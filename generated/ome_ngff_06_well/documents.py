@@ -493,7 +493,7 @@ class _MultiscaleDatasetCoordinateTransformationSequence_KeysMypy(TypedDict):
 class _MultiscaleDatasetCoordinateTransformationSequence_Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _MultiscaleDatasetCoordinateTransformationSequence_Keys, extra_items="JsonValue"
 ):
-    """A sequence of a ingle scale followed by a single translation"""
+    """A sequence of a single scale followed by a single translation"""
 
 
 _MultiscaleDatasetCoordinateTransformationSequence_Mypy: TypeAlias = (
@@ -1223,9 +1223,9 @@ _CoordinateTransformationOption10Mypy: TypeAlias = "_CoordinateTransformationOpt
 class _CoordinateTransformationOption10TransformationKeys(TypedDict):
     # OME-NGFF coordinate transformation.
     transformation: CoordinateTransformation
-    # Names of the input axes for this transformation.
+    # Indices of the input axes for this transformation.
     inputAxes: list[float]
-    # Names of the output axes for this transformation.
+    # Indices of the output axes for this transformation.
     outputAxes: list[float]
 
 
@@ -1780,7 +1780,7 @@ if not MYPY:
 
 
 # OME-Zarr version.
-OMEZarrVersion: TypeAlias = Literal["0.6rc0"]
+OMEZarrVersion: TypeAlias = Literal["0.6", "0.6rc0"]
 
 
 # The multiscale datasets for this image
@@ -1800,10 +1800,10 @@ LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
 
 
 class OmeZarr06Well(TypedDict):
-    """An OME-Zarr 0.6 (0.6rc0) well of a high-content screening plate (a Zarr v3 group): its
-    attributes are checked by the official well.schema; its members are its fields of view, each
-    an OME-Zarr 0.6 multiscale image (the ome-ngff-06-image convention), and every field listed
-    in `well.images` exists."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) well of a high-content
+    screening plate (a Zarr v3 group): its attributes are checked by the official well.schema;
+    its members are its fields of view, each an OME-Zarr 0.6 multiscale image (the
+    ome-ngff-06-image convention), and every field listed in `well.images` exists."""
 
     zarr_format: Literal[3]
     node_type: Literal["group"]
@@ -1812,10 +1812,11 @@ class OmeZarr06Well(TypedDict):
 
 
 class OmeZarr06Image(TypedDict):
-    """An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by
-    the official image.schema (with its coordinate systems and coordinate transformations); its
-    levels are the arrays its datasets[].path name; an optional `labels` group lists label
-    images, each a multiscale image with as many levels as this one."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a
+    Zarr v3 group): its attributes are checked by the official image.schema (with its coordinate
+    systems and coordinate transformations); its levels are the arrays its datasets[].path name;
+    an optional `labels` group lists label images, each a multiscale image with as many levels
+    as this one."""
 
     zarr_format: Literal[3]
     node_type: Literal["group"]

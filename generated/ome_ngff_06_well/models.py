@@ -80,7 +80,7 @@ AnyNode: TypeAlias = "GroupSpec[JsonObject, Mapping[str, AnyNode]] | ArraySpec[J
 
 
 # OME-Zarr version.
-OMEZarrVersion: TypeAlias = Literal["0.6rc0"]
+OMEZarrVersion: TypeAlias = Literal["0.6", "0.6rc0"]
 
 
 # The multiscale datasets for this image
@@ -131,10 +131,10 @@ if not MYPY:
 
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr06Well(GroupSpec["Well", "Mapping[str, OmeZarr06Image]"]):
-    """An OME-Zarr 0.6 (0.6rc0) well of a high-content screening plate (a Zarr v3 group): its
-    attributes are checked by the official well.schema; its members are its fields of view, each
-    an OME-Zarr 0.6 multiscale image (the ome-ngff-06-image convention), and every field listed
-    in `well.images` exists."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) well of a high-content
+    screening plate (a Zarr v3 group): its attributes are checked by the official well.schema;
+    its members are its fields of view, each an OME-Zarr 0.6 multiscale image (the
+    ome-ngff-06-image convention), and every field listed in `well.images` exists."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,10 +174,11 @@ class WellOmeWellImage:
 
 @dataclass(frozen=True, kw_only=True)
 class OmeZarr06Image(GroupSpec["Image", "OmeZarr06ImageMembers"]):
-    """An OME-Zarr 0.6 (0.6rc0) multiscale image (a Zarr v3 group): its attributes are checked by
-    the official image.schema (with its coordinate systems and coordinate transformations); its
-    levels are the arrays its datasets[].path name; an optional `labels` group lists label
-    images, each a multiscale image with as many levels as this one."""
+    """An OME-Zarr 0.6 (as released; its version schema also admits 0.6rc0) multiscale image (a
+    Zarr v3 group): its attributes are checked by the official image.schema (with its coordinate
+    systems and coordinate transformations); its levels are the arrays its datasets[].path name;
+    an optional `labels` group lists label images, each a multiscale image with as many levels
+    as this one."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -320,7 +321,7 @@ class MultiscaleDatasetCoordinateTransformationOption2Output:
 
 @dataclass(frozen=True, kw_only=True)
 class MultiscaleDatasetCoordinateTransformationSequence_:
-    """A sequence of a ingle scale followed by a single translation"""
+    """A sequence of a single scale followed by a single translation"""
 
     type: Literal["sequence"]
     transformations: tuple[Scale | Translation, Scale | Translation]
@@ -750,9 +751,9 @@ class CoordinateTransformationOption10:
 class CoordinateTransformationOption10Transformation:
     # OME-NGFF coordinate transformation.
     transformation: CoordinateTransformation
-    # Names of the input axes for this transformation.
+    # Indices of the input axes for this transformation.
     inputAxes: tuple[float, ...]
-    # Names of the output axes for this transformation.
+    # Indices of the output axes for this transformation.
     outputAxes: tuple[float, ...]
     extras: Mapping[str, JsonValue] = field(default_factory=dict[str, JsonValue])
 

@@ -1,0 +1,118 @@
+"""What a generated package calls: read a store, check it, and either return the document or
+raise with every problem."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from .members import named_member_tree
+from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError
+from .reading import read_hierarchy
+from .validation import check_document
+
+_REQUIRED = re.compile(r"^'(.*)' is a required property$")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A hierarchy read and checked: its document, every problem, and every place that could
+    not be read (`unchecked`); `verdict(problems, unchecked)` (problems.py) says which of valid,
+    invalid or not fully checked that is."""
+
+    document: dict[str, Any]
+    problems: list[Problem]
+    unchecked: list[Unchecked]
+
+
+def check_hierarchy(
+    store: object,
+    schema: dict[str, Any],
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    allow_redirects_to: Collection[str] = (),
+) -> Checked:
+    """Read the hierarchy at `path` of `store` and check it under `schema`; raises StoreError
+    only when the store is unusable. Groups the store cannot list are read by the members the
+    convention names, and are `unchecked`."""
+    read = read_hierarchy(
+        store,
+        path,
+        use_consolidated=use_consolidated,
+        expected=named_member_tree(schema),
+        allow_redirects_to=allow_redirects_to,
+    )
+    if read.document is None:
+        raise StoreError(read.problems)
+    problems = read.problems + _not_explained(check_document(read.document, schema), read.problems)
+    return Checked(read.document, problems, read.unchecked())
+
+
+def validate_store(
+    store: object,
+    schema: dict[str, Any],
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    named_members_only: bool = False,
+    allow_redirects_to: Collection[str] = (),
+) -> list[Problem]:
+    """Every problem of the hierarchy at `path` of `store` under `schema` ([] when it follows
+    the convention). Raises StoreError when the store is unusable, and NotFullyChecked when no
+    problem was found but a group could not be listed (a static HTTP server), unless
+    `named_members_only` accepts that only the members the convention names are read."""
+    checked = check_hierarchy(
+        store,
+        schema,
+        path,
+        use_consolidated=use_consolidated,
+        allow_redirects_to=allow_redirects_to,
+    )
+    if not checked.problems and checked.unchecked and not named_members_only:
+        raise NotFullyChecked(checked.unchecked)
+    return checked.problems
+
+
+def load_document(
+    store: object,
+    schema: dict[str, Any],
+    path: str = "",
+    *,
+    use_consolidated: bool = True,
+    named_members_only: bool = False,
+    allow_redirects_to: Collection[str] = (),
+) -> dict[str, Any]:
+    """The hierarchy's ZOM document, checked; raises ZomError listing every problem
+    (StoreError when the store is unusable, NotFullyChecked as `validate_store` does)."""
+    checked = check_hierarchy(
+        store,
+        schema,
+        path,
+        use_consolidated=use_consolidated,
+        allow_redirects_to=allow_redirects_to,
+    )
+    if checked.problems:
+        raise ZomError(checked.problems)
+    if checked.unchecked and not named_members_only:
+        raise NotFullyChecked(checked.unchecked)
+    return checked.document
+
+
+def _not_explained(checked: list[Problem], read: list[Problem]) -> list[Problem]:
+    """Schema problems minus those a read problem already explains: a member left out because
+    it could not be read is not also "a required property" of its parent."""
+    unreadable = {p.node_path for p in read}
+    if not unreadable:
+        return checked
+    kept: list[Problem] = []
+    for problem in checked:
+        found = _REQUIRED.match(problem.message) if problem.keyword == "required" else None
+        if found is not None and problem.pointer == "/members":
+            parent = problem.node_path.rstrip("/")
+            if f"{parent}/{found.group(1)}" in unreadable:
+                continue
+        kept.append(problem)
+    return kept
