@@ -86,6 +86,27 @@ def _made_here() -> Iterator[tuple[str, dict[str, Any]]]:
         _declaring([{"uuid": f"00000000-0000-4000-8000-{i:012d}"} for i in range(1000)]),
     )
     yield "undeclared proj", _group({"proj:code": "not a code"}, {})
+    # geoemb: (schemas/catalog/geoemb.json): valid, its scale array missing, zones by UTM
+    geoemb = {"uuid": "61c12cc5-0e28-4056-999a-480cf3fb7e4c"}
+    embedding = {
+        "geoemb:type": "pixel",
+        "geoemb:dimensions": 8,
+        "geoemb:model": "m",
+        "geoemb:source_data": ["s"],
+        "geoemb:data_type": "int8",
+        "geoemb:quantization": {
+            "method": "per_pixel_scale",
+            "original_dtype": "float32",
+            "scale": {"type": "array", "array_name": "scales"},
+        },
+    }
+    scales = {"scales": {"zarr_format": 3, "node_type": "array", "shape": [1]}}
+    yield "geoemb", _group({"zarr_conventions": [geoemb], **embedding}, scales)
+    yield "geoemb without scales", _group({"zarr_conventions": [geoemb], **embedding}, {})
+    zones = {name: _group({}, {}) for name in ("utm07", "utm61")}
+    by_zone = {"zarr_conventions": [geoemb], **embedding, "geoemb:spatial_layout": "utm_zones"}
+    yield "geoemb by zone", _group(by_zone, zones)
+    yield "cs", _declaring([{"uuid": "e4dbf0b7-7a00-4ce6-b23e-484292014ab4"}])
     # the version policy (docs/catalog.md): a name that disagrees with the identity, NZ's
     # first name, a repeated declaration
     yield "a name not the uuid's", _declaring([{"uuid": PROJ, "name": "spatial:"}])
