@@ -13,11 +13,13 @@ cores, is not taken from the measured run as Python's http.server's 1.6 s were).
   measured here. Computed: the 20 ms times the rounds, as `suite.py`'s HTTP rows count it
   (`ideal_latency`), which no client reaches (each request also costs the client's and the
   server's CPU, on the same 2 cores). Both ratios are given;
-- `zomgen validate URL`: `zomgen.catalog.validate_declared` (the conventions the plate
-  declares, found node by node);
-- `zomgen validate URL --schema ome-ngff-05-plate`: the bundled convention named outright;
-  and the same from a server that gives no folder indexes (every folder a 404), where the walk
-  probes the members the plate's metadata name;
+- `zomgen validate URL`: the command, run as a user runs it (a new process: start-up, catalog,
+  walk, checks, report), by the conventions the plate declares, found node by node; and the
+  function it calls, `zomgen.catalog.validate_declared`, in this process;
+- `zomgen validate URL --schema ome-ngff-05-plate`: the bundled convention named outright, the
+  command and its function (`zomgen.runtime.validate_store`); and the function from a server
+  that gives no folder indexes (every folder a 404), where the walk probes the members the
+  plate's metadata name;
 - ome-zarr-models 1.x: `HCS.from_zarr(zarr.open_group(URL))` through zarr-python's fsspec
   HTTP store (it reads the plate's and wells' metadata).
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -76,6 +79,18 @@ def write_plate(store: Path, rows: int, columns: int) -> int:
     return sum(1 for _ in store.rglob("zarr.json"))
 
 
+def command(url: str, *more: str) -> tuple[float, bool]:
+    """Seconds `zomgen validate URL` takes from a new process to its exit, and whether it
+    said valid (exit 0)."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "zomgen", "validate", url, *more],
+        capture_output=True,
+        check=False,
+    )
+    return time.perf_counter() - start, done.returncode == 0
+
+
 def timed(fn: Callable[[], object]) -> tuple[float, object]:
     start = time.perf_counter()
     result = fn()
@@ -112,10 +127,14 @@ def main() -> None:
         with http_server(folder, "node") as (base, _pid):
             url = f"{base}/plate.zarr"
             computed = ideal_latency(nodes)
-            runs: dict[str, list[tuple[float, bool]]] = {"ideal": [], "declared": [], "schema": []}
+            runs: dict[str, list[tuple[float, bool]]] = {
+                key: [] for key in ("ideal", "command", "command schema", "declared", "schema")
+            }
             ideal_requests(url, keys)  # not counted: Node compiles its server code meanwhile
             for _ in range(args.repeat):  # in turn, so that a busy moment slows every row
                 runs["ideal"].append((ideal_requests(url, keys), True))
+                runs["command"].append(command(url))
+                runs["command schema"].append(command(url, "--schema", "ome-ngff-05-plate"))
                 seconds, report = timed(lambda: validate_declared(url))
                 runs["declared"].append((seconds, bool(getattr(report, "valid", False))))
                 seconds, problems = timed(lambda: validate_store(url, schema))
@@ -125,8 +144,10 @@ def main() -> None:
             rows.append(("ideal, computed: 20 ms per round of 64", computed, ""))
             rows.append(("the same requests through aiohttp", aiohttp_requests(url, keys), ""))
             for key, name in (
-                ("declared", "zomgen validate URL (declared conventions)"),
-                ("schema", "zomgen validate URL --schema ome-ngff-05-plate"),
+                ("command", "`zomgen validate URL` (declared conventions), the command"),
+                ("command schema", "`zomgen validate URL --schema ome-ngff-05-plate`, the command"),
+                ("declared", "its function: validate_declared(URL), in process"),
+                ("schema", "its function: validate_store(URL, schema), in process"),
             ):
                 median = statistics.median(s for s, _ in runs[key])
                 verdict = "valid" if all(v for _, v in runs[key]) else "INVALID"
@@ -141,7 +162,7 @@ def main() -> None:
                     for _ in range(args.repeat)
                 )
                 valid = not validate_store(plate, schema, named_members_only=True)
-                name = "zomgen validate URL --schema ..., a server without folder indexes"
+                name = "validate_store(URL, schema), a server without folder indexes"
                 rows.append((name, seconds, "valid" if valid else "INVALID"))
 
             def models() -> object:

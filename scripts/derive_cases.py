@@ -1,5 +1,6 @@
-"""Rebuild typecheck_cases/derived/: `zomgen cases` over every bundled convention (schemas/)
-and every compiler case folder that builds (tests/cases/, not `bad-*`).
+"""Rebuild typecheck_cases/derived/: `zomgen cases` over every bundled convention (schemas/),
+but those NOT_DERIVED says why, and every compiler case folder that builds (tests/cases/, not
+`bad-*`).
 
     python scripts/derive_cases.py           # rewrite typecheck_cases/derived/
     python scripts/derive_cases.py --check   # write nothing; exit 1 with a diff when stale
@@ -30,6 +31,22 @@ DERIVED = ROOT / "typecheck_cases" / "derived"
 SHARED_FILES = ("check_cases.py", "mypy.ini", "pyrightconfig.json", "tsconfig.json")
 
 
+# Bundled conventions whose cases are not derived, and why. ty 0.0.105 takes time superlinear
+# in the cases of one file: 80 of anndata-v3's 433 document cases take 7 s, 160 take 35 s, all
+# of them over 5 minutes, and SpatialData's 645 and 749 longer still (its documents are AnnData
+# tables beside images, points and shapes), which the suite's 90 minutes cannot hold. Their
+# packages in generated/ pass the five checkers like every other (tests/targets); their stores
+# are tested in tests/runtime/test_anndata.py, test_spatialdata.py and
+# typescript/test_tagged_stores.py. The cases come back with the checkers' upgrade (issue 55).
+TY_TOO_SLOW = "ty 0.0.105 does not check their derived cases in the suite's time"
+NOT_DERIVED = {
+    "anndata_v2": TY_TOO_SLOW,
+    "anndata_v3": TY_TOO_SLOW,
+    "spatialdata_v2": TY_TOO_SLOW,
+    "spatialdata_v3": TY_TOO_SLOW,
+}
+
+
 def package_name(folder: str) -> str:
     return re.sub(r"\W", "_", folder)
 
@@ -39,7 +56,7 @@ def conventions() -> dict[str, Path]:
     found = {
         package_name(folder.name): folder / "schema.json"
         for folder in sorted((ROOT / "schemas").glob("*"))
-        if (folder / "schema.json").is_file()
+        if (folder / "schema.json").is_file() and package_name(folder.name) not in NOT_DERIVED
     }
     for folder in sorted((ROOT / "tests" / "cases").iterdir()):
         if not folder.name.startswith("bad-") and (folder / "schema.json").is_file():

@@ -10,16 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from zomgen import __version__
-from zomgen.build_cli import add_build, run_build
 from zomgen.errors import CompileError, InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
-from zomgen.site_cli import add_site, run_site
 from zomgen.terminal import escaped_output
-from zomgen.validate_cli import add_validate, run_validate
+
+COMMANDS = ("build", "site", "cases", "ir", "validate")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,15 +28,30 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the command asked for, with that command alone: a
+    command's module is imported only where it is parsed, so `zomgen validate` does not import
+    the modules of build and site (docs/performance.md, "Start-up")."""
     parser = _Parser(prog="zomgen", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"zomgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    add_build(sub, _add_include)
-    add_site(sub, _add_include)
-    _add_cases(sub)
-    _add_ir(sub)
-    add_validate(sub, _add_include)
+    wanted = COMMANDS if command is None else (command,)
+    if "build" in wanted:
+        from zomgen.build_cli import add_build
+
+        add_build(sub, _add_include)
+    if "site" in wanted:
+        from zomgen.site_cli import add_site
+
+        add_site(sub, _add_include)
+    if "cases" in wanted:
+        _add_cases(sub)
+    if "ir" in wanted:
+        _add_ir(sub)
+    if "validate" in wanted:
+        from zomgen.validate_cli import add_validate
+
+        add_validate(sub, _add_include)
     return parser
 
 
@@ -99,6 +113,23 @@ def _cases(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _handler(command: str) -> Callable[[argparse.Namespace], int]:
+    """The function that runs `command`, its module imported now."""
+    if command == "build":
+        from zomgen.build_cli import run_build
+
+        return run_build
+    if command == "site":
+        from zomgen.site_cli import run_site
+
+        return run_site
+    if command == "validate":
+        from zomgen.validate_cli import run_validate
+
+        return run_validate
+    return _cases if command == "cases" else _ir
+
+
 def _printable_streams() -> None:
     """A folder name that is not UTF-8 reaches Python as lone surrogates: print them as
     `\\udcff` (valid UTF-8, and a JSON escape inside `--format json`) instead of raising
@@ -116,16 +147,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
-    handlers = {
-        "build": run_build,
-        "site": run_site,
-        "cases": _cases,
-        "ir": _ir,
-        "validate": run_validate,
-    }
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = given[0] if given and given[0] in COMMANDS else None
+    args = _parser(command).parse_args(given)
     try:
-        return handlers[args.command](args)
+        return _handler(args.command)(args)
     except CompileError as exc:
         return report_input(exc.problems)
     except RecursionError:

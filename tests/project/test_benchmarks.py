@@ -86,14 +86,16 @@ def test_bench_plate_runs(tmp_path: Path) -> None:
         "ideal, measured: one listing, then 64 reads in flight | ",
         "ideal, computed: 20 ms per round of 64 | ",
         "the same requests through aiohttp | ",
-        "zomgen validate URL (declared",
-        "zomgen validate URL --schema",
-        "zomgen validate URL --schema ..., a server without folder indexes",
+        "`zomgen validate URL` (declared conventions), the command",
+        "`zomgen validate URL --schema ome-ngff-05-plate`, the command",
+        "its function: validate_declared(URL), in process",
+        "its function: validate_store(URL, schema), in process",
+        "validate_store(URL, schema), a server without folder indexes",
     )
     for row in rows:
         assert f"| {row}" in table
     # every tool reached its verdict on the valid plate
-    assert table.count("| valid |") == 4, table  # ours three times and ome-zarr-models
+    assert table.count("| valid |") == 6, table  # ours five times and ome-zarr-models
 
 
 def test_bench_site_times_the_page_and_node_and_sizes_the_bundle(tmp_path: Path) -> None:

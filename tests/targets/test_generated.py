@@ -211,6 +211,9 @@ def test_generated_package_and_its_derived_cases_are_current(
     }
     assert on_disk == set(files), f"files zomgen does not generate: {sorted(on_disk - set(files))}"
 
+    if out.name in derive_cases.NOT_DERIVED:  # scripts/derive_cases.py says why
+        assert not (derive_cases.DERIVED / f"{out.name}_cases").exists()
+        return
     cases = f"{out.name}_cases/"
     checked_in = checked_in_cases()
     case_diffs = derive_cases.differences(
