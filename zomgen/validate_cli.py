@@ -128,18 +128,31 @@ def run_validate(args: argparse.Namespace) -> int:
         names = ", ".join(_bundled_names())
         message = f"no such schema file, nor a bundled convention of that name (one of: {names})"
         return report_input([InputProblem(str(args.schema), "", message)])
-    from zomgen.pipeline import Options, check_store  # the compiler: only with --schema
-    from zomgen.runtime import VALID, StoreError
+    from zomgen.catalog.bundles import bundled_ahead
+    from zomgen.runtime import VALID, StoreError, check_hierarchy
 
-    options = Options(schema, tuple(args.include))
+    # one of zomgen's conventions: bundled ahead of time, as the catalog reads it; any other
+    # schema (or one with -I) is compiled now, which imports the compiler
+    ahead = None if args.include else bundled_ahead(schema)
     try:
-        checked = check_store(
-            options,
-            args.store,
-            args.path,
-            use_consolidated=not args.no_consolidated,
-            allow_redirects_to=args.allow_redirects_to,
-        )
+        if ahead is not None:
+            checked = check_hierarchy(
+                args.store,
+                ahead,
+                args.path,
+                use_consolidated=not args.no_consolidated,
+                allow_redirects_to=args.allow_redirects_to,
+            )
+        else:
+            from zomgen.pipeline import Options, check_store
+
+            checked = check_store(
+                Options(schema, tuple(args.include)),
+                args.store,
+                args.path,
+                use_consolidated=not args.no_consolidated,
+                allow_redirects_to=args.allow_redirects_to,
+            )
     except StoreError as exc:
         return _unusable_store(args.store, exc)
     problems, unchecked = checked.problems, list(checked.unchecked)

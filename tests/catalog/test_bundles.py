@@ -18,7 +18,8 @@ import zarr
 
 from tests.support.ome06 import VALID_IMAGE, VERSION
 from tests.support.paths import ROOT
-from zomgen.catalog.bundles import all_bundles, bundles_dir
+from zomgen.catalog.bundles import all_bundles, bundled_ahead, bundles_dir
+from zomgen.catalog.entries import load_catalogs
 
 # the modules of the compiler: none is loaded by a validate that uses only the bundled catalog
 COMPILER = ("zomgen.pipeline", "zomgen.schema", "zomgen.ir", "zomgen.targets", "jinja2")
@@ -46,13 +47,13 @@ _LOADED = """
 import json, sys
 from zomgen.cli import main
 code = main(sys.argv[1:])
-compiler = sorted(m for m in sys.modules if m.startswith({prefixes!r}))
-print(json.dumps({{"exit": code, "compiler": compiler}}), file=sys.stderr)
+loaded = sorted(m for m in sys.modules if m.startswith({prefixes!r}))
+print(json.dumps({{"exit": code, "loaded": loaded}}), file=sys.stderr)
 """
 
 
-def _modules_after(*argv: str) -> dict[str, object]:
-    script = _LOADED.format(prefixes=COMPILER)
+def _modules_after(*argv: str, prefixes: tuple[str, ...] = COMPILER) -> dict[str, object]:
+    script = _LOADED.format(prefixes=prefixes)
     done = subprocess.run(
         [sys.executable, "-c", script, *argv],
         capture_output=True,
@@ -66,9 +67,27 @@ def _modules_after(*argv: str) -> dict[str, object]:
 
 def test_validate_by_the_catalog_loads_no_module_of_the_compiler(tmp_path: Path) -> None:
     store = _image_store(tmp_path)
-    assert _modules_after("validate", str(store)) == {"exit": 0, "compiler": []}
+    assert _modules_after("validate", str(store)) == {"exit": 0, "loaded": []}
     strict = _modules_after("validate", str(store), "--strict")
-    assert strict["compiler"] == []
+    assert strict["loaded"] == []
+
+
+def test_a_store_no_convention_applies_to_loads_no_schema_engine(tmp_path: Path) -> None:
+    """What `zomgen validate` of a small store starts in 100 ms by (issue 54): the schema
+    engine is imported only for a node some catalog test could pass (catalog/predicates.py),
+    msgspec only past 256 KB of metadata (runtime/jsontext.py)."""
+    store = tmp_path / "plain.zarr"
+    root = zarr.open_group(store, mode="w", zarr_format=3)
+    root.attrs["title"] = "nothing declared"
+    root.create_array("x", shape=(2,), dtype="uint8", dimension_names=None)
+    heavy = ("jsonschema", "msgspec")
+    assert _modules_after("validate", str(store), prefixes=heavy) == {"exit": 3, "loaded": []}
+    # ...and an image, which the catalog checks, needs the engine and still not msgspec
+    answer = _modules_after("validate", str(_image_store(tmp_path)), prefixes=heavy)
+    assert answer["exit"] == 0
+    loaded = answer["loaded"]
+    assert isinstance(loaded, list) and "jsonschema_rs" in loaded
+    assert not [m for m in loaded if m.startswith("msgspec")]
 
 
 def test_a_users_catalog_is_still_bundled_when_it_is_read(tmp_path: Path) -> None:
@@ -87,7 +106,31 @@ def test_a_users_catalog_is_still_bundled_when_it_is_read(tmp_path: Path) -> Non
     root.attrs["mine:x"] = 1
     answer = _modules_after("validate", str(store), "--catalog", str(catalog))
     assert answer["exit"] == 0
-    assert "zomgen.pipeline" in answer["compiler"]  # (bundled now, as before)
+    assert "zomgen.pipeline" in answer["loaded"]  # (bundled now, as before)
+
+
+def test_a_bundled_convention_named_by_schema_is_its_bundle_and_needs_no_compiler(
+    tmp_path: Path,
+) -> None:
+    """`zomgen validate --schema ome-ngff-06-image` reads the catalog's bundle of that schema
+    (validate_cli.py): each is what compiling the schema alone, as `--schema` did, gives."""
+    from zomgen.pipeline import Options, load
+    from zomgen.schema.bundle import bundle
+
+    named = [e for e in load_catalogs([]) if e.schema is not None]
+    for entry in named:
+        assert entry.include in ((), (entry.schema.parent,)), entry.name
+        assert bundled_ahead(entry.schema) == bundle(load(Options(entry.schema, ()))), entry.name
+    assert len({e.schema for e in named}) >= 35
+    store = _image_store(tmp_path)
+    answer = _modules_after("validate", str(store), "--schema", "ome-ngff-06-image")
+    assert answer == {"exit": 0, "loaded": []}
+    # a schema of the user's is compiled, as before
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"type": "object"}), "utf-8")
+    answer = _modules_after("validate", str(store), "--schema", str(mine))
+    assert answer["exit"] == 0
+    assert "zomgen.pipeline" in answer["loaded"]
 
 
 def test_the_run_times_v2_node_keys_are_the_compilers() -> None:

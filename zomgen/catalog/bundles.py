@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from zomgen.catalog.entries import bundled_catalog, load_catalogs
 from zomgen.resources import conventions_dir
 
 BUNDLES = "bundled"  # the folder below schemas/
@@ -60,6 +61,18 @@ def read_bundle(schema: Path, include: tuple[Path, ...]) -> dict[str, Any] | Non
     return bundled
 
 
+def bundled_ahead(schema: Path) -> dict[str, Any] | None:
+    """`schema` bundled ahead of time where it is the schema of a bundled catalog entry (what
+    `zomgen validate --schema ome-ngff-05-plate` names), else None. The entry's `include`
+    folders are at most the schema's own, which its `$ref`s are resolved in anyway: the bundle
+    is what compiling the schema alone gives (tests/catalog/test_bundles.py)."""
+    target = schema.resolve()
+    for entry in load_catalogs([]):
+        if entry.schema == target and entry.catalog == bundled_catalog():
+            return read_bundle(entry.schema, entry.include)
+    return None
+
+
 def bundle_text(schema: Path, include: tuple[Path, ...], bundled: dict[str, Any]) -> str:
     """What `schemas/bundled/` holds for `schema`: the bundle and the folders it used."""
     folders = _includes(include)
@@ -70,7 +83,6 @@ def bundle_text(schema: Path, include: tuple[Path, ...], bundled: dict[str, Any]
 def all_bundles() -> dict[str, str]:
     """Every file `schemas/bundled/` holds, bundled now: the bundled catalog's schemas and
     strict schemas (this imports the compiler; scripts/regenerate.py and the tests call it)."""
-    from zomgen.catalog.entries import load_catalogs
     from zomgen.pipeline import Options, load
     from zomgen.schema.bundle import bundle
 

@@ -10,12 +10,12 @@ a value of the wrong type) are problems of the node at their pointer, never a cr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zomgen.catalog.entries import Entry
+from zomgen.catalog.entries import Entry, bundled_catalog
 from zomgen.catalog.ome_versions import version_notes
+from zomgen.catalog.predicates import Predicate
 from zomgen.runtime import Problem
 
 # The most `zarr_conventions` entries of one node that are read: a node declaring more is a
@@ -53,12 +53,19 @@ class Matcher:
             for key in (entry.uuid, entry.schema_url, entry.spec_url):
                 if key is not None:
                     self._by_identity.setdefault(key, entry)
-        # each entry with its tests compiled once (every node of a store is tested against each)
+        # each entry with its tests, compiled once where some node could pass them
+        # (predicates.py); a user's catalog's at once, so that a schema the engine cannot
+        # compile is refused before any store is read
+        bundled = bundled_catalog()
+        users = {id(e) for e in entries if e.catalog != bundled}
         self._declared_when = [
-            (e, _holds(e.declared_when)) for e in entries if e.declared_when is not None
+            (e, _test(e.declared_when, id(e) in users))
+            for e in entries
+            if e.declared_when is not None
         ]
         self._used_when = [
-            (e, None if e.used_when is None else _holds(e.used_when)) for e in entries
+            (e, None if e.used_when is None else _test(e.used_when, id(e) in users))
+            for e in entries
         ]
         # the OME-Zarr versions some entry has a schema for (ome_versions.py)
         self._ome_checked = frozenset(
@@ -195,23 +202,11 @@ def _declarable(entry: Entry) -> bool:
     return any((entry.uuid, entry.schema_url, entry.spec_url, entry.declared_when is not None))
 
 
-def _holds(schema: dict[str, Any]) -> Callable[[Any], bool]:
-    """Whether a node's document satisfies `schema`: jsonschema-rs where installed (it runs
-    for every node of a store and every entry), python-jsonschema otherwise."""
-    try:
-        import jsonschema_rs
-    except ImportError:
-        import jsonschema  # slower to import than the whole check of a small store
-
-        return jsonschema.Draft202012Validator(schema).is_valid
-    # Never fetched: entries.py admits only references inside the schema, and a retriever that
-    # refuses keeps jsonschema-rs from reaching a file or URL should one get past.
-    validator = jsonschema_rs.validator_for(schema, retriever=_refuse)
-    return validator.is_valid
-
-
-def _refuse(uri: str) -> Any:
-    raise ValueError(f"{uri}: a catalog's schemas are read offline, never fetched")
+def _test(schema: dict[str, Any], compile_now: bool) -> Predicate:
+    predicate = Predicate(schema)
+    if compile_now:
+        predicate.compiled()
+    return predicate
 
 
 def _malformed(item: dict[str, Any]) -> list[tuple[str, str]]:

@@ -145,7 +145,7 @@ async function zipStore(file: Blob): Promise<StoreInput> {
 }
 
 // The files that make a store's root, and the folder some zip tools add beside what was
-// zipped (macOS's resource forks): the twin of sources.py's ZipSource.store_prefix.
+// zipped (macOS's resource forks): the twin of zip_source.py's ZipSource.store_prefix.
 const ROOT_FILES = ["zarr.json", ".zgroup", ".zarray", ".zmetadata"];
 const ZIP_CLUTTER = new Set(["__MACOSX"]);
 

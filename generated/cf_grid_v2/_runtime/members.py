@@ -11,29 +11,12 @@ are fine.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from .checks import member_patterns
+from .named_members import Forced
 from .pointers import match, parse_pointer, resolve_local_ref
 from .values import is_array, is_object
-
-# name -> the names below it that the walk must also probe (from paths such as "a/b")
-Forced = dict[str, "Forced"]
-
-
-class NamedMembers(Protocol):
-    """What the walk asks of a node where its store cannot list: the members to probe, and
-    the same for each member. MemberTree answers for one convention; zomgen validate without
-    `--schema` answers for whatever each node declares (catalog/probing.py)."""
-
-    def names(self, document: Mapping[str, Any], referenced: bool = False) -> dict[str, Forced]:
-        """The member names given for a node with this `document` (name -> names below it);
-        with `referenced`, only those the document itself gives (a plate's wells), not the
-        schema's fixed names, which may be optional (an image's `labels`)."""
-        ...
-
-    def child(self, name: str, forced: Forced | None = None) -> NamedMembers: ...
-
 
 # (named member -> its schemas, schemas of other members, member-naming pointers)
 _Collected = tuple[dict[str, list[Any]], list[Any], list[list[str]]]

@@ -4,8 +4,10 @@ Python's `json` accepts `NaN`, `Infinity` and `-Infinity`, which JSON does not h
 spells them as strings), and raises RecursionError on deeply nested arrays; both must become
 a problem that names the file, never a wrong document or a traceback.
 
-msgspec, where installed, parses first: it is 2.5 times as fast as `json` on metadata files
-(a fifth of a load's reading). It fails on everything `json` would refuse and more (`1e400`,
+msgspec, where installed, parses first once the process has read 256 KB of metadata: it is
+2.5 times as fast as `json` on metadata files (a fifth of a load's reading), but importing it
+takes 10-15 ms, more than `json` spends on a small store (issue 54: `zomgen validate` of one
+node starts in 100 ms). It fails on everything `json` would refuse and more (`1e400`,
 lone surrogates), never the other way round, and gives the same value where both succeed
 (integers of any size, floats rounded alike; zomgen's tests compare the two). Wherever it
 fails, `json` parses the file again and decides, with its messages.
@@ -69,6 +71,12 @@ class _BeyondFloat(Exception):
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
+# Bytes parsed by `json` so far in this process; past the threshold, msgspec takes over. (Reads
+# on several threads may race on the count: it only decides when to switch.)
+_FAST_AFTER_BYTES = 256 * 1024
+_parsed_slowly = 0
+
+
 @functools.cache
 def _fast_decoder() -> Callable[[bytes], Any] | None:
     try:
@@ -104,7 +112,12 @@ class _Refused:
 
 
 def _parsed(data: bytes, what: str) -> Any:
-    fast = _fast_decoder()
+    global _parsed_slowly
+    fast = None
+    if _parsed_slowly + len(data) > _FAST_AFTER_BYTES:  # a large file, or many files read
+        fast = _fast_decoder()
+    else:
+        _parsed_slowly += len(data)
     if fast is not None:
         try:
             value = fast(data)

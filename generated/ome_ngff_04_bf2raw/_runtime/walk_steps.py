@@ -13,7 +13,6 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from .members import Forced, NamedMembers
 from .metadata_files import (
     METADATA_NAMES,
     V2_FILES_SET,
@@ -22,6 +21,7 @@ from .metadata_files import (
     NodeReader,
     forbidden_name,
 )
+from .named_members import Forced, NamedMembers
 from .pointers import join_node_path
 from .sources import Failure, Fetched, Listing
 from .values import is_object

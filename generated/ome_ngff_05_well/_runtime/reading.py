@@ -21,7 +21,6 @@ from typing import Any
 
 from .consolidated import Entries, v2_entries, v3_entries
 from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES
-from .members import NamedMembers
 from .metadata_files import (
     ALL_FILES,
     V2_FILES,
@@ -31,11 +30,11 @@ from .metadata_files import (
     ZMETADATA,
     forbidden_name,
 )
+from .named_members import NamedMembers
 from .opening import open_source
 from .pointers import node_path
 from .problems import Problem, StoreError, Unchecked
 from .sources import Fetched, Source
-from .streamed import StreamedWalk
 from .values import is_object
 from .walk_steps import WalkNode, WalkSteps
 
@@ -149,6 +148,9 @@ class _Walk(WalkSteps):
     def walk(self, root: WalkNode) -> None:
         requests = self.source.requests()
         if requests is not None:
+            # imported here: only remote stores need it (a local walk is the loop below)
+            from .streamed import StreamedWalk
+
             StreamedWalk(self, requests, self.source.listable, self.progress).run(root)
             return
         level = [root]

@@ -13,12 +13,11 @@ import importlib
 import os
 import sys
 import urllib.parse
-import zipfile
 from collections.abc import Collection, Mapping
 from typing import Any, cast
 
 from .problems import Problem, StoreError
-from .sources import BufferMapping, DirSource, MappingSource, Source, ZipSource
+from .sources import BufferMapping, DirSource, MappingSource, Source
 
 
 def _unusable(message: str) -> StoreError:
@@ -64,9 +63,7 @@ def open_source(
     names = split_path(path)
     text = as_text(store)
     if text is not None:
-        source = _from_string(text, allow_redirects_to)
-        # a zip of the store's folder holds the store one folder down
-        inside = source.store_prefix() if isinstance(source, ZipSource) else ""
+        source, inside = _from_string(text, allow_redirects_to)
         return source, inside + _prefix(names)
     store_path = getattr(store, "store_path", None)
     if store_path is not None and hasattr(store_path, "store"):
@@ -99,7 +96,8 @@ def url_scheme(text: str) -> str:
     return scheme
 
 
-def _from_string(text: str, allow_redirects_to: Collection[str]) -> Source:
+def _from_string(text: str, allow_redirects_to: Collection[str]) -> tuple[Source, str]:
+    """(source, the prefix of the store's root in it: "" but in a zip of the store's folder)."""
     scheme = url_scheme(text)
     if scheme == "file":
         # imported here: urllib.request imports http.client, email and ssl
@@ -111,27 +109,33 @@ def _from_string(text: str, allow_redirects_to: Collection[str]) -> Source:
         from .remote import HttpSource
 
         try:
-            return HttpSource(text, allow_redirects_to=allow_redirects_to)
+            return HttpSource(text, allow_redirects_to=allow_redirects_to), ""
         except ValueError as exc:  # an allowed origin that is not one
             raise _unusable(f"allow_redirects_to: {exc}") from None
     if scheme or "::" in text:
-        return _fsspec(text)
+        return _fsspec(text), ""
     return _local(text)
 
 
-def _local(path: str) -> Source:
+def _local(path: str) -> tuple[Source, str]:
     if nul := nul_in_path(path):
         raise _unusable(nul)
     if os.path.isdir(path):
-        return DirSource(os.path.abspath(path))
+        return DirSource(os.path.abspath(path)), ""
     if os.path.isfile(path):
+        import zipfile  # here: a folder store does not need it
+
+        from .zip_source import ZipSource
+
         if zipfile.is_zipfile(path):
             try:
-                return ZipSource(path)
+                source = ZipSource(path)
             except (zipfile.BadZipFile, OSError, NotImplementedError, ValueError, EOFError) as exc:
                 # NotImplementedError: a zip version zipfile does not read; ValueError: a name
                 # that is not UTF-8 although flagged so
                 raise _unusable(f"{path}: unreadable zip file: {exc}") from None
+            # a zip of the store's folder holds the store one folder down
+            return source, source.store_prefix()
         raise _unusable(f"{path}: not a Zarr store (a file that is not a zip file)")
     if os.path.lexists(path):
         raise _unusable(f"{path}: not a folder or a file (a dangling or looping symlink?)")
