@@ -16,8 +16,8 @@ from zomgen.targets.python.convert.view import (
 )
 from zomgen.targets.python.spelling import Spelling, py_literal
 
-# Converters of a type that nests aliases deeper than this are annotated `Any`: ty 0.0.105 takes
-# time exponential in that depth to check a function annotated with it (about 1 s at 22 levels of
+# Converters of a type that nests aliases deeper than this are annotated `Any`: ty 0.0.105 took
+# (not yet measured again with ty 1.2.0, issue 55) time exponential in that depth to check a function annotated with it (about 1 s at 22 levels of
 # three-option unions and 10 s at 26; hostile deep_prefix_items_40 never finished), although
 # the models and documents that name the same aliases check at once. The functions are internal;
 # `parse` and `dump` keep their types.
