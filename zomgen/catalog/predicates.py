@@ -8,9 +8,9 @@ schemas (issue 54: the command starts in 100 ms).
 
 "Could satisfy" is a few conditions read off the schema that every document satisfying it
 meets: the keys `required` names, scalar `const` values, `minProperties`, the JSON type
-`type` names, followed through `properties`, `additionalProperties` (alone) and `allOf`. Every other keyword is left to the
-engine, so a document failing these conditions fails the schema: the shortcut can say "no"
-only where the engine would.
+`type` names, followed through `properties`, `additionalProperties` (alone) and `allOf`.
+Every other keyword is left to the engine, so a document failing these conditions fails the
+schema: the shortcut can say "no" only where the engine would.
 """
 
 from __future__ import annotations
