@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from zomgen import ir
 from zomgen.errors import InputProblem
 from zomgen.ir.flatten import flatten
-from zomgen.runtime import Checked, check_hierarchy
 from zomgen.schema.atoms import Expander
-from zomgen.schema.bundle import bundle, bundle_with_places, locate_options
+from zomgen.schema.bundle import bundle_with_places, locate_options
 from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse import parse
 from zomgen.schema.registry import load_schema_set
@@ -124,27 +123,6 @@ def generate_package(options: Options) -> Generated:
     files = {**(python if options.python else {}), "schema.json": schema_text, **typescript}
     files = dict(sorted(files.items()))
     return Generated(files, warnings, hierarchy)
-
-
-def check_store(
-    options: Options,
-    store: object,
-    path: str = "",
-    *,
-    use_consolidated: bool = True,
-    allow_redirects_to: Collection[str] = (),
-) -> Checked:
-    """`zomgen validate`: `store` (or its node at `path`) checked under the schema, without
-    generating a package: the problems, and what could not be read. Raises CompileError for
-    the schema, StoreError for the store."""
-    schema = bundle(load(options))
-    return check_hierarchy(
-        store,
-        schema,
-        path,
-        use_consolidated=use_consolidated,
-        allow_redirects_to=allow_redirects_to,
-    )
 
 
 def _json_text(data: object) -> str:

@@ -133,26 +133,20 @@ def run_validate(args: argparse.Namespace) -> int:
 
     # one of zomgen's conventions: bundled ahead of time, as the catalog reads it; any other
     # schema (or one with -I) is compiled now, which imports the compiler
-    ahead = None if args.include else bundled_ahead(schema)
-    try:
-        if ahead is not None:
-            checked = check_hierarchy(
-                args.store,
-                ahead,
-                args.path,
-                use_consolidated=not args.no_consolidated,
-                allow_redirects_to=args.allow_redirects_to,
-            )
-        else:
-            from zomgen.pipeline import Options, check_store
+    document = None if args.include else bundled_ahead(schema)
+    if document is None:
+        from zomgen.pipeline import Options, load
+        from zomgen.schema.bundle import bundle
 
-            checked = check_store(
-                Options(schema, tuple(args.include)),
-                args.store,
-                args.path,
-                use_consolidated=not args.no_consolidated,
-                allow_redirects_to=args.allow_redirects_to,
-            )
+        document = bundle(load(Options(schema, tuple(args.include))))
+    try:
+        checked = check_hierarchy(
+            args.store,
+            document,
+            args.path,
+            use_consolidated=not args.no_consolidated,
+            allow_redirects_to=args.allow_redirects_to,
+        )
     except StoreError as exc:
         return _unusable_store(args.store, exc)
     problems, unchecked = checked.problems, list(checked.unchecked)
