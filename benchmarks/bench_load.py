@@ -32,7 +32,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from zomgen.runtime import check_document, read_document
+from zomgen_runtime import check_document, read_document
+
 from zomgen.schema.bundle import bundle
 from zomgen.schema.registry import load_schema_set
 

@@ -17,7 +17,7 @@ cores, is not taken from the measured run as Python's http.server's 1.6 s were).
   walk, checks, report), by the conventions the plate declares, found node by node; and the
   function it calls, `zomgen.catalog.validate_declared`, in this process;
 - `zomgen validate URL --schema ome-ngff-05-plate`: the bundled convention named outright, the
-  command and its function (`zomgen.runtime.validate_store`); and the function from a server
+  command and its function (`zomgen_runtime.validate_store`); and the function from a server
   that gives no folder indexes (every folder a 404), where the walk probes the members the
   plate's metadata name;
 - ome-zarr-models 1.x: `HCS.from_zarr(zarr.open_group(URL))` through zarr-python's fsspec
@@ -111,9 +111,10 @@ def main() -> None:
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
 
+    from zomgen_runtime import validate_store
+
     from zomgen.catalog import validate_declared
     from zomgen.pipeline import Options, load
-    from zomgen.runtime import validate_store
     from zomgen.schema.bundle import bundle
 
     schema = bundle(load(Options(ROOT / "schemas" / "ome-ngff-05-plate" / "schema.json")))
@@ -206,8 +207,8 @@ def _analysis(out: Path) -> str:
 def ideal_requests(url: str, keys: list[str]) -> float:
     """Seconds to ask for the root's listing, then for every metadata file with 64 requests in
     flight, through zomgen's HTTP client: no walk, no parsing, no check."""
-    from zomgen.runtime.httpget import KeepAliveClient
-    from zomgen.runtime.origins import RedirectPolicy
+    from zomgen_runtime.httpget import KeepAliveClient
+    from zomgen_runtime.origins import RedirectPolicy
 
     client = KeepAliveClient(30.0, 64, RedirectPolicy(url))
     try:

@@ -31,8 +31,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from zomgen_runtime import check_document
+
 from zomgen.pipeline import Options, generate
-from zomgen.runtime import check_document
 from zomgen.write import write_package
 
 VARIABLE: dict[str, Any] = {

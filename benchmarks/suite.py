@@ -304,9 +304,10 @@ def import_ms(folder: Path, name: str, repeat: int) -> float:
     return statistics.median(times)
 
 
-def _paused(pkg: ModuleType, convert: Callable[[Any], object], document: Any) -> object:
-    collector = importlib.import_module(f"{pkg.__name__}._runtime.collector")
-    with collector.CollectorPaused():
+def _paused(convert: Callable[[Any], object], document: Any) -> object:
+    from zomgen_runtime.collector import CollectorPaused
+
+    with CollectorPaused():
         return convert(document)
 
 
@@ -353,7 +354,7 @@ def measure(
         row.times["parse dumped"] = median_time(lambda: pkg.parse(dumped), repeat)
         # The conversion alone, as parse runs it after the checks (the collector paused).
         convert = getattr(pkg._convert, f"parse_{type(model).__name__}")
-        row.times["convert"] = median_time(lambda: _paused(pkg, convert, document), repeat)
+        row.times["convert"] = median_time(lambda: _paused(convert, document), repeat)
         row.times["dump"] = median_time(lambda: pkg.dump(model), repeat)
     peers = not args.skip_zarr and row.n <= args.peers_up_to
     if peers and row.kind not in ("latency", "http"):

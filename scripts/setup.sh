@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install everything zomgen's tests and demo need, from nothing: a virtualenv in .venv with
-# zomgen (editable) and its test dependencies, spatialdata in .venv-spatialdata, the pinned
-# TypeScript toolchain from package-lock.json, and Chromium for the browser tests. Safe to run
-# again: it only installs what is missing or outdated.
+# zomgen and zomgen-runtime (both editable) and zomgen's test dependencies, spatialdata in
+# .venv-spatialdata, the pinned TypeScript toolchain from package-lock.json, and Chromium for
+# the browser tests. Safe to run again: it only installs what is missing or outdated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -10,7 +10,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e ".[test]"
+# zomgen-runtime first on the same command line: zomgen depends on it, and it is not on PyPI.
+.venv/bin/python -m pip install --quiet -e ./runtime/python -e ".[test]"
 # spatialdata, which writes the stores of tests/runtime/test_spatialdata.py, pins a dask that
 # ome-zarr 0.18 (in .venv) refuses: it gets a virtualenv of its own, pinned by its requirements.
 SPATIALDATA_REQUIREMENTS=tests/runtime/spatialdata/requirements.txt

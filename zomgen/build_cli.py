@@ -37,6 +37,12 @@ def add_build(sub: argparse._SubParsersAction[Any], include: AddInclude) -> None
         help="also derive the type-check cases into DIR (as `zomgen cases`) and put the "
         "agreement table in the package README",
     )
+    build.add_argument(
+        "--vendor-runtime",
+        action="store_true",
+        help="copy the Python run time into the package as _runtime/ instead of importing the "
+        "zomgen-runtime distribution (a self-contained package)",
+    )
     npm = build.add_mutually_exclusive_group()
     npm.add_argument(
         "--npm",
@@ -100,6 +106,7 @@ def run_build(args: argparse.Namespace) -> int:
         package=folder if folder.isidentifier() else "convention",
         npm=npm,
         python=not args.npm_only,
+        vendor_runtime=args.vendor_runtime,
     )
     generated = generate_package(options)
     for warning in generated.warnings:

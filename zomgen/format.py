@@ -11,7 +11,17 @@ from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
 from zomgen.errors import CompileError
 
-_COMMON = ["--isolated", "--line-length", "100", "--target-version", "py311"]
+# The run time is a third-party import wherever zomgen runs: isort would call it first-party
+# in a folder that holds a `zomgen_runtime/` (runtime/python), and sort it apart.
+_COMMON = [
+    "--isolated",
+    "--line-length",
+    "100",
+    "--target-version",
+    "py311",
+    "--config",
+    'lint.isort.known-third-party = ["zomgen_runtime"]',
+]
 
 
 def _ruff(args: list[str], text: str) -> str:

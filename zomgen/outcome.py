@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zomgen_runtime import INVALID, VALID, Problem, Unchecked, verdict
+
 from zomgen.catalog.patterns import NodePattern
 from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED
-from zomgen.runtime import INVALID, VALID, Problem, Unchecked, verdict
 
 # The reasons a user may accept, each by its option: a server that cannot list is a property
 # of where the store is served, which a user may know and accept; an unknown convention is not.

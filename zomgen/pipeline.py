@@ -29,7 +29,7 @@ from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse import parse
 from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python.files import python_files
-from zomgen.targets.shipped import runtime_files
+from zomgen.targets.shipped import runtime_files, runtime_link
 from zomgen.targets.typescript.files import typescript_files
 from zomgen.targets.typescript.npm import NpmPackage, npm_files
 from zomgen.targets.typescript.toolchain import NPM_PINS, compile_dist, find_node_modules
@@ -54,6 +54,8 @@ class Options:
     # `--npm-only`, the TypeScript half alone
     npm: NpmPackage | None = None
     python: bool = True
+    # `--vendor-runtime`: a copy of the Python run time as `_runtime/`, not zomgen-runtime
+    vendor_runtime: bool = False
 
 
 def load(options: Options) -> SchemaSet:
@@ -119,7 +121,9 @@ def generate_package(options: Options) -> Generated:
     if options.npm is not None and node_modules is not None:
         typescript |= npm_files(hierarchy, options.npm)
         typescript |= compile_dist(typescript, node_modules)
-    python = {**python_files(hierarchy, options.package), **runtime_files()}
+    python = python_files(hierarchy, options.package, runtime_link(options.vendor_runtime))
+    if options.vendor_runtime:
+        python |= runtime_files()
     files = {**(python if options.python else {}), "schema.json": schema_text, **typescript}
     files = dict(sorted(files.items()))
     return Generated(files, warnings, hierarchy)

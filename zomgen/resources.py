@@ -32,8 +32,11 @@ def base_schemas_dir() -> Path:
 
 
 def runtime_dir() -> Path:
-    """The run-time loader, copied verbatim into every generated package."""
-    return _PACKAGE / "runtime"
+    """The Python run time (the installed `zomgen_runtime`), copied verbatim into a package
+    built with `--vendor-runtime`."""
+    import zomgen_runtime
+
+    return Path(zomgen_runtime.__file__).resolve().parent
 
 
 def runtime_ts_dir() -> Path:

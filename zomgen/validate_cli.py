@@ -128,8 +128,9 @@ def run_validate(args: argparse.Namespace) -> int:
         names = ", ".join(_bundled_names())
         message = f"no such schema file, nor a bundled convention of that name (one of: {names})"
         return report_input([InputProblem(str(args.schema), "", message)])
+    from zomgen_runtime import VALID, StoreError, check_hierarchy
+
     from zomgen.catalog.bundles import bundled_ahead
-    from zomgen.runtime import VALID, StoreError, check_hierarchy
 
     # one of zomgen's conventions: bundled ahead of time, as the catalog reads it; any other
     # schema (or one with -I) is compiled now, which imports the compiler
@@ -188,8 +189,9 @@ def _bundled_names() -> list[str]:
 
 def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:
     """`zomgen validate STORE` without `--schema`: each node against what it declares."""
+    from zomgen_runtime import StoreError
+
     from zomgen.catalog.dispatch import UnreadableFile, validate_attributes, validate_declared
-    from zomgen.runtime import StoreError
 
     if args.include:
         message = "-I resolves a --schema's references; a catalog's are resolved beside it"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ._runtime.converting import (
+from zomgen_runtime.converting import (
     dump_other_node,
     is_object,
     model_is,
@@ -23,6 +23,7 @@ from ._runtime.converting import (
     plain_json,
     value_at,
 )
+
 from .models import (
     AnnData,
     AnnDataAttributes,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ._runtime.converting import (
+from zomgen_runtime.converting import (
     dump_other_node,
     is_array,
     is_number,
@@ -23,6 +23,7 @@ from ._runtime.converting import (
     new_model,
     plain_json,
 )
+
 from .models import (
     UNSET,
     AnyNode,

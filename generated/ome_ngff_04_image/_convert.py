@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from . import schema
-from ._runtime.converting import (
+from zomgen_runtime.converting import (
     dump_other_node,
     is_array,
     is_object,
@@ -24,7 +23,9 @@ from ._runtime.converting import (
     new_model,
     plain_json,
 )
-from ._runtime.subschemas import holds
+from zomgen_runtime.subschemas import holds
+
+from . import schema
 from .models import (
     AnyNode,
     ArraySpec,

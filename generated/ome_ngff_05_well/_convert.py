@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from . import schema
-from ._runtime.converting import (
+from zomgen_runtime.converting import (
     dump_other_node,
     is_object,
     model_is,
     new_model,
     plain_json,
 )
-from ._runtime.subschemas import holds
+from zomgen_runtime.subschemas import holds
+
+from . import schema
 from .models import (
     AnyNode,
     ArraySpec,

@@ -13,14 +13,17 @@ from collections.abc import Collection, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from zomgen_runtime import require
+
 from . import models
 from .models import (
     OmeZarr09Dev1Well,
 )
 
 if TYPE_CHECKING:
+    from zomgen_runtime import NotFullyChecked, Problem, ZomError
+
     from . import documents
-    from ._runtime import NotFullyChecked, Problem, ZomError
 
 __all__ = [
     "NotFullyChecked",
@@ -37,6 +40,10 @@ __all__ = [
     "validate",
 ]
 
+# The run time this package calls: refused here, naming the range to install, if the installed
+# one is another major version or an older minor one.
+require("1.0", __name__)
+
 # The run time (readers, checks, writer) and the converters are imported by the call that needs
 # them, and `documents` (types alone) when first named, so that importing the package, or only
 # its models or documents, stays fast: Python compiles what it imports (no bytecode is cached
@@ -52,9 +59,9 @@ def __getattr__(name: str) -> object:
 
         return importlib.import_module(f"{__name__}.documents")
     if name in ("NotFullyChecked", "Problem", "ZomError"):
-        from . import _runtime
+        import zomgen_runtime as runtime
 
-        return getattr(_runtime, name)
+        return getattr(runtime, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -82,9 +89,10 @@ def load(
     server), unless `named_members_only=True` accepts reading only the members the convention
     names. An HTTP store's redirects are followed to its own origin only, and to
     `allow_redirects_to` (`"https://host[:port]"`, or `"*"` for any)."""
+    from zomgen_runtime.api import load_document
+    from zomgen_runtime.collector import CollectorPaused
+
     from ._convert import parse_OmeZarr09Dev1Well
-    from ._runtime.api import load_document
-    from ._runtime.collector import CollectorPaused
 
     with CollectorPaused():
         document = load_document(
@@ -109,8 +117,8 @@ def validate(
     """The same checks as `load`, returned instead of raised (empty when valid). Raises
     `NotFullyChecked` where `load` does and no problem was found: an empty list always means
     every node was read and checked."""
-    from ._runtime.api import validate_store
-    from ._runtime.collector import CollectorPaused
+    from zomgen_runtime.api import validate_store
+    from zomgen_runtime.collector import CollectorPaused
 
     with CollectorPaused():
         return validate_store(
@@ -125,10 +133,11 @@ def validate(
 
 def parse(document: documents.OmeZarr09Dev1Well | Mapping[str, Any]) -> models.OmeZarr09Dev1Well:
     """A JSON document -> the frozen model; raise `ZomError` if it breaks the convention."""
+    from zomgen_runtime.collector import CollectorPaused
+    from zomgen_runtime.problems import ZomError
+    from zomgen_runtime.validation import check_document
+
     from ._convert import parse_OmeZarr09Dev1Well
-    from ._runtime.collector import CollectorPaused
-    from ._runtime.problems import ZomError
-    from ._runtime.validation import check_document
 
     with CollectorPaused():
         problems = check_document(dict(document), schema())
@@ -139,8 +148,9 @@ def parse(document: documents.OmeZarr09Dev1Well | Mapping[str, Any]) -> models.O
 
 def dump(model: models.OmeZarr09Dev1Well) -> documents.OmeZarr09Dev1Well:
     """The frozen model -> its JSON document (original keys, unknown keys kept)."""
+    from zomgen_runtime.collector import CollectorPaused
+
     from ._convert import dump_OmeZarr09Dev1Well
-    from ._runtime.collector import CollectorPaused
 
     with CollectorPaused():
         return cast("documents.OmeZarr09Dev1Well", dump_OmeZarr09Dev1Well(model))
@@ -152,9 +162,9 @@ def create(
     """Write the hierarchy's metadata (groups and empty arrays) through zarr. An existing node
     is left alone and reported in a `ZomError` unless `overwrite=True`. The write is whole or
     undone; a local folder or zip is held by one `create` at a time (`StoreError` for another)."""
-    from ._runtime.problems import ZomError
-    from ._runtime.validation import check_document
-    from ._runtime.writing import write_document
+    from zomgen_runtime.problems import ZomError
+    from zomgen_runtime.validation import check_document
+    from zomgen_runtime.writing import write_document
 
     document = dump(model)
     problems = check_document(dict(document), schema())

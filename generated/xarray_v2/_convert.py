@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ._runtime.converting import (
+from zomgen_runtime.converting import (
     dump_other_node,
     is_array,
     model_is,
     new_model,
     plain_json,
 )
+
 from .models import (
     AnyNode,
     ArraySpec,

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from ._runtime.converting import (
+from zomgen_runtime.converting import (
     dump_other_node,
     model_is,
     new_model,
     plain_json,
 )
+
 from .models import (
     AnyNode,
     ArraySpec,

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from zomgen_runtime import validate_store
 
 from tests.browser.pages import drive, held, uncaught
 from tests.support.cli import run_zomgen
@@ -28,7 +29,6 @@ from tests.support.node import require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import xarray_dataset
 from zomgen.catalog.dispatch import validate_declared
-from zomgen.runtime import validate_store
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 

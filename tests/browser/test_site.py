@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from zomgen_runtime import validate_store
 
 from tests.browser.pages import drive, serve_to_any_origin, shot, uncaught
 from tests.support.cli import run_zomgen
@@ -24,7 +25,6 @@ from tests.support.http_stores import Served, serve
 from tests.support.node import require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
-from zomgen.runtime import validate_store
 
 pytestmark = pytest.mark.node
 

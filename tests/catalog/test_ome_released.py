@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import StoreError
 
 from tests.support.ome_released import RELEASED, edit, with_version, write_stores
 from tests.support.packages import import_package
@@ -27,7 +28,6 @@ from tests.support.paths import CORPUS, ROOT
 from zomgen.catalog.dispatch import validate_attributes, validate_declared
 from zomgen.catalog.entries import load_catalogs
 from zomgen.catalog.ome_versions import PUBLISHED
-from zomgen.runtime import StoreError
 
 SCHEMAS = ROOT / "schemas"
 NGFF = CORPUS / "ome-ngff"

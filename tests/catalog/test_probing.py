@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import read_document, validate_store
 
 from tests.support.http_stores import Served, serve
 from tests.support.paths import CORPUS, ROOT
@@ -25,7 +26,6 @@ from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import Report, validate_declared
 from zomgen.catalog.entries import load_catalogs
 from zomgen.catalog.probing import declared_member_tree
-from zomgen.runtime import read_document, validate_store
 
 CHALLENGE = CORPUS / "stores" / "ome2024-ngff-challenge"
 SENTINEL2 = CORPUS / "stores/geozarr-conformance/valid/multiscales/multiscales-sentinel2.zarr"

@@ -26,9 +26,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from jsonschema.validators import extend
 from referencing import Registry, Resource
+from zomgen_runtime.false_schemas import false_schema_keywords
 
 from tests.support.paths import ROOT, SHARED
-from zomgen.runtime.false_schemas import false_schema_keywords
 
 SCHEMAS = ROOT / "schemas" / "zom"
 CORPUS = SHARED / "corpus"
@@ -50,7 +50,7 @@ NODE = {3: "urn:zom:v3#/$defs/Node", 2: "urn:zom:v2#/$defs/Node"}
 
 
 # The engine the run time uses: a key a `false` subschema forbids (`node_type` on a v2 node)
-# is an error at that key (zomgen/runtime/false_schemas.py).
+# is an error at that key (runtime/python/zomgen_runtime/false_schemas.py).
 _Validator = extend(
     Draft202012Validator,
     false_schema_keywords(dict(Draft202012Validator.VALIDATORS), ValidationError),

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document
+from zomgen_runtime.pointers import escape as escape_pointer
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import SHARED
-from zomgen.runtime import check_document
-from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Expander
 from zomgen.schema.bundle import bundle_with_places
 from zomgen.schema.patterns import matches, refused

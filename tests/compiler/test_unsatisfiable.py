@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import validate_store
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import SHARED
 from zomgen.errors import CompileError
 from zomgen.pipeline import Options, build_ir, generate_package, load
-from zomgen.runtime import validate_store
 from zomgen.schema.bundle import bundle
 from zomgen.schema.registry import load_schema_set
 

@@ -26,7 +26,7 @@ def test_mypy_strict_on_zomgen() -> None:
 
 
 def test_ruff_check_and_format() -> None:
-    paths = ["zomgen", "scripts", "tests", "benchmarks"]
+    paths = ["zomgen", "runtime/python", "scripts", "tests", "benchmarks"]
     check = _run("ruff", "check", *paths)
     assert check.returncode == 0, check.stdout + check.stderr
     fmt = _run("ruff", "format", "--check", *paths)

@@ -48,7 +48,7 @@ def _understate(path: Path, copy: Path) -> None:
 
 _READ = """
 import json, sys
-from zomgen.runtime import read_document
+from zomgen_runtime import read_document
 document, problems = read_document(sys.argv[1], max_document_bytes=1 << 20)
 # VmHWM: this process's peak resident memory (ru_maxrss would count what the forking parent held)
 status = open("/proc/self/status").read().split("VmHWM:")[1]
@@ -98,8 +98,7 @@ def test_a_store_zipped_with_each_method_reads_as_its_folder(tmp_path: Path, met
     """The bounded inflation gives the same bytes zipfile would: a store written by zarr-python,
     zipped with each compression, reads back as the folder does."""
     import zarr
-
-    from zomgen.runtime import read_document
+    from zomgen_runtime import read_document
 
     folder = tmp_path / "store"
     root = zarr.open_group(folder, mode="w", attributes={"title": "t" * 5000})

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 import zarr
+from zomgen_runtime import read_document, write_document
 
 from tests.support.runtime import xarray_dataset
-from zomgen.runtime import read_document, write_document
 
 
 def _store(tmp_path: Path, zarr_format: int) -> Path:

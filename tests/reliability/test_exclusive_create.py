@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import StoreError, read_document, write_document
+from zomgen_runtime.store_lock import LOCK_NAME
 
 from tests.support.paths import ROOT
-from zomgen.runtime import StoreError, read_document, write_document
-from zomgen.runtime.store_lock import LOCK_NAME
 
 RACERS = 4
 RACES = 5
@@ -28,7 +28,7 @@ MEMBERS = 150
 
 _RACER = """
 import json, sys, time
-from zomgen.runtime import StoreError, write_document
+from zomgen_runtime import StoreError, write_document
 store, version, name, start = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 node = {"zarr_format": version, "node_type": "group", "attributes": {"by": name}}
 if version == 2:
@@ -45,7 +45,7 @@ except StoreError as error:
 
 _HOLDER = """
 import sys
-from zomgen.runtime.store_lock import CreateLock
+from zomgen_runtime.store_lock import CreateLock
 lock = CreateLock(sys.argv[1])
 lock.take(overwrite=False)
 print("held", flush=True)
@@ -118,7 +118,7 @@ def test_what_a_killed_create_left_is_reported_not_adopted(tmp_path: Path) -> No
     store = tmp_path / "store"
     writer = _python(
         "import sys\n"
-        "from zomgen.runtime import write_document\n"
+        "from zomgen_runtime import write_document\n"
         "g = {'zarr_format': 3, 'node_type': 'group', 'attributes': {}}\n"
         "write_document({**g, 'members': {f'm{i}': dict(g) for i in range(20000)}}, sys.argv[1])\n",
         str(store),

@@ -25,7 +25,7 @@ _SCENARIO = r"""
 import json, os, resource, signal, sys
 import numpy as np
 import zarr
-from zomgen.runtime import StoreError, read_document, write_document
+from zomgen_runtime import StoreError, read_document, write_document
 
 folder, disk = sys.argv[1], sys.argv[2]
 zip_path = os.path.join(folder, "store.zip")

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import StoreError, validate_store
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
-from zomgen.runtime import StoreError, validate_store
 
 V3_SCHEMA = ROOT / "schemas" / "zom" / "v3.schema.json"
 ROOT_GROUP = b'{"zarr_format": 3, "node_type": "group", "attributes": {}}'

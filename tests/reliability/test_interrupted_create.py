@@ -15,8 +15,7 @@ import pytest
 from zarr.abc.store import ByteRequest
 from zarr.core.buffer import Buffer, BufferPrototype
 from zarr.storage import MemoryStore
-
-from zomgen.runtime import StoreError, write_document
+from zomgen_runtime import StoreError, write_document
 
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 NODES = 1100

@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from zomgen_runtime import read_document
+from zomgen_runtime.jsontext import parse_object
 
 from tests.support.node import HARNESS, compiled_runtime, require_toolchain
 from tests.support.paths import ROOT
 from zomgen.pipeline import Options, generate
-from zomgen.runtime import read_document
-from zomgen.runtime.jsontext import parse_object
 from zomgen.write import write_package
 
 
@@ -106,7 +106,7 @@ _ROUND_TRIP = """
 import json, sys, tempfile
 sys.path.insert(0, sys.argv[1])
 import xv3
-from xv3._runtime.problems import ZomError
+from zomgen_runtime import ZomError
 value = json.loads(sys.argv[2])
 levels = int(sys.argv[3])
 sys.setrecursionlimit(20_000)  # for `==` on deep lists, below

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import read_document, validate_store, write_document
 
 from tests.support.runtime import convention, xarray_dataset
-from zomgen.runtime import read_document, validate_store, write_document
 
 
 def _group(attributes: dict[str, Any], members: dict[str, Any]) -> dict[str, Any]:

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import zarr.storage
+from zomgen_runtime import StoreError, validate_store
+from zomgen_runtime.sources import LEAVES_STORE
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
-from zomgen.runtime import StoreError, validate_store
-from zomgen.runtime.sources import LEAVES_STORE
 
 SECRET = "hunter2-do-not-print"
 V3_SCHEMA = ROOT / "schemas" / "zom" / "v3.schema.json"

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import StoreError, remote, validate_store
+from zomgen_runtime.httpget import KeepAliveClient, UrllibClient
 
 from tests.support.cli import run_zomgen
 from tests.support.routed_server import RoutedServer
-from zomgen.runtime import StoreError, remote, validate_store
-from zomgen.runtime.httpget import KeepAliveClient, UrllibClient
 
 GROUP = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 SECRET = {"zarr_format": 3, "node_type": "group", "attributes": {"password": 5}}

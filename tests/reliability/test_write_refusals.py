@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 import zarr
+from zomgen_runtime import StoreError, read_document, write_document, writing
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
-from zomgen.runtime import StoreError, read_document, write_document, writing
 
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "attributes": {}}
 
@@ -160,7 +160,7 @@ def test_build_never_writes_through_a_symlinked_folder_of_the_package(tmp_path: 
     out, mine = tmp_path / "pkg", tmp_path / "my_runtime"
 
     def build() -> subprocess.CompletedProcess[str]:
-        return run_zomgen("build", schema, "-o", out)
+        return run_zomgen("build", schema, "-o", out, "--vendor-runtime")
 
     assert build().returncode == 0
     mine.mkdir()

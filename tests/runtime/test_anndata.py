@@ -35,6 +35,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 import zarr
+from zomgen_runtime import read_document
 
 from tests.support.anndata_classes import CLASS_OF
 from tests.support.paths import ROOT
@@ -45,7 +46,6 @@ from tests.support.tagged_stores import (
     store_state,
 )
 from zomgen.catalog.dispatch import validate_declared
-from zomgen.runtime import read_document
 
 ZarrFormat = Literal[2, 3]
 FORMATS: tuple[ZarrFormat, ...] = (2, 3)

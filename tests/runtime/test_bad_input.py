@@ -17,6 +17,14 @@ import pytest
 import zarr.storage
 from zarr.abc.store import ByteRequest
 from zarr.core.buffer import Buffer, BufferPrototype, cpu
+from zomgen_runtime import (
+    DEFAULT_MAX_DEPTH,
+    Problem,
+    StoreError,
+    check_document,
+    read_document,
+    validate_store,
+)
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
@@ -29,14 +37,6 @@ from tests.support.runtime import (
     v2_array,
     v3_array,
     write_json,
-)
-from zomgen.runtime import (
-    DEFAULT_MAX_DEPTH,
-    Problem,
-    StoreError,
-    check_document,
-    read_document,
-    validate_store,
 )
 
 BASE_V3 = ROOT / "schemas" / "zom" / "v3.schema.json"

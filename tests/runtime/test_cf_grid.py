@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document, read_document
 
 from tests.support.node import run_node
 from tests.support.packages import import_package
 from tests.support.runtime import ROOT, bundled
-from zomgen.runtime import check_document, read_document
 
 FORMATS = [(2, True), (2, False), (3, True), (3, False)]
 # zarr-python warns that consolidated metadata is not part of the v3 spec (xarray writes it)

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import Problem, check_document, is_valid
 
 from tests.support.node import run_node
 from tests.support.runtime import V3_GROUP
-from zomgen.runtime import Problem, check_document, is_valid
 
 ROOT = Path(__file__).resolve().parents[2]
 CONNECTED = "x-zomgen-connected"

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from zomgen_runtime import read_document, validate_store
 
 from tests.support.corpus_cases import STORE_ROOTS, with_length_checks
 from tests.support.runtime import STORES, base, convention
-from zomgen.runtime import read_document, validate_store
 
 
 def _count(document: dict[str, object]) -> int:

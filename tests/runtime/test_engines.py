@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document, read_document
+from zomgen_runtime.engines import engines_for
 
 from tests.support.corpus_cases import (
     CONFORMANCE_CASES,
@@ -21,8 +23,6 @@ from tests.support.corpus_cases import (
 )
 from tests.support.runtime import CORPUS, STORES, base, bundled, convention
 from zomgen.errors import CompileError
-from zomgen.runtime import check_document, read_document
-from zomgen.runtime.engines import engines_for
 
 
 def _verdicts(document: Any, schema: dict[str, Any]) -> tuple[bool, bool]:

@@ -1,4 +1,4 @@
-"""The verdict schema (zomgen/runtime/fastschema.py): `x-zomgen-ndim-length` written as plain
+"""The verdict schema (runtime/python/zomgen_runtime/fastschema.py): `x-zomgen-ndim-length` written as plain
 JSON Schema gives jsonschema-rs exactly the verdict of the keyword itself, on every length of
 `shape` around the cut-over to the Python keyword, and wherever the keyword sits."""
 
@@ -9,12 +9,12 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from zomgen_runtime import check_document, is_valid
+from zomgen_runtime.checks import NDIM_LENGTH
+from zomgen_runtime.engines import _verdict_validator, engines_for, fast_verdict
+from zomgen_runtime.fastschema import MAX_NDIM, verdict_schema
 
 from tests.support.paths import ROOT
-from zomgen.runtime import check_document, is_valid
-from zomgen.runtime.checks import NDIM_LENGTH
-from zomgen.runtime.engines import _verdict_validator, engines_for, fast_verdict
-from zomgen.runtime.fastschema import MAX_NDIM, verdict_schema
 
 NDIM = {NDIM_LENGTH: ["/dimension_names", "/chunk_grid/configuration/chunk_shape", "/a~1b"]}
 

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import Problem, check_document, read_document, validate_store
 
 from tests.support.corpus_cases import CONFORMANCE, CONVENTION_CASES
 from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, STORES, base, bundled
-from zomgen.runtime import Problem, check_document, read_document, validate_store
 
 CONVENTIONS = CORPUS / "zarr-conventions"
 GEOZARR = STORES / "geozarr-conformance"

@@ -1,4 +1,4 @@
-"""The HTTP client of HttpSource (zomgen/runtime/httpget.py) against real servers on 127.0.0.1:
+"""The HTTP client of HttpSource (runtime/python/zomgen_runtime/httpget.py) against real servers on 127.0.0.1:
 kept-alive connections, every way a body can end, redirects, limits, servers that misbehave,
 and proxies (through urllib)."""
 
@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 import xarray as xr
+from zomgen_runtime import read_document, validate_store
+from zomgen_runtime.httpget import KeepAliveClient, Response, UrllibClient, client_for
+from zomgen_runtime.origins import RedirectPolicy
 
 from tests.support.runtime import convention
-from zomgen.runtime import read_document, validate_store
-from zomgen.runtime.httpget import KeepAliveClient, Response, UrllibClient, client_for
-from zomgen.runtime.origins import RedirectPolicy
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,4 +1,4 @@
-"""Parsing one metadata file (zomgen/runtime/jsontext.py): msgspec, which parses first where it is
+"""Parsing one metadata file (runtime/python/zomgen_runtime/jsontext.py): msgspec, which parses first where it is
 installed, gives exactly the value `json` gives (the same types, floats to the bit, integers of
 any size, key order, the last of duplicate keys), and wherever it fails, `json` decides and
 says why, so a file gives the same document or the same message with or without msgspec."""
@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from zomgen.runtime import jsontext
+from zomgen_runtime import jsontext
 
 
 def _exact(value: Any) -> list[tuple[str, Any]]:

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 import pytest
 import zarr
+from zomgen_runtime import read_document
 
 from tests.support.cli import build_package
 from tests.support.packages import import_package, imported
 from tests.support.paths import CASES, GENERATED, ROOT
-from zomgen.runtime import read_document
 
 DERIVED = ROOT / "typecheck_cases" / "derived"
 # Every bundled convention whose derived cases are checked in (the valid hierarchy below is

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import Problem, check_document
 
 from tests.support.corpus_cases import MANIFEST, read_json
 from tests.support.node import run_node
@@ -30,7 +31,6 @@ from tests.support.runtime import CORPUS, ROOT, V3_GROUP, bundled, v2_array, v3_
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
 from zomgen.catalog.entries import load_catalogs
-from zomgen.runtime import Problem, check_document
 
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
 

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document
 
 from tests.support.node import run_node
 from tests.support.ome06 import VALID_IMAGE, VERSION
 from tests.support.packages import import_package
 from tests.support.runtime import CORPUS, ROOT, V3_GROUP, bundled, v3_array
-from zomgen.runtime import check_document
 
 FOLDER = CORPUS / "ome-ngff" / VERSION
 PACKAGES = {

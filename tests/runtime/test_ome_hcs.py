@@ -34,6 +34,7 @@ import pytest
 import zarr
 from ome_zarr import format as ome_format
 from ome_zarr import writer
+from zomgen_runtime import Problem, check_document
 
 from tests.support.corpus_cases import MANIFEST, read_json
 from tests.support.node import run_node
@@ -42,7 +43,6 @@ from tests.support.runtime import CORPUS, ROOT, bundled, v2_array, v3_array
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
 from zomgen.catalog.entries import load_catalogs
-from zomgen.runtime import Problem, check_document
 
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
 

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document, is_valid, patterns
+from zomgen_runtime.engines import engines_for
+from zomgen_runtime.linear_patterns import Unreadable, linear_parts
 
 from tests.support.node import run_node
 from tests.support.paths import ROOT, SHARED
-from zomgen.runtime import check_document, is_valid, patterns
-from zomgen.runtime.engines import engines_for
-from zomgen.runtime.linear_patterns import Unreadable, linear_parts
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 GROUP: dict[str, Any] = {"zarr_format": 3, "node_type": "group", "members": {}}

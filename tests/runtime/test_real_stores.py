@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 import zarr
 import zarr.storage
+from zomgen_runtime import load_document, read_document, validate_store
 
 from tests.support.runtime import base, convention, snapshot, xarray_dataset
-from zomgen.runtime import load_document, read_document, validate_store
 
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
 

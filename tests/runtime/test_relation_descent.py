@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import Problem, check_document, is_valid
 
 from tests.support.node import run_node
 from tests.support.runtime import V3_GROUP, v3_array
-from zomgen.runtime import Problem, check_document, is_valid
 
 REACHES = "x-zomgen-reaches"
 LENGTH = "x-zomgen-equal-length"

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import Problem, check_document, is_valid
+from zomgen_runtime.paths import canonical, same
+from zomgen_runtime.pointers import escape
 
 from tests.support.node import run_node
 from tests.support.runtime import CHECK_COMBINATOR_CASES, V3_GROUP, v3_array
-from zomgen.runtime import Problem, check_document, is_valid
-from zomgen.runtime.paths import canonical, same
-from zomgen.runtime.pointers import escape
 
 EQUAL = "x-zomgen-equal"
 LENGTH = "x-zomgen-equal-length"

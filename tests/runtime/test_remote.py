@@ -25,15 +25,15 @@ import zarr
 import zarr.storage
 from zarr.abc.store import ByteRequest
 from zarr.core.buffer import Buffer, BufferPrototype
-
-from tests.support.runtime import STORES, V3_GROUP, convention, snapshot, v3_array, write_json
-from zomgen.runtime import (
+from zomgen_runtime import (
     NotFullyChecked,
     named_member_tree,
     read_document,
     validate_store,
     write_document,
 )
+
+from tests.support.runtime import STORES, V3_GROUP, convention, snapshot, v3_array, write_json
 
 warnings.filterwarnings("ignore", category=UserWarning)
 
@@ -208,7 +208,7 @@ def test_a_chained_fsspec_url_is_read(tmp_path: Path) -> None:
 
 def test_http_missing_store_is_a_store_error(http_root: Any) -> None:
     _root, url, _requests = http_root
-    from zomgen.runtime import StoreError
+    from zomgen_runtime import StoreError
 
     with pytest.raises(StoreError) as caught:
         validate_store(f"{url}/nothing.zarr", convention("xarray-v3"))

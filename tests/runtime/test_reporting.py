@@ -9,6 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import (
+    Problem,
+    ZomError,
+    check_document,
+    is_valid,
+    load_document,
+    validate_store,
+)
 
 from tests.support.option_stores import OptionCase, option_cases
 from tests.support.runtime import (
@@ -22,14 +30,6 @@ from tests.support.runtime import (
     v2_array,
     v3_array,
     write_json,
-)
-from zomgen.runtime import (
-    Problem,
-    ZomError,
-    check_document,
-    is_valid,
-    load_document,
-    validate_store,
 )
 
 
@@ -245,7 +245,7 @@ def _big_encoded_store() -> dict[str, Any]:
 def test_the_pruned_walk_reports_what_the_whole_walk_reports(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from zomgen.runtime import pruned, validation
+    from zomgen_runtime import pruned, validation
 
     document, schema = _big_encoded_store(), convention("encoded-elements")
     asked: list[str] = []
@@ -269,7 +269,7 @@ def test_the_pruned_walk_reports_what_the_whole_walk_reports(
 
 def test_a_pruned_walk_that_finds_nothing_walks_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # jsonschema-rs saying "holds" of everything (engines that disagree) hides no problem
-    from zomgen.runtime import pruned
+    from zomgen_runtime import pruned
 
     monkeypatch.setattr(pruned, "fast_verdict", lambda root, pointer, value: True)
     found = check_document(_big_encoded_store(), convention("encoded-elements"))
@@ -324,7 +324,7 @@ def test_problems_come_from_the_rule_the_node_broke(option_stores: list[OptionCa
 def test_an_option_is_ruled_out_by_a_closed_object_on_the_way_to_another_options_tag() -> None:
     # the labels folder's attributes allow no key: a label image's attributes.ome.version
     # (three levels down) rules it out, and what is left is the label image's own fault
-    from zomgen.runtime.meant import ruled_out
+    from zomgen_runtime.meant import ruled_out
 
     schema = convention("ome-ngff-05-image")
     options = schema["$defs"]["LabelsMember"]["anyOf"]
@@ -335,7 +335,7 @@ def test_an_option_is_ruled_out_by_a_closed_object_on_the_way_to_another_options
 def test_an_option_is_ruled_out_by_its_part_that_refuses_another_options_tag() -> None:
     # a scalar's `_ARRAY_DIMENSIONS: []` is a tag of the scalar option; the dimensioned option
     # gives that path a schema of one item or more, which refuses it
-    from zomgen.runtime.meant import ruled_out
+    from zomgen_runtime.meant import ruled_out
 
     schema = convention("scalar-or-dimensioned")
     options = schema["$defs"]["Variable"]["anyOf"]

@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from zomgen_runtime import read_document
 
 from tests.support.anndata_classes import CLASS_OF as ANNDATA_CLASS_OF
 from tests.support.paths import ROOT
@@ -38,7 +39,6 @@ from tests.support.tagged_stores import (
     store_state,
 )
 from zomgen.catalog.dispatch import validate_declared
-from zomgen.runtime import read_document
 
 PACKAGES = {3: "zom_spatialdata_v3", 2: "zom_spatialdata_v2"}
 

@@ -23,6 +23,12 @@ from typing import Any
 
 import pytest
 import xarray as xr
+from zomgen_runtime import read_document
+from zomgen_runtime.httpget import UrllibClient, client_for
+from zomgen_runtime.inflight import LoopRequests
+from zomgen_runtime.members import named_member_tree
+from zomgen_runtime.origins import RedirectPolicy
+from zomgen_runtime.sources import Fetched, Job, Listing
 
 from tests.support.runtime import (
     V3_GROUP,
@@ -31,12 +37,6 @@ from tests.support.runtime import (
     v3_array,
     write_json,
 )
-from zomgen.runtime import read_document
-from zomgen.runtime.httpget import UrllibClient, client_for
-from zomgen.runtime.inflight import LoopRequests
-from zomgen.runtime.members import named_member_tree
-from zomgen.runtime.origins import RedirectPolicy
-from zomgen.runtime.sources import Fetched, Job, Listing
 
 
 class _Delayed(SimpleHTTPRequestHandler):

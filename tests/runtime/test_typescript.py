@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 import zarr
+from zomgen_runtime import Problem, check_document, read_document
 
 from tests.support.corpus_cases import (
     CONFORMANCE_CASES,
@@ -58,7 +59,6 @@ from tests.support.runtime import (
 from tests.support.scripts import load_script
 from zomgen.cases.check_cases import message_content, twin_differences
 from zomgen.pipeline import Options, generate
-from zomgen.runtime import Problem, check_document, read_document
 from zomgen.write import write_package
 
 pytestmark = pytest.mark.node
@@ -683,7 +683,7 @@ def test_patterns_a_regexp_could_not_read_agree(
 
 
 def test_the_typescript_runtime_is_flat_and_imports_only_itself_ajv_re2js_and_zarrita() -> None:
-    """It is copied file by file into every package (`_runtime_ts/`), like zomgen/runtime.
+    """It is copied file by file into every package (`_runtime_ts/`), like runtime/python/zomgen_runtime.
     zarrita is imported by http.ts alone, so a bundle of validate.ts holds none of it; re2js by
     patterns.ts alone."""
     runtime = ROOT / "zomgen" / "runtime_ts"

@@ -7,9 +7,7 @@ import subprocess
 import sys
 
 import pytest
-
-from tests.support.runtime import ROOT, convention
-from zomgen.runtime import (
+from zomgen_runtime import (
     Problem,
     StoreError,
     ZomError,
@@ -17,7 +15,9 @@ from zomgen.runtime import (
     named_member_tree,
     problems_to_json,
 )
-from zomgen.runtime.pointers import match, parse_pointer, split_node_pointer, to_pointer
+from zomgen_runtime.pointers import match, parse_pointer, split_node_pointer, to_pointer
+
+from tests.support.runtime import ROOT, convention
 
 
 def test_problem_is_plain_printable_json_data() -> None:
@@ -104,7 +104,7 @@ def test_importing_the_runtime_imports_no_heavy_module() -> None:
     script = (
         "import sys\n"
         "before = set(sys.modules)\n"
-        "import zomgen.runtime\n"
+        "import zomgen_runtime\n"
         "heavy = sorted(m for m in set(sys.modules) - before if m.split('.')[0] in "
         "('zarr', 'numpy', 'fsspec', 'jsonschema', 'jsonschema_rs', 'referencing'))\n"
         "assert not heavy, heavy\n"
@@ -118,7 +118,7 @@ def test_importing_the_runtime_imports_no_heavy_module() -> None:
 def test_reading_a_local_folder_does_not_import_zarr(tmp_path: object) -> None:
     script = (
         "import sys, json, pathlib, tempfile\n"
-        "from zomgen.runtime import read_document\n"
+        "from zomgen_runtime import read_document\n"
         "d = pathlib.Path(tempfile.mkdtemp())\n"
         "(d / 'zarr.json').write_text(json.dumps("
         "{'zarr_format': 3, 'node_type': 'group', 'attributes': {}}))\n"

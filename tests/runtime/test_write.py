@@ -13,9 +13,9 @@ import pytest
 import xarray as xr
 import zarr
 import zarr.storage
+from zomgen_runtime import StoreError, read_document, validate_store, write_document
 
 from tests.support.runtime import V3_GROUP, convention, snapshot, v2_array, v3_array
-from zomgen.runtime import StoreError, read_document, validate_store, write_document
 
 warnings.filterwarnings("ignore", category=UserWarning)
 

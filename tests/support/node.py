@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document
 
 from tests.support.paths import ROOT
-from zomgen.runtime import check_document
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 HARNESS = ROOT / "tests" / "typescript" / "harness"

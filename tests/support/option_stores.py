@@ -21,8 +21,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from zomgen_runtime import read_document
+
 from tests.support.runtime import ome_image_with_labels
-from zomgen.runtime import read_document
 
 # (node path, pointer, keyword, Python's message)
 Expected = list[tuple[str, str, str, str]]

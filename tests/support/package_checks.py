@@ -4,16 +4,12 @@ ruff format --check, and tsc --strict with each validate.js run under Node; the 
 back per package. corpus/test_compile.py checks the corpus packages with it,
 corpus/test_soundness.py and the fuzz tests their own.
 
-Every package vendors the same run time (`_runtime/`), byte for byte. mypy checks each package
-whole; pyright, pyrefly and ty check each package's own modules and one copy of the run time
-(`python_targets`): given every copy, they check each one again, which is most of their time
-and finds nothing the first copy did not. Over the 136 corpus packages pyright ran past 12
-minutes so (near its heap limit it empties its type cache, again and again), against 2.5 minutes
-for their own modules; pyrefly and ty went from about 60 s to about 10 s each."""
+The packages import the run time (zomgen-runtime, installed in the environment; its own tests
+check it: tests/runtime/test_runtime_library.py), so each checker is given the packages' own
+modules alone."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -133,20 +129,8 @@ def check_packages(
 
 
 def python_targets(folder: Path, packages: Sequence[str]) -> list[str]:
-    """Each package's own modules and the first package's run time, once the run times are
-    known to be one (the module docstring says why)."""
-    runtimes = {_digest(folder / package / "_runtime") for package in packages}
-    assert len(runtimes) == 1, f"the packages vendor {len(runtimes)} different run times"
-    own = [f"{p}/{module.name}" for p in packages for module in sorted((folder / p).glob("*.py"))]
-    return [*own, f"{packages[0]}/_runtime"]
-
-
-def _digest(tree: Path) -> str:
-    """A digest of every Python file under `tree`, names and bytes."""
-    digest = hashlib.sha256()
-    for path in sorted(tree.rglob("*.py")):
-        digest.update(path.relative_to(tree).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    """Each package's own modules."""
+    return [f"{p}/{module.name}" for p in packages for module in sorted((folder / p).glob("*.py"))]
 
 
 def _python_checkers(

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document
 
 from tests.support.convert_branches import unreachable_branches
 from tests.support.packages import import_package
@@ -33,7 +34,6 @@ from zomgen.cases.coverage import coverage
 from zomgen.cases.derive import Derived, derive
 from zomgen.cases.values import value_cases
 from zomgen.cases.verdict import accepts
-from zomgen.runtime import check_document
 from zomgen.write import stale, with_manifest
 
 conventions = load_script("regenerate").conventions

@@ -66,9 +66,9 @@ def test_mypy_strict(packages: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# pyright, pyrefly and ty read each package's own modules and one copy of the run time they all
-# vendor (tests/support/package_checks.py: every copy again took pyright minutes); mypy reads
-# every package whole, which it needs to type the run time it imports.
+# pyright, pyrefly and ty read each package's own modules (python_targets), mypy each package
+# whole; all of them type the run time the packages import from the installed zomgen-runtime,
+# which tests/runtime/test_runtime_library.py checks with the same checkers.
 def test_pyright_strict(packages: Path) -> None:
     targets = python_targets(packages, _names(packages))
     result = _run([PYTHON, "-m", "pyright", "--pythonpath", PYTHON, *targets], packages)

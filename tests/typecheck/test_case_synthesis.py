@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document
 
 from zomgen.cases.derive import derive
 from zomgen.cases.repair import repaired
 from zomgen.cases.strings import matching
-from zomgen.runtime import check_document
 
 PATTERNS = [
     r"^ID-[0-9]{4}$",

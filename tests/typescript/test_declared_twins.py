@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import StoreError, read_document
 
 from tests.support.node import HARNESS, compile_typescript, run_node
 from tests.support.ome_released import RELEASED, edit, with_version, write_stores
@@ -31,7 +32,6 @@ from tests.support.spatialdata_stores import write_stores as spatialdata_stores
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.dispatch import check_declared
 from zomgen.catalog.entries import load_catalogs
-from zomgen.runtime import StoreError, read_document
 from zomgen.site.catalog import catalog_module
 from zomgen.targets.shipped import runtime_ts_files
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import NotFullyChecked, StoreError, read_document, validate_store
+from zomgen_runtime.members import named_member_tree
 
 from tests.support.http_stores import Served, serve
 from tests.support.node import (
@@ -36,8 +38,6 @@ from tests.support.paths import CORPUS, ROOT
 from tests.support.routed_server import RoutedServer
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.pipeline import Options, generate_package
-from zomgen.runtime import NotFullyChecked, StoreError, read_document, validate_store
-from zomgen.runtime.members import named_member_tree
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.write import write_package
 
@@ -482,7 +482,7 @@ def test_a_hostile_folder_index_is_read_in_linear_time(packages: Path, tmp_path:
     url = f"{server.origin}/s"
     expected = group | {"members": {"m": group | {"members": {}}}}
     python = (
-        "import json, sys; from zomgen.runtime import read_document; "
+        "import json, sys; from zomgen_runtime import read_document; "
         "print(json.dumps(read_document(sys.argv[1])[0]))"
     )
     done = subprocess.run(

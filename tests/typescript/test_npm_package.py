@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import check_document, read_document
 
 from tests.support.cli import run_zomgen
 from tests.support.node import TSC, require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import xarray_dataset
 from zomgen.pipeline import Options, generate_package
-from zomgen.runtime import check_document, read_document
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.targets.typescript.toolchain import (
     AJV_VERSION,

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zomgen_runtime import read_document, validate_store
+from zomgen_runtime.members import named_member_tree
 
 from tests.support.node import (
     HARNESS,
@@ -31,8 +33,6 @@ from tests.support.node import (
 from tests.support.paths import ROOT
 from tests.support.spatialdata_stores import BROKEN, SCHEMAS, STORES, broken_copy, write_stores
 from zomgen.pipeline import Options, generate_package
-from zomgen.runtime import read_document, validate_store
-from zomgen.runtime.members import named_member_tree
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.write import write_package
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from zomgen_runtime.subschemas import holds
+
 from zomgen import ir
 from zomgen.cases import walk
 from zomgen.cases.enrich import enriched
@@ -29,7 +31,6 @@ from zomgen.cases.report import source_pointer
 from zomgen.cases.spoil import spoiled
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
 from zomgen.cases.verdict import accepts
-from zomgen.runtime.subschemas import holds
 from zomgen.targets.python.convert.view import Record
 from zomgen.targets.python.lower import PythonTarget
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from zomgen_runtime.validation import check_document
+
 from zomgen import ir
 from zomgen.cases import emit, expect, report
 from zomgen.cases.coverage import OptionCase, coverage, option_cases
@@ -145,10 +147,9 @@ def _forget(package: str) -> dict[str, ModuleType]:
 def refusals(module: ModuleType, document: Any) -> list[Refusal]:
     """What the package's run time refuses in `document` (checked, not converted: a converter
     that fails on a valid document is a finding of coverage.py, not a refusal)."""
-    validation = importlib.import_module(f"{module.__name__}._runtime.validation")
     return [
         Refusal(absolute(p.node_path, p.pointer), p.keyword, p.schema_path, p.message)
-        for p in validation.check_document(document, module.schema())
+        for p in check_document(document, module.schema())
     ]
 
 

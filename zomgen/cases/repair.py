@@ -13,12 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zomgen_runtime.subschemas import holds
+
 from zomgen.cases.indices import index_repairs
 from zomgen.cases.mutate import json_copy
 from zomgen.cases.raw import deref, escape, guess, options, put, resolve, tokens
 from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
-from zomgen.runtime.subschemas import holds
 
 ROUNDS = 50  # one value is repaired per round
 # Characters the repairs may add to a hierarchy, at the most: a repair that nests what it

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from zomgen_runtime.subschemas import holds
+
 from zomgen.cases.mutate import edited, get
 from zomgen.cases.raw import all_of_merged, deref, resolve
 from zomgen.cases.walk import Path
-from zomgen.runtime.subschemas import holds
 
 # Values of every JSON type, the plainest first: one of them is of another type than the one an
 # earlier option gives the key.

@@ -3,9 +3,10 @@ thousand (coverage.py and derive.py add optional keys one at a time)."""
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
+
+from zomgen_runtime.validation import is_valid
 
 
 def accepts(module: ModuleType, document: Any) -> bool:
@@ -14,5 +15,4 @@ def accepts(module: ModuleType, document: Any) -> bool:
     thousand (optional keys added one at a time). Where the engines disagree (jsonschema-rs
     refuses, the detailed walk finds nothing) this says no, so a document it accepts is
     always one `parse` accepts."""
-    validation = importlib.import_module(f"{module.__name__}._runtime.validation")
-    return bool(validation.is_valid(document, module.schema()))
+    return is_valid(document, module.schema())

@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from zomgen_runtime import Problem
+
 from zomgen.catalog.entries import Entry, bundled_catalog
 from zomgen.catalog.ome_versions import version_notes
 from zomgen.catalog.predicates import Predicate
-from zomgen.runtime import Problem
 
 # The most `zarr_conventions` entries of one node that are read: a node declaring more is a
 # problem, and only these are matched.

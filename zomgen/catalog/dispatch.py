@@ -12,6 +12,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from zomgen_runtime import VALID, Problem, StoreError, Unchecked, read_hierarchy
+from zomgen_runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
+
 from zomgen.catalog.bundles import read_bundle
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
@@ -21,8 +24,6 @@ from zomgen.catalog.other_keys import warning as other_key_warning
 from zomgen.catalog.patterns import NodePattern
 from zomgen.catalog.probing import declared_member_tree
 from zomgen.outcome import Outcome, node_paths, only_matched_nothing, outcome
-from zomgen.runtime import VALID, Problem, StoreError, Unchecked, read_hierarchy
-from zomgen.runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
 
 # The kinds of note that say a place was not checked (the matcher's keywords): they make a
 # report "not fully checked" instead of valid (zomgen/outcome.py).
@@ -337,7 +338,7 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
 def _check_document(node: dict[str, Any], schema: dict[str, Any]) -> list[Problem]:
     # imported at the first check: a store no convention applies to needs none of the checks
     # (their import is a sixth of `zomgen validate` of a one-node store)
-    from zomgen.runtime import check_document
+    from zomgen_runtime import check_document
 
     return check_document(node, schema)
 

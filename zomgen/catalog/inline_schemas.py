@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from zomgen_runtime.pointers import escape, resolve_local_ref
+
 from zomgen.errors import InputProblem
-from zomgen.runtime.pointers import escape, resolve_local_ref
 
 _REFERENCES = ("$ref", "$dynamicRef")
 

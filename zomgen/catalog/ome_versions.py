@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from zomgen.runtime import Problem
+from zomgen_runtime import Problem
 
 # Every OME-Zarr version the specification has published (ngff-spec's tags and releases),
 # oldest first: the list an unknown version is told against.

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from zomgen.runtime import Problem
-from zomgen.runtime.metadata_files import V2_NODE_KEYS
-from zomgen.runtime.pointers import escape
+from zomgen_runtime import Problem
+from zomgen_runtime.metadata_files import V2_NODE_KEYS
+from zomgen_runtime.pointers import escape
 
 OTHER_KEY = "other key"
 

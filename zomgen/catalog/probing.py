@@ -14,14 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from zomgen_runtime.named_members import Forced
+
 from zomgen.catalog.declarations import Matcher
 from zomgen.catalog.entries import Entry
-from zomgen.runtime.named_members import Forced
 
 if TYPE_CHECKING:
     # imported where a store cannot be listed: a listed one never needs the member trees (and
     # their import of the cross-node checks is a tenth of a small store's validate)
-    from zomgen.runtime.members import MemberTree
+    from zomgen_runtime.members import MemberTree
 
 
 class DeclaredMemberTree:
@@ -43,7 +44,7 @@ class DeclaredMemberTree:
         self._started: tuple[MemberTree, ...] = ()
 
     def names(self, document: Mapping[str, Any], referenced: bool = False) -> dict[str, Forced]:
-        from zomgen.runtime.members import merge_forced
+        from zomgen_runtime.members import merge_forced
 
         applied = self._matcher.node("/", dict(document)).applied
         self._started = tuple(self._tree(a.entry) for a in applied if a.entry.schema is not None)
@@ -58,8 +59,9 @@ class DeclaredMemberTree:
         return DeclaredMemberTree(self._matcher, self._trees, below, forced)
 
     def _tree(self, entry: Entry) -> MemberTree:
+        from zomgen_runtime.members import named_member_tree
+
         from zomgen.catalog.dispatch import bundled_schema
-        from zomgen.runtime.members import named_member_tree
 
         tree = self._trees.get(id(entry))
         if tree is None and entry.schema is not None:

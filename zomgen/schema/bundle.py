@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from referencing._core import Resolver
+from zomgen_runtime.pointers import escape as escape_pointer
 
 from zomgen import ir
 from zomgen.errors import CompileError, InputProblem, Warnings
-from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Expander
 from zomgen.schema.documents import SchemaDocument, SchemaSet
 from zomgen.schema.metaschema import ensure_checked

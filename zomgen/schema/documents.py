@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referencing import Registry
+from zomgen_runtime.pointers import escape as escape_pointer
 
 from zomgen.errors import CompileError
-from zomgen.runtime.pointers import escape as escape_pointer
 
 SUPPORTED_DIALECTS = {
     "https://json-schema.org/draft/2020-12/schema": "2020-12",

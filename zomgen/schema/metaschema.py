@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from jsonschema import Draft7Validator, Draft201909Validator, Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
+from zomgen_runtime.pointers import to_pointer
 
 from zomgen.errors import CompileError, InputProblem
-from zomgen.runtime.pointers import to_pointer
 from zomgen.schema.documents import SchemaDocument, SchemaSet
 from zomgen.schema.patterns import refused
 

@@ -15,9 +15,8 @@ import importlib
 from typing import Any
 
 import jsonschema_rs
-
-from zomgen.runtime.linear_patterns import linear_parts
-from zomgen.runtime.patterns import RE2_REFUSES, search, unreadable
+from zomgen_runtime.linear_patterns import linear_parts
+from zomgen_runtime.patterns import RE2_REFUSES, search, unreadable
 
 
 def refused(pattern: str) -> str | None:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from zomgen_runtime.pointers import escape as escape_pointer
 
 from zomgen.errors import CompileError, InputProblem
-from zomgen.runtime.pointers import escape as escape_pointer
 
 # Limits on what a schema file may hold (docs/input-language.md, "Limits"). Each is reported
 # as a problem at the JSON pointer where it was reached, before anything else reads the file.

@@ -18,10 +18,10 @@ from urllib.request import url2pathname
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
+from zomgen_runtime.pointers import escape as escape_pointer
 
 from zomgen.errors import CompileError, InputProblem
 from zomgen.resources import base_schemas_dir
-from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.documents import SchemaDocument, SchemaSet, draft_of
 from zomgen.schema.metaschema import check_document
 from zomgen.schema.read import MAX_DEPTH, read_data_file

@@ -9,7 +9,7 @@
 // (an image's own links to its labels), and a group of their edges alone is not judged (an image
 // the scene does not name). Each group holding an edge of the first rule, but the first such
 // group, is a problem at its first edge (OME-Zarr 0.6's scene: "The graph MUST be connected").
-// The twin of zomgen/runtime/connected.py, message for message.
+// The twin of runtime/python/zomgen_runtime/connected.py, message for message.
 
 import { isArray, isObject } from "./pointers.js";
 import {

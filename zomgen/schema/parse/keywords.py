@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+from zomgen_runtime.pointers import escape as escape_pointer
+
 from zomgen import ir
 from zomgen.errors import CompileError
-from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
 from zomgen.schema.parse.bases import BaseSchemas
 from zomgen.schema.parse.explain import clause_text, contradiction, disjoint

@@ -7,11 +7,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 
+from zomgen_runtime.pointers import escape as escape_pointer
+
 from zomgen import ir
 from zomgen.errors import CompileError
 from zomgen.ir.zarr import ARRAY_FIELDS, node_keys
 from zomgen.names import pascal_case
-from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Atom, Conj, Expander, Impossible
 from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse.bases import BaseSchemas

@@ -4,8 +4,9 @@ admits no value."""
 
 from __future__ import annotations
 
+from zomgen_runtime.pointers import escape as escape_pointer
+
 from zomgen.errors import Warnings
-from zomgen.runtime.pointers import escape as escape_pointer
 from zomgen.schema.atoms import Conj, Expander, Impossible
 from zomgen.schema.parse.bases import BaseSchemas
 from zomgen.schema.parse.keywords import TYPED_KEYWORDS

@@ -6,6 +6,7 @@ from zomgen import ir
 from zomgen.format import format_python
 from zomgen.render import render
 from zomgen.targets.python.lower import PythonTarget
+from zomgen.targets.shipped import RuntimeLink
 
 # (template, file) of the modules rendered from the package's view model
 _MODULES = (
@@ -15,14 +16,16 @@ _MODULES = (
 )
 
 
-def python_files(hierarchy: ir.Hierarchy, package: str) -> dict[str, str]:
-    """{file name: text} of the Python modules, the package README and `py.typed`."""
+def python_files(hierarchy: ir.Hierarchy, package: str, runtime: RuntimeLink) -> dict[str, str]:
+    """{file name: text} of the Python modules, the package README and `py.typed`; they import
+    the run time as `runtime` says."""
     view = PythonTarget(hierarchy).package()
     files = {
-        name: format_python(render(template, p=view, package=package))
+        name: format_python(render(template, p=view, package=package, runtime=runtime))
         for template, name in _MODULES
     }
-    files["_convert.py"] = format_python(render("python/_convert.py.j2", c=view.convert))
-    files["README.md"] = render("python/README.md.j2", p=view, package=package)
+    convert = render("python/_convert.py.j2", c=view.convert, runtime=runtime)
+    files["_convert.py"] = format_python(convert)
+    files["README.md"] = render("python/README.md.j2", p=view, package=package, runtime=runtime)
     files["py.typed"] = ""
     return files

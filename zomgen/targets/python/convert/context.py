@@ -37,7 +37,7 @@ class Context(ABC):
         self.aliases = {t.name: t for t in hierarchy.types if isinstance(t, ir.AliasType)}
         self.module = ConvertModule(hierarchy.source, hierarchy.root)
         self.imports: set[str] = set()
-        self.helpers: set[str] = set()  # what the functions call of `_runtime/converting.py`
+        self.helpers: set[str] = set()  # what the functions call of `zomgen_runtime/converting.py`
         self._needs: dict[tuple[str, str], bool] = {}
         self.too_deep = _deeply_nested(self.aliases)
         self.escaped: dict[str, str] = {}  # type -> the name cast() refers to it by

@@ -18,7 +18,7 @@ from zomgen.targets.python.convert.context import Context
 from zomgen.targets.python.convert.view import FALSE, TRUE, Condition
 from zomgen.targets.python.spelling import py_literal
 
-# The helpers of `_runtime/converting.py` a deep key is read with.
+# The helpers of `zomgen_runtime/converting.py` a deep key is read with.
 _AT = frozenset({"value_at", "ABSENT"})
 
 

@@ -36,7 +36,7 @@ _IMPORTED = frozenset(
 def construct(c: Context, record: Record, cls: str, typed: str, function: str) -> Construct:
     """`new_model(cls, {attr: <the value of its key>, ...})` from a checked JSON object `value`:
     every field of the dataclass is given, the node's constants included, since `new_model`
-    bypasses the defaults of its `__init__` (`_runtime/converting.py`)."""
+    bypasses the defaults of its `__init__` (`zomgen_runtime/converting.py`)."""
     args: list[tuple[str, str]] = []
     if record.node is not None:
         kind, version = record.node

@@ -57,7 +57,7 @@ class Record:
 @dataclass(frozen=True)
 class Condition:
     """A condition of generated code, with what it is made of: the run time's helpers it calls
-    (`_runtime/converting.py`), the operator joining it at the top (`or`, `and`, or None for
+    (`zomgen_runtime/converting.py`), the operator joining it at the top (`or`, `and`, or None for
     one that needs no parentheses anywhere) and, for `isinstance(subject, classes)`, its
     parts, so that checks of one value merge into one call."""
 
