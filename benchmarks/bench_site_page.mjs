@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 const job = JSON.parse(readFileSync(0, "utf-8"));
-const { readStore } = await import(`${job.package}/dist/_runtime_ts/stores.js`);
+const { readStore } = await import("@zomgen/runtime/stores.js");
 const { validate } = await import(`${job.package}/dist/validate.js`);
 const { schemaText } = await import(`${job.package}/dist/schema.js`);
 const schema = JSON.parse(schemaText);

@@ -25,6 +25,9 @@ fi
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# @zomgen/runtime (runtime/typescript, a workspace: node_modules/@zomgen/runtime links to it),
+# which the generated TypeScript imports: its dist/ built from src/ by the pinned tsc.
+node_modules/.bin/tsc -p runtime/typescript/tsconfig.json
 # Chromium, for the validator page's browser tests (tests/browser): Debian's package, installed
 # where it is missing and this user may (root with apt-get). Elsewhere the tests say what to
 # install.

@@ -29,10 +29,10 @@ from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse import parse
 from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python.files import python_files
-from zomgen.targets.shipped import runtime_files, runtime_link
+from zomgen.targets.shipped import VENDORED, runtime_files, runtime_link
 from zomgen.targets.typescript.files import typescript_files
 from zomgen.targets.typescript.npm import NpmPackage, npm_files
-from zomgen.targets.typescript.toolchain import NPM_PINS, compile_dist, find_node_modules
+from zomgen.targets.typescript.toolchain import compile_dist, find_node_modules, npm_pins
 
 # The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default
 # limit (1000) would stop at about 50 levels. Deeper than this is reported as too deep.
@@ -101,7 +101,8 @@ def generate_site(options: Options) -> Generated:
     from zomgen.site.bundle import site_files
 
     hierarchy, schema_text, warnings = _compile(options)
-    files = site_files(hierarchy, typescript_files(hierarchy, schema_text))
+    # the page bundles copies of the run time's sources, as a vendored package carries them
+    files = site_files(hierarchy, typescript_files(hierarchy, schema_text, VENDORED))
     return Generated(files, warnings, hierarchy)
 
 
@@ -115,13 +116,16 @@ def generate_catalog_site(catalogs: Sequence[Path], shown: Sequence[str]) -> Gen
 
 def generate_package(options: Options) -> Generated:
     # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
-    node_modules = find_node_modules(NPM_PINS, "--npm") if options.npm is not None else None
+    runtime = runtime_link(options.vendor_runtime)
+    node_modules = None
+    if options.npm is not None:
+        node_modules = find_node_modules(npm_pins(runtime), "--npm")
     hierarchy, schema_text, warnings = _compile(options)
-    typescript = typescript_files(hierarchy, schema_text)
+    typescript = typescript_files(hierarchy, schema_text, runtime)
     if options.npm is not None and node_modules is not None:
-        typescript |= npm_files(hierarchy, options.npm)
+        typescript |= npm_files(hierarchy, options.npm, runtime)
         typescript |= compile_dist(typescript, node_modules)
-    python = python_files(hierarchy, options.package, runtime_link(options.vendor_runtime))
+    python = python_files(hierarchy, options.package, runtime)
     if options.vendor_runtime:
         python |= runtime_files()
     files = {**(python if options.python else {}), "schema.json": schema_text, **typescript}

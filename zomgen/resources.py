@@ -39,6 +39,12 @@ def runtime_dir() -> Path:
     return Path(zomgen_runtime.__file__).resolve().parent
 
 
+def runtime_ts_package_dir() -> Path:
+    """The npm package @zomgen/runtime (runtime/typescript): its package.json and `src/`."""
+    return _data_dir("runtime", "typescript")
+
+
 def runtime_ts_dir() -> Path:
-    """The TypeScript run-time checks, copied verbatim into every generated package."""
-    return _PACKAGE / "runtime_ts"
+    """The TypeScript run time's sources, copied into a package built with `--vendor-runtime`
+    and into every validator page's bundle."""
+    return runtime_ts_package_dir() / "src"

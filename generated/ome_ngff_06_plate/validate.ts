@@ -6,8 +6,8 @@
  * JSON pointer. Needs the `ajv` package (8.x) at run time.
  */
 
-import { type Problem, ZomError } from "./_runtime_ts/problems.js";
-import { Validator, frozenCopy } from "./_runtime_ts/validator.js";
+import { type Problem, ZomError } from "@zomgen/runtime/problems.js";
+import { Validator, frozenCopy } from "@zomgen/runtime/validator.js";
 import { schemaText } from "./schema.js";
 import type * as types from "./types.js";
 

@@ -6,15 +6,15 @@
  * package's schema. Needs the `zarrita` package (0.7.x) and `ajv` (8.x) at run time.
  */
 
-import { NotFullyChecked, type Problem, type Unchecked } from "./_runtime_ts/problems.js";
+import { NotFullyChecked, type Problem, type Unchecked } from "@zomgen/runtime/problems.js";
 import {
   type ListedStore,
   type StoreInput,
   type StoreOptions,
   StoreError,
   storeProblems,
-} from "./_runtime_ts/stores.js";
-import { frozenCopy } from "./_runtime_ts/validator.js";
+} from "@zomgen/runtime/stores.js";
+import { frozenCopy } from "@zomgen/runtime/validator.js";
 import { schemaText } from "./schema.js";
 import type * as types from "./types.js";
 import { ZomError, validate } from "./validate.js";

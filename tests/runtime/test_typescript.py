@@ -683,10 +683,10 @@ def test_patterns_a_regexp_could_not_read_agree(
 
 
 def test_the_typescript_runtime_is_flat_and_imports_only_itself_ajv_re2js_and_zarrita() -> None:
-    """It is copied file by file into every package (`_runtime_ts/`), like runtime/python/zomgen_runtime.
+    """It is copied file by file into a vendored package (`_runtime_ts/`) and into every page.
     zarrita is imported by http.ts alone, so a bundle of validate.ts holds none of it; re2js by
     patterns.ts alone."""
-    runtime = ROOT / "zomgen" / "runtime_ts"
+    runtime = ROOT / "runtime" / "typescript" / "src"
     assert sorted(p.suffix for p in runtime.iterdir()) == [".ts"] * len(list(runtime.iterdir()))
     for source in runtime.glob("*.ts"):
         for spec in re.findall(r'\bfrom "([^"]+)"', source.read_text("utf-8")):

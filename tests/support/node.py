@@ -23,7 +23,7 @@ from tests.support.paths import ROOT
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 HARNESS = ROOT / "tests" / "typescript" / "harness"
-RUNTIME_TS = ROOT / "zomgen" / "runtime_ts"
+RUNTIME_TS = ROOT / "runtime" / "typescript" / "src"
 
 
 def require_toolchain() -> None:

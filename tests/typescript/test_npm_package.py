@@ -1,10 +1,12 @@
 """`zomgen build --npm`: a convention as an npm package that a TypeScript app installs from its
 folder, type-checks under --strict with exactOptionalPropertyTypes, and runs under Node.
 
-The app is a real one: its own folder and package.json, `npm install --install-links
-../<package>`, which brings the pinned peer dependency Ajv (from npm's cache), tsc with the app's tsconfig under both module
-resolutions a TypeScript app uses (nodenext, and bundler as Vite and esbuild read packages),
-then Node on the emitted JavaScript. The documents are real stores written by xarray and
+The app is a real one: its own folder and package.json, and the documented install
+(docs/typescript.md): `npm pack` of @zomgen/runtime (runtime/typescript) and of each package,
+then `npm install` of the tarballs, which brings the peer dependencies Ajv, re2js and zarrita
+(from npm's cache); a later plain `npm install` leaves them installed. Then tsc with the app's
+tsconfig under both module resolutions a TypeScript app uses (nodenext, and bundler as Vite and
+esbuild read packages), and Node on the emitted JavaScript. The documents are real stores written by xarray and
 ome-zarr-py, read by the Python loader, valid and broken; Node's verdicts and problems must be
 the Python loader's.
 """
@@ -27,10 +29,12 @@ from tests.support.node import TSC, require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import xarray_dataset
 from zomgen.pipeline import Options, generate_package
+from zomgen.targets.shipped import runtime_ts_version
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.targets.typescript.toolchain import (
     AJV_VERSION,
     NPM_PINS,
+    PEER_RANGES,
     RE2JS_VERSION,
     SITE_PINS,
     TYPESCRIPT_VERSION,
@@ -198,23 +202,31 @@ def _tsconfig(resolution: str) -> dict[str, Any]:
     return {"compilerOptions": options, "files": ["main.ts"]}
 
 
+def packed(folder: Path, into: Path) -> Path:
+    """`npm pack` of `folder` (@zomgen/runtime runs tsc first): the tarball, in `into`."""
+    result = _npm(["pack", "--json", "--pack-destination", str(into), str(folder)], into)
+    return into / json.loads(result.stdout)[0]["filename"]
+
+
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory, documents: dict[str, Any]) -> Path:
-    """An app folder with the three packages installed from their folders, and its main.ts."""
+    """An app folder with @zomgen/runtime and the three packages installed from their
+    tarballs, and its main.ts."""
     require_toolchain()
     work = tmp_path_factory.mktemp("npm")
+    tarballs = [packed(ROOT / "runtime" / "typescript", work)]
     for package in PACKAGES:
         result = _build(work / package, "--npm")
         assert result.returncode == 0, result.stderr
+        tarballs.append(packed(work / package, work))
     app = work / "app"
     app.mkdir()
     manifest = {"name": "zomgen-test-app", "private": True, "type": "module"}
     (app / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
-    # --install-links: the folder is packed and installed as a copy, as from a registry, and
-    # its peer dependency comes with it. (A plain link is resolved by Node from the folder's
-    # own place on disk, where no Ajv is: docs/typescript.md.)
-    folders = [f"../{p}" for p in PACKAGES]
-    _npm(["install", "--install-links", "--prefer-offline", *folders], app)
+    # Tarballs are installed as copies, as from a registry, with their peers. (A folder would
+    # be linked, and Node would resolve Ajv from the folder's own place on disk, where none is:
+    # docs/typescript.md.)
+    _npm(["install", "--prefer-offline", *(f"../{t.name}" for t in tarballs)], app)
     (app / "main.ts").write_text(_app_source(documents), encoding="utf-8")
     for resolution in ("nodenext", "bundler"):
         config = app / f"tsconfig.{resolution}.json"
@@ -232,14 +244,25 @@ def _tsc(app: Path, resolution: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_app_installs_the_packages_and_their_peer(app: Path) -> None:
+def _installed(app: Path) -> None:
     for package, (_schema, name, _root) in PACKAGES.items():
         installed = app / "node_modules" / name
         assert not installed.is_symlink() and (installed / "dist" / "index.js").is_file()
         assert not list(installed.rglob("*.py")), "the Python half was installed too"
+        assert not (installed / "_runtime_ts").exists(), "the package carries the run time"
         assert not (app.parent / package / "node_modules").exists(), "npm wrote into the package"
+    runtime = app / "node_modules" / "@zomgen" / "runtime"
+    assert not runtime.is_symlink() and (runtime / "dist" / "validator.js").is_file()
+    assert not (app / "node_modules" / name / "node_modules").exists(), "a second run time"
     ajv = json.loads((app / "node_modules" / "ajv" / "package.json").read_text("utf-8"))
     assert ajv["version"] == AJV_VERSION
+
+
+def test_the_app_installs_the_packages_their_run_time_and_peers(app: Path) -> None:
+    _installed(app)
+    # A later plain install (as after adding any other dependency) keeps them installed.
+    _npm(["install", "--prefer-offline"], app)
+    _installed(app)
 
 
 @pytest.mark.parametrize("resolution", ["nodenext", "bundler"])
@@ -309,13 +332,42 @@ def test_the_app_runs_under_node_with_the_python_loaders_verdicts(
 # ---------------------------------------------------------------- the package's files
 
 
-def test_npm_pack_ships_the_typescript_half_only(app: Path) -> None:
-    packed = _npm(["pack", "--dry-run", "--json"], app.parent / "ome_ngff_05_image")
-    files = {entry["path"] for entry in json.loads(packed.stdout)[0]["files"]}
+def _packed_files(folder: Path) -> set[str]:
+    packed = _npm(["pack", "--dry-run", "--json"], folder)
+    return {entry["path"] for entry in json.loads(packed.stdout)[0]["files"]}
+
+
+def test_npm_pack_ships_the_typescript_half_only(app: Path, tmp_path: Path) -> None:
+    files = _packed_files(app.parent / "ome_ngff_05_image")
     assert {"package.json", "dist/index.js", "dist/index.d.ts", "dist/types.d.ts"} <= files
-    assert {"index.ts", "types.ts", "_runtime_ts/validator.ts", "schema.json"} <= files
-    assert "dist/_runtime_ts/validator.js" in files
+    assert {"index.ts", "types.ts", "schema.json"} <= files
+    assert not {f for f in files if f.endswith(".py") or f.startswith(("_runtime", "dist/_"))}
+    # --vendor-runtime: the run time's sources and their JavaScript ship in the package
+    vendored = tmp_path / "ome_ngff_05_image"
+    assert _build(vendored, "--npm", "--vendor-runtime").returncode == 0
+    files = _packed_files(vendored)
+    assert {"_runtime_ts/validator.ts", "dist/_runtime_ts/validator.js"} <= files
     assert not {f for f in files if f.endswith(".py") or f.startswith("_runtime/")}
+    manifest = json.loads((vendored / "package.json").read_text("utf-8"))
+    assert "dependencies" not in manifest
+    # and it runs on its copy: Node resolves no @zomgen/runtime (the peers alone are there)
+    peers = tmp_path / "node_modules"
+    peers.mkdir()
+    for installed in (ROOT / "node_modules").iterdir():
+        if installed.name not in ("@zomgen", ".bin", ".package-lock.json"):
+            (peers / installed.name).symlink_to(installed)
+    script = (
+        f"const m = await import({json.dumps(str(vendored / 'dist' / 'index.js'))});"
+        "console.log(m.validate({}).length > 0, typeof m.load);"
+    )
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0 and run.stdout.split() == ["true", "function"], run.stderr
 
 
 def test_the_same_schema_gives_the_same_bytes_in_any_folder(tmp_path: Path) -> None:
@@ -351,11 +403,8 @@ def test_a_rebuild_with_check_is_clean_and_npm_names_and_versions_are_written(
     assert _build(out, *named).returncode == 0
     manifest = json.loads((out / "package.json").read_text("utf-8"))
     assert (manifest["name"], manifest["version"]) == ("@lab/xarray", "1.2.0-rc.1")
-    assert manifest["peerDependencies"] == {
-        "ajv": AJV_VERSION,
-        "re2js": RE2JS_VERSION,
-        "zarrita": ZARRITA_VERSION,
-    }
+    assert manifest["peerDependencies"] == PEER_RANGES
+    assert manifest["dependencies"] == {"@zomgen/runtime": f"^{runtime_ts_version()}"}
     assert _build(out, "--check", *named).returncode == 0
     stale = _build(out, "--check", "--npm")
     assert stale.returncode == 1 and "--npm" in stale.stderr
@@ -397,9 +446,12 @@ def test_without_the_pinned_toolchain_the_build_says_what_to_install(tmp_path: P
     assert result.returncode == 2, result.stderr
     assert (
         f"typescript@{TYPESCRIPT_VERSION} ajv@{AJV_VERSION} re2js@{RE2JS_VERSION} "
-        f"zarrita@{ZARRITA_VERSION}" in result.stderr
+        f"zarrita@{ZARRITA_VERSION} @zomgen/runtime@{runtime_ts_version()}" in result.stderr
     )
-    assert "typescript 5.4.0, ajv missing, re2js missing, zarrita missing" in result.stderr
+    assert (
+        "typescript 5.4.0, ajv missing, re2js missing, zarrita missing, @zomgen/runtime missing"
+        in result.stderr
+    )
     assert "Traceback" not in result.stderr and not out.exists()
 
 
@@ -467,3 +519,6 @@ def test_the_pinned_versions_are_the_ones_the_tests_install() -> None:
         "zarrita": ZARRITA_VERSION,
     }
     assert expected == NPM_PINS
+    # A generated package and @zomgen/runtime accept the same versions of their peers.
+    runtime = json.loads((ROOT / "runtime" / "typescript" / "package.json").read_text("utf-8"))
+    assert runtime["peerDependencies"] == PEER_RANGES

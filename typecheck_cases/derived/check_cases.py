@@ -583,7 +583,7 @@ def _compile_twins(suites: list[dict[str, Any]], tsc: str) -> str | None:
     (HERE / "tsconfig.twins.json").write_text(json.dumps(config), encoding="utf-8")
     result = _run([tsc, "-p", "tsconfig.twins.json", "--pretty", "false"])
     if result.returncode != 0:
-        return f"typescript run time: validate.ts does not compile (is ajv installed?): {result.stdout}"
+        return f"typescript run time: validate.ts does not compile (are ajv and @zomgen/runtime installed?): {result.stdout}"
     (HERE / "_twins" / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
     return None
 

@@ -32,7 +32,7 @@ const jobs = JSON.parse(readFileSync(0, "utf-8"));
 const results = [];
 for (const job of jobs) {
   const load = await import(`${job.package}/dist/load.js`);
-  const stores = await import(`${job.package}/dist/_runtime_ts/stores.js`);
+  const stores = await import("@zomgen/runtime/stores.js");
   const schema = JSON.parse(readFileSync(`${job.package}/schema.json`, "utf-8"));
   const store =
     job.kind === "fetchstore"

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import ZipFileStore from "@zarrita/storage/zip";
 
 const job = JSON.parse(readFileSync(0, "utf-8"));
-const stores = await import(`${job.package}/dist/_runtime_ts/stores.js`);
+const stores = await import("@zomgen/runtime/stores.js");
 const schema = JSON.parse(readFileSync(`${job.package}/schema.json`, "utf-8"));
 let keys = [];
 const store = ZipFileStore.fromBlob(new Blob([readFileSync(job.store)]), {

@@ -20,7 +20,7 @@ from zomgen.ir.queries import any_node_version, merge_literals
 from zomgen.ir.zarr import ALL_NODE_KEYS, ARRAY_FIELDS
 from zomgen.names import BaseNames
 from zomgen.render import render
-from zomgen.targets.shipped import runtime_ts_files
+from zomgen.targets.shipped import RuntimeLink, runtime_ts_files
 from zomgen.targets.typescript.printer import declaration
 from zomgen.targets.typescript.view import (
     TsDeclaration,
@@ -199,11 +199,13 @@ def _literal(value: ir.JsonScalar) -> str:
     return json.dumps(value)
 
 
-def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str]:
+def typescript_files(
+    hierarchy: ir.Hierarchy, schema_text: str, runtime: RuntimeLink
+) -> dict[str, str]:
     """{file name: text} of the TypeScript side of a package: the types, the run-time checks
-    (`validate.ts` over `schema.ts`, the text of schema.json) and the verbatim TypeScript
-    runtime they import."""
-    view = checks_view(hierarchy)
+    (`validate.ts` over `schema.ts`, the text of schema.json) and the loader, importing the
+    TypeScript run time as `runtime` says (with its copy, where vendored)."""
+    view = checks_view(hierarchy) | {"runtime": runtime.ts_module}
     # Each line of schema.json as a JSON string literal, which is a JavaScript one: ASCII
     # escapes, so no line separator, quote or `${` in the schema can end it. Split at "\n" only:
     # json.dumps writes no other line break outside strings, and str.splitlines would also
@@ -215,7 +217,9 @@ def typescript_files(hierarchy: ir.Hierarchy, schema_text: str) -> dict[str, str
         "load.ts": render("typescript/load.ts.j2", t=view),
         "schema.ts": render("typescript/schema.ts.j2", source=hierarchy.source, lines=lines),
     }
-    return files | runtime_ts_files()
+    if runtime.vendored:
+        files |= runtime_ts_files()
+    return files
 
 
 def checks_view(hierarchy: ir.Hierarchy) -> dict[str, str]:

@@ -2,9 +2,11 @@
 builds `dist/` (docs/typescript.md, "The npm package").
 
 The package is the same folder as the generated files, so its sources are the `.ts` files beside
-the Python ones; `files` in package.json keeps `npm pack` to the TypeScript half. Ajv is a peer
-dependency, and so is zarrita (load.ts reads stores through it), each pinned to the version
-zomgen's tests run with: the app installs it once, and no second copy ends up in a bundle.
+the Python ones; `files` in package.json keeps `npm pack` to the TypeScript half. It depends on
+@zomgen/runtime (`^` the version it was built with; a package built with `--vendor-runtime`
+carries `_runtime_ts/` instead). Ajv, re2js and zarrita are peer dependencies, as they are of
+@zomgen/runtime, in the ranges tests/typescript/test_peer_ranges.py runs at both ends: the app
+installs each once, and no second copy ends up in a bundle.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from dataclasses import dataclass
 
 from zomgen import ir
 from zomgen.render import render
+from zomgen.targets.shipped import TS_PACKAGE, RuntimeLink
 from zomgen.targets.typescript.files import checks_view
-from zomgen.targets.typescript.toolchain import AJV_VERSION, RE2JS_VERSION, ZARRITA_VERSION
+from zomgen.targets.typescript.toolchain import PEER_RANGES
 
 # npm's rules for a package name: lower case, URL-safe, an optional scope, at most 214 characters.
 _NAME = re.compile(r"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$")
@@ -46,7 +49,7 @@ _TSCONFIG = {
         "skipLibCheck": True,
         "types": [],
     },
-    "include": ["*.ts", "_runtime_ts/*.ts"],
+    "include": ["*.ts"],
 }
 
 
@@ -83,9 +86,17 @@ def _json(data: object) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage) -> dict[str, str]:
+def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage, runtime: RuntimeLink) -> dict[str, str]:
     """package.json, index.ts and tsconfig.json; `dist/` is tsc's (toolchain.compile_dist)."""
     view = checks_view(hierarchy)
+    files = ["dist", "*.ts", "schema.json", "tsconfig.json"]
+    tsconfig = _TSCONFIG
+    dependencies = {}
+    if runtime.ts_version is None:
+        files.insert(2, "_runtime_ts")
+        tsconfig = {**_TSCONFIG, "include": ["*.ts", "_runtime_ts/*.ts"]}
+    else:
+        dependencies = {"dependencies": {TS_PACKAGE: f"^{runtime.ts_version}"}}
     manifest = {
         "name": package.name,
         "version": package.version,
@@ -104,16 +115,13 @@ def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage) -> dict[str, str]:
         },
         "main": "./dist/index.js",
         "types": "./dist/index.d.ts",
-        "files": ["dist", "*.ts", "_runtime_ts", "schema.json", "tsconfig.json"],
+        "files": files,
         "sideEffects": False,
-        "peerDependencies": {
-            "ajv": AJV_VERSION,
-            "re2js": RE2JS_VERSION,
-            "zarrita": ZARRITA_VERSION,
-        },
+        **dependencies,
+        "peerDependencies": PEER_RANGES,
     }
     return {
         "package.json": _json(manifest),
         "index.ts": render("typescript/index.ts.j2", t=view),
-        "tsconfig.json": _json(_TSCONFIG),
+        "tsconfig.json": _json(tsconfig),
     }

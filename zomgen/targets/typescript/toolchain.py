@@ -2,8 +2,10 @@
 `dist/` (run here), and esbuild, which bundles a validator page (run by site.py).
 
 zomgen carries neither. `zomgen build --npm` and `zomgen site` run the ones a project already
-has: a `node_modules` folder holding them, and Ajv, re2js and zarrita, at the versions below (tsc reads
-their types, as `_runtime_ts` imports them; esbuild bundles them). It is looked for, in order, in `$ZOMGEN_NODE_MODULES`,
+has: a `node_modules` folder holding them, and Ajv, re2js and zarrita, at the versions below
+(tsc reads their types, as the TypeScript run time imports them; esbuild bundles them), and for
+`--npm` without `--vendor-runtime` @zomgen/runtime, built. It is looked for, in order, in
+`$ZOMGEN_NODE_MODULES`,
 in the current folder and its parents, and beside zomgen itself (a source checkout's own
 `node_modules`, which `scripts/setup.sh` installs). The versions are pinned, not ranges: the
 same schema must give the same bytes on every machine, and tsc's output is only as stable as
@@ -19,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from zomgen.errors import CompileError
+from zomgen.targets.shipped import TS_PACKAGE, RuntimeLink
 
 TYPESCRIPT_VERSION = "7.0.2"
 AJV_VERSION = "8.20.0"
@@ -27,6 +30,12 @@ ZARRITA_VERSION = "0.7.5"
 RE2JS_VERSION = "2.10.0"
 ESBUILD_VERSION = "0.28.2"
 NODE_MODULES_VARIABLE = "ZOMGEN_NODE_MODULES"
+# The versions a generated npm package and @zomgen/runtime accept of their peers (the same in
+# runtime/typescript/package.json: a test says so): the lowest tests/typescript/test_peer_ranges.py
+# found to pass, up to the next major version (zarrita, before 1.0: the next minor one).
+# (ajv 8.12 has no named export `Ajv2020`; re2js 1.x lacks what patterns.ts calls; zarrita 0.7.1
+# is the first 0.7.)
+PEER_RANGES = {"ajv": "^8.13.0", "re2js": "^2.0.0", "zarrita": "^0.7.1"}
 # What `--npm` needs (tsc, and the types it reads), and what `zomgen site` needs (esbuild, and
 # what it bundles).
 NPM_PINS = {
@@ -35,6 +44,16 @@ NPM_PINS = {
     "re2js": RE2JS_VERSION,
     "zarrita": ZARRITA_VERSION,
 }
+
+
+def npm_pins(runtime: RuntimeLink) -> dict[str, str]:
+    """What `--npm` needs for a package importing its run time as `runtime`: NPM_PINS, and
+    @zomgen/runtime (built: tsc reads its `dist/*.d.ts`) unless the package carries a copy."""
+    if runtime.ts_version is None:
+        return NPM_PINS
+    return {**NPM_PINS, TS_PACKAGE: runtime.ts_version}
+
+
 SITE_PINS = {
     "esbuild": ESBUILD_VERSION,
     "ajv": AJV_VERSION,
@@ -45,8 +64,14 @@ SITE_PINS = {
 
 def _install(pins: dict[str, str]) -> str:
     packages = " ".join(f"{name}@{version}" for name, version in pins.items())
+    unpublished = ""
+    if TS_PACKAGE in pins:
+        unpublished = (
+            f" ({TS_PACKAGE} is not on npm yet: `npm pack` runtime/typescript of zomgen's "
+            "repository and install the tarball, or build with --vendor-runtime)"
+        )
     return (
-        f"run `npm install --save-dev {packages}` in this folder, or set "
+        f"run `npm install --save-dev {packages}` in this folder{unpublished}, or set "
         f"{NODE_MODULES_VARIABLE} to a node_modules folder that has them"
     )
 
@@ -85,6 +110,10 @@ def find_node_modules(pins: dict[str, str], what: str) -> Path:
     for folder in _candidates():
         found = {name: _version(folder / name / "package.json") for name in pins}
         if not any(found.values()):
+            continue
+        unbuilt = TS_PACKAGE in pins and not (folder / TS_PACKAGE / "dist").is_dir()
+        if unbuilt and found == pins:
+            seen.append(f"{folder / TS_PACKAGE} has no dist/: run `npm run build` there")
             continue
         if found == pins and all((folder / ".bin" / c).exists() for c in commands):
             return folder
