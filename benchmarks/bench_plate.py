@@ -47,7 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.suite import LATENCY, compiled_env, http_server, ideal_latency
+from benchmarks.processes import compiled_env
+from benchmarks.suite import LATENCY, http_server, ideal_latency
 
 LEVELS = 4
 FIELDS = 2
@@ -82,7 +83,7 @@ def write_plate(store: Path, rows: int, columns: int) -> int:
 
 def command(url: str, *more: str, env: dict[str, str]) -> tuple[float, bool]:
     """Seconds `zomgen validate URL` takes from a new process to its exit, and whether it
-    said valid (exit 0). `env`: byte code compiled, as installed (suite.py's `compiled_env`)."""
+    said valid (exit 0). `env`: byte code compiled, as installed (processes.py's `compiled_env`)."""
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "zomgen", "validate", url, *more],

@@ -47,7 +47,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from suite import write_store
 
-from zomgen.pipeline import Options, generate_catalog_site, generate_package, generate_site
+from zomgen.pipeline import Options, generate_package
+from zomgen.site.generate import generate_catalog_site, generate_site
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.write import write_package
 

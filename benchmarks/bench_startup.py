@@ -4,7 +4,7 @@
 Each command is started afresh `--repeat` times, the commands taking turns so that a busy
 moment of the machine falls on all of them; the table gives each one's median wall time and
 its time above `python -c pass`. They run as an installed zomgen does, with its modules'
-byte code compiled, written by a first run that is not timed (suite.py's `compiled_env`). The stores are one node each, written by zarr-python:
+byte code compiled, written by a first run that is not timed (processes.py's `compiled_env`). The stores are one node each, written by zarr-python:
 
 - a v3 group that declares nothing (the catalog is read, nothing applies);
 - an OME-Zarr 0.6rc0 image with one level (the catalog applies the image schema, bundled
@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.suite import compiled_env
+from benchmarks.processes import compiled_env
 
 IMAGE: dict[str, Any] = {
     "version": "0.6rc0",

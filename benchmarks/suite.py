@@ -62,6 +62,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.processes import compiled_env
+
 METADATA = frozenset(("zarr.json", ".zarray", ".zgroup", ".zattrs", ".zmetadata"))
 LATENCY = 0.02
 
@@ -275,17 +277,6 @@ def build_package(folder: Path, version: int) -> ModuleType:
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
     return importlib.import_module(name)
-
-
-def compiled_env(pycache: Path) -> dict[str, str]:
-    """The environment of a new Python process that runs as an installed package does: with
-    its modules' byte code compiled (pip compiles it at install time), kept in `pycache`.
-    Where the environment says PYTHONDONTWRITEBYTECODE (this project's machine does), each new
-    process would otherwise compile every module it imports again: for `zomgen validate`, 90 ms
-    that no user pays. Run once untimed first, to write the byte code."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    return env
 
 
 def import_ms(folder: Path, name: str, repeat: int) -> float:

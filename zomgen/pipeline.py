@@ -7,7 +7,6 @@ schema + store -> problems. Each step lives in its own folder; this module only 
     schema/bundle    the package's schema.json, and where each union option's subschema is in it
     targets/python, targets/typescript, targets/shipped   the files
     targets/typescript/npm, toolchain   `--npm`: package.json, index.ts, and dist/ built by tsc
-    site/bundle                         `zomgen site`: the validator page, bundled by esbuild
 
 Nothing here writes files or knows about the command line (see `write.py` and `cli.py`).
 """
@@ -16,7 +15,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +27,7 @@ from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse import parse
 from zomgen.schema.registry import load_schema_set
 from zomgen.targets.python.files import python_files
-from zomgen.targets.shipped import VENDORED, runtime_files, runtime_link
+from zomgen.targets.shipped import runtime_files, runtime_link
 from zomgen.targets.typescript.files import typescript_files
 from zomgen.targets.typescript.npm import NpmPackage, npm_files
 from zomgen.targets.typescript.toolchain import compile_dist, find_node_modules, npm_pins
@@ -85,7 +83,7 @@ def generate(options: Options) -> dict[str, str]:
     return generate_package(options).files
 
 
-def _compile(options: Options) -> tuple[ir.Hierarchy, str, tuple[InputProblem, ...]]:
+def compile_schema(options: Options) -> tuple[ir.Hierarchy, str, tuple[InputProblem, ...]]:
     """The IR, the bundled schema.json's text, and the warnings of both."""
     schema_set = load(options)
     expander = Expander(schema_set)  # one for both: the parser and the bundler resolve alike
@@ -96,31 +94,13 @@ def _compile(options: Options) -> tuple[ir.Hierarchy, str, tuple[InputProblem, .
     return hierarchy, _json_text(bundled.schema), warnings
 
 
-def generate_site(options: Options) -> Generated:
-    """`zomgen site`: the convention's validator page (index.html, app.js)."""
-    from zomgen.site.bundle import site_files
-
-    hierarchy, schema_text, warnings = _compile(options)
-    # the page bundles copies of the run time's sources, as a vendored package carries them
-    files = site_files(hierarchy, typescript_files(hierarchy, schema_text, VENDORED))
-    return Generated(files, warnings, hierarchy)
-
-
-def generate_catalog_site(catalogs: Sequence[Path], shown: Sequence[str]) -> Generated:
-    """`zomgen site` without a schema: the catalog page (each node checked against what it
-    declares), with the user's catalogs besides zomgen's."""
-    from zomgen.site.bundle import catalog_site_files
-
-    return Generated(catalog_site_files(catalogs, shown), ())
-
-
 def generate_package(options: Options) -> Generated:
     # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
     runtime = runtime_link(options.vendor_runtime)
     node_modules = None
     if options.npm is not None:
         node_modules = find_node_modules(npm_pins(runtime), "--npm")
-    hierarchy, schema_text, warnings = _compile(options)
+    hierarchy, schema_text, warnings = compile_schema(options)
     typescript = typescript_files(hierarchy, schema_text, runtime)
     if options.npm is not None and node_modules is not None:
         typescript |= npm_files(hierarchy, options.npm, runtime)

@@ -44,7 +44,8 @@ def add_site(sub: argparse._SubParsersAction[Any], include: AddInclude) -> None:
 
 
 def run_site(args: argparse.Namespace) -> int:
-    from zomgen.pipeline import Generated, Options, generate_catalog_site, generate_site
+    from zomgen.pipeline import Generated, Options
+    from zomgen.site.generate import generate_catalog_site, generate_site
     from zomgen.write import stale, write_package
 
     if args.schema is not None and args.catalog:

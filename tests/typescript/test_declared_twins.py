@@ -40,6 +40,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.corpus]
 SITE = ROOT / "zomgen" / "site"
 PAGE_SOURCES = (
     "page.ts",
+    "checker.ts",
     "worker.ts",
     "described.ts",
     "declared.ts",

@@ -9,6 +9,10 @@ inside an optional key), then with lists of two items, the first as usual (a lis
 what the IR cannot say (repair.py). The value built is the option the schema means only if its
 own subschema holds for it and, for `anyOf`, no earlier option's does (the run time's engine
 answers, on the bundled schema); otherwise the option is reported as not built, with why.
+
+Longer than 400 lines because `_Judge` is one search: for each union option it chooses a
+route, builds, repairs, spoils and judges a hierarchy, and these steps share the judge's state
+(the package, its bundled schema, the routes found).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from zomgen.cases import walk
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import get
 from zomgen.cases.raw import escape, resolve
-from zomgen.cases.repair import Check, Renames, moved, repaired
+from zomgen.cases.refusals import Check
+from zomgen.cases.repair import Renames, moved, repaired
 from zomgen.cases.report import source_pointer
 from zomgen.cases.spoil import spoiled
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key

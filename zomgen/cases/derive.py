@@ -31,7 +31,8 @@ from zomgen.cases.coverage import OptionCase, coverage, option_cases
 from zomgen.cases.enrich import enriched
 from zomgen.cases.mutate import Mutation, mutations
 from zomgen.cases.raw import escape
-from zomgen.cases.repair import Refusal, absolute, repaired
+from zomgen.cases.refusals import Refusal, absolute
+from zomgen.cases.repair import repaired
 from zomgen.cases.sight import judged
 from zomgen.cases.synth import Synthesiser, Unsatisfiable
 from zomgen.cases.verdict import accepts

@@ -14,7 +14,7 @@ from zomgen.cases.mutate import json_copy
 from zomgen.cases.raw import put, resolve
 
 if TYPE_CHECKING:
-    from zomgen.cases.repair import Refusal
+    from zomgen.cases.refusals import Refusal
 
 # "(2 items)" in "3 is not an index of /attributes/from (2 items)", "must hold each index of
 # /attributes/to (2 items) exactly once: ..."

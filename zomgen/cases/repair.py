@@ -2,6 +2,10 @@
 what it refuses, and replace the refused value by the subschema's `examples` (or `default`),
 or, for a bound, by the bound, or, for a `pattern`, by a string it matches (strings.py). What
 cannot be repaired is reported with the schema pointer of the constraint that blocks it.
+
+Longer than 400 lines because each kind of refusal has its repair here, one function beside
+the others that `_candidates` and `_relations` try in turn: a new kind of refusal is a new
+function of this module.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +22,7 @@ from zomgen_runtime.subschemas import holds
 from zomgen.cases.indices import index_repairs
 from zomgen.cases.mutate import json_copy
 from zomgen.cases.raw import deref, escape, guess, options, put, resolve, tokens
+from zomgen.cases.refusals import Check, Refusal
 from zomgen.cases.strings import matching
 from zomgen.cases.synth import Unsatisfiable, base_node
 
@@ -26,25 +31,6 @@ ROUNDS = 50  # one value is repaired per round
 # repairs (a CRS whose source is a CRS) stops here, a hierarchy that is large to begin with
 # (SpatialData's tables are AnnData groups) does not.
 MAX_SIZE = 4_000
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """One problem the run time reports: where in the document, and which schema keyword."""
-
-    pointer: str  # absolute JSON pointer into the document
-    keyword: str
-    schema_path: str  # JSON pointer into the bundled schema
-    message: str
-
-
-Check = Callable[[Any], Sequence[Refusal]]
-
-
-def absolute(node_path: str, pointer: str) -> str:
-    """The document pointer of a problem given as (node path, pointer inside the node)."""
-    names = [n for n in node_path.split("/") if n]
-    return "".join(f"/members/{escape(n)}" for n in names) + pointer
 
 
 Renames = list[tuple[tuple[str, ...], tuple[str, ...]]]

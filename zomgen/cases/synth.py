@@ -4,6 +4,9 @@
 value of each type, every named member, one member per pattern and for the other members,
 tuples of their full length, the first literal of a `const`/`enum`). What the IR cannot say
 (`pattern`, `minimum`, `if`/`then`, ...) is fixed afterwards by `repair.py` against the run time.
+
+Longer than 400 lines because `Synthesiser` is one recursive walk over the IR, a method per
+IR construct, which change together when the IR does.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ afresh rather than read.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,20 @@ def bundled_ahead(schema: Path) -> dict[str, Any] | None:
         if entry.schema == target and entry.catalog == bundled_catalog():
             return read_bundle(entry.schema, entry.include)
     return None
+
+
+@cache
+def bundled_schema(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
+    """A convention's schema with its references bundled in, once per process (resolved
+    offline in its own folder and the entry's `include` folders, as `-I` would): read as
+    bundled ahead of time for zomgen's own catalog (above), bundled now for a user's."""
+    ahead = read_bundle(schema, include)
+    if ahead is not None:
+        return ahead
+    from zomgen.pipeline import Options, load
+    from zomgen.schema.bundle import bundle
+
+    return bundle(load(Options(schema, (schema.parent, *include))))
 
 
 def bundle_text(schema: Path, include: tuple[Path, ...], bundled: dict[str, Any]) -> str:

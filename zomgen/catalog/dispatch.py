@@ -15,7 +15,7 @@ from typing import Any
 from zomgen_runtime import VALID, Problem, StoreError, Unchecked, read_hierarchy
 from zomgen_runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
 
-from zomgen.catalog.bundles import read_bundle
+from zomgen.catalog.bundles import bundled_schema
 from zomgen.catalog.declarations import Applied, Matcher
 from zomgen.catalog.entries import Entry, load_catalogs
 from zomgen.catalog.ome_versions import KEYWORD as VERSION_KEYWORD
@@ -369,20 +369,6 @@ def _declared_node_keys(report: Report) -> frozenset[str]:
 @cache
 def _keys_declared_by(schema: Path, include: tuple[Path, ...]) -> frozenset[str]:
     return declared_node_keys(bundled_schema(schema, include))
-
-
-@cache
-def bundled_schema(schema: Path, include: tuple[Path, ...]) -> dict[str, Any]:
-    """A convention's schema with its references bundled in, once per process (resolved
-    offline in its own folder and the entry's `include` folders, as `-I` would): read as
-    bundled ahead of time for zomgen's own catalog (bundles.py), bundled now for a user's."""
-    ahead = read_bundle(schema, include)
-    if ahead is not None:
-        return ahead
-    from zomgen.pipeline import Options, load
-    from zomgen.schema.bundle import bundle
-
-    return bundle(load(Options(schema, (schema.parent, *include))))
 
 
 def _rooted(base: str, problem: Problem, convention: str) -> Problem:

@@ -61,7 +61,7 @@ class DeclaredMemberTree:
     def _tree(self, entry: Entry) -> MemberTree:
         from zomgen_runtime.members import named_member_tree
 
-        from zomgen.catalog.dispatch import bundled_schema
+        from zomgen.catalog.bundles import bundled_schema
 
         tree = self._trees.get(id(entry))
         if tree is None and entry.schema is not None:

@@ -2,7 +2,7 @@
 the catalog's (each node checked against what it declares, as `zomgen validate STORE`).
 
 The page's TypeScript is the npm package's (types, checks, loader: `targets/typescript`) plus
-the page's modules beside this one (page.ts, worker.ts, described.ts; declared.ts and
+the page's modules beside this one (page.ts, checker.ts, worker.ts, described.ts; declared.ts and
 catalog_page.ts for the catalog page, with catalog.py's `catalog.ts`) and an entry point;
 esbuild, from npm like tsc for `--npm`
 (toolchain.py), bundles it with Ajv and zarrita into `app.js`, minified, as a classic script,
@@ -34,7 +34,7 @@ def site_files(hierarchy: ir.Hierarchy, typescript: dict[str, str]) -> dict[str,
     view = checks_view(hierarchy)
     sources = {
         **typescript,
-        **_page_sources("page.ts", "worker.ts", "described.ts"),
+        **_page_sources("page.ts", "checker.ts", "worker.ts", "described.ts"),
         "site.ts": render("typescript/site.ts.j2", t=view),
     }
     lead = f"Checks a Zarr store (v2 or v3) against the {hierarchy.root} convention."
@@ -50,7 +50,9 @@ def catalog_site_files(catalogs: Sequence[Path], shown: Sequence[str]) -> dict[s
     node_modules = find_node_modules(SITE_PINS, "zomgen site")
     sources = {
         **runtime_ts_files(),
-        **_page_sources("page.ts", "worker.ts", "described.ts", "declared.ts", "other_keys.ts"),
+        **_page_sources(
+            "page.ts", "checker.ts", "worker.ts", "described.ts", "declared.ts", "other_keys.ts"
+        ),
         "catalog.ts": catalog_module(catalogs),
         "site.ts": (_HERE / "catalog_page.ts").read_text("utf-8"),
     }

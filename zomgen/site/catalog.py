@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zomgen.catalog.dispatch import bundled_schema
+from zomgen.catalog.bundles import bundled_schema
 from zomgen.catalog.entries import Entry, load_catalogs
 
 # What the page needs of an entry besides its schemas (the rest is the registry's record).

@@ -6,7 +6,8 @@
 
 import { catalogText } from "./catalog.js";
 import { type Catalog, DeclaredChecker } from "./declared.js";
-import { type NodeLabel, startPage } from "./page.js";
+import type { NodeLabel } from "./checker.js";
+import { startPage } from "./page.js";
 
 /** The conventions applied at a node, "name (declared)" or "name (used)". */
 class AppliedLabel implements NodeLabel {

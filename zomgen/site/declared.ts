@@ -8,6 +8,10 @@
  *
  * The catalog comes in the bundle (catalog.ts, written by zomgen/site/catalog.py): its entries,
  * and each convention's schema bundled as schema.json is, compiled by Ajv when first needed.
+ *
+ * Longer than 400 lines because it is the page's twin of three Python modules at once
+ * (catalog/declarations.py, dispatch.py and ome_versions.py), kept in one file so that the
+ * bundle's catalog code is read, and compared with them, in one place.
  */
 
 import { Ajv2020 } from "ajv/dist/2020.js";

@@ -5,7 +5,7 @@
  */
 
 import { linearPattern, unreadable } from "./_runtime_ts/patterns.js";
-import type { NodeLabel } from "./page.js";
+import type { NodeLabel } from "./checker.js";
 
 type Schema = { readonly [key: string]: unknown };
 

@@ -24,6 +24,9 @@
  *
  * Where no worker can start (no Worker, a Content-Security-Policy without `worker-src blob:`),
  * the page runs the same `work` itself, with the same result; the outcome says where it ran.
+ *
+ * Longer than 400 lines because both ends of each message between the page and its worker are
+ * kept side by side, so that a change to what is posted is made once, in one file.
  */
 
 import ZipFileStore from "@zarrita/storage/zip";
@@ -33,7 +36,7 @@ import type { Readable } from "./_runtime_ts/sources.js";
 import type { StoreInput } from "./_runtime_ts/stores.js";
 import { StoreError, readStore } from "./_runtime_ts/stores.js";
 import type { ReadResult } from "./_runtime_ts/walk.js";
-import type { Checked, PageChecker } from "./page.js";
+import type { Checked, PageChecker } from "./checker.js";
 
 /** bundle.py's wrapper around app.js (undefined where the page's code runs unwrapped). */
 declare const zomgenPage: (() => void) | undefined;

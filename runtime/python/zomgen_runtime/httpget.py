@@ -10,6 +10,10 @@ What it speaks is the small part of HTTP/1.1 a static file server needs: GET, bo
 chunked or up to the close, redirects, `Connection: close`, HTTP/1.0 servers. Where a proxy is
 configured for the host (`http_proxy`, `https_proxy`, `no_proxy`, as urllib reads them), the
 requests go through urllib instead, which knows proxies.
+
+Longer than 400 lines because it is one small client: the kept-alive connections, the
+responses they read, and the urllib fallback for proxies, which must answer the same `Client`
+protocol and the same redirect rule.
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ the value reached so far if it is an object without `key` (or with `key` null: a
 reference to a coordinate system of the same document), and `[words]` the blank-separated
 words of a string.
 zomgen's documentation of the check keywords is the full reference.
+
+Longer than 400 lines because the path language is one grammar: its tokens (`Indirect`,
+`Select`, `Without`), its parser and its evaluator (`_Evaluation`) change together whenever a
+segment is added. relations.py and connected.py use only `parse_path`, `evaluate` and the
+helpers at the end.
 """
 
 from __future__ import annotations

@@ -28,6 +28,9 @@ words (`[words]`); a string held by an array names a sibling (arrays have no mem
 
 Where a path reaches: paths.py. Like the other check keywords (checks.py), each function here
 compiles a keyword's value into a check.
+
+Longer than 400 lines because each relation keyword is one comparison function beside the
+`_relation` frame they share: a keyword is added here as a function and a line of the table.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ absolute location is split into node path + pointer inside the node's document, 
 `anyOf` / `oneOf` failure is replaced by the errors of the branch that came closest (the
 deepest cause), so a bad attribute four levels down is named as such instead of as "the whole
 subtree matches no branch".
+
+Longer than 400 lines because turning the reference engine's errors into problems is one
+pipeline (the causes of a failed combinator, the messages, the order, the duplicates dropped),
+read top to bottom in the order a problem passes through it.
 """
 
 from __future__ import annotations
