@@ -110,13 +110,13 @@ EVERY_JSON_TYPE = [None, True, False, 0, -1, 1.5, 1e300, -0.0, "s", "", 'a"b', "
                    "\u2028", "'''", '"""', [], [1], {}, {"a": 1}]  # fmt: skip
 
 
-# Not a compiler bug: pyrefly 1.4.1 expands type aliases eagerly. A tuple with optional
+# Not a compiler bug: pyrefly (1.4.1, 1.5.1) expands type aliases eagerly. A tuple with optional
 # positions (`prefixItems` without `minItems`) names its part once per length it may have
 # (`tuple[A, int] | tuple[A] | tuple[()]`), so a chain of them costs pyrefly 2^depth (a bare
 # 20-alias chain takes ~18 s, 23 over a minute); such a package goes to pyrefly alone, with a
 # time limit, and its pyrefly/ty test fails with the timeout. mypy, pyright, ty and tsc read it.
 PYREFLY_REPEATED_ALIASES = (
-    "pyrefly 1.4.1 expands a chain of 40 aliases of tuples with optional positions, each "
+    "pyrefly 1.5.1 expands a chain of 40 aliases of tuples with optional positions, each "
     "naming the next twice (time doubles with each level)"
 )
 S = {"type": "string"}

@@ -27,7 +27,7 @@ strict user turns on, so the tests run the stricter side, which contains the def
 Both are given the interpreter of the running tests so they see its site-packages, and are run
 from a folder without a pyproject.toml: pyrefly would import its `[tool.mypy]` section.
 
-pyrefly 1.4.1 takes time exponential in the nesting depth of a generic type in a type alias
+pyrefly (1.4.1, and 1.5.1 still) takes time exponential in the nesting depth of a generic type in a type alias
 (`A: TypeAlias = list[list[...[str]...]]`: 16 levels ~2 s, 20 ~7 s, 22 ~23 s, so 50 never
 ends), which a convention with arrays of arrays 50 deep makes; `run_pyrefly` therefore has a
 time limit, and `PyreflyTimeout` says a run hit it.
