@@ -52,7 +52,8 @@ class Options:
     # `--npm-only`, the TypeScript half alone
     npm: NpmPackage | None = None
     python: bool = True
-    # `--vendor-runtime`: a copy of the Python run time as `_runtime/`, not zomgen-runtime
+    # `--vendor-runtime`: copies of the run times (`_runtime/`, `_runtime_ts/`) in the package,
+    # not imports of zomgen-runtime and @zomgen/runtime
     vendor_runtime: bool = False
 
 

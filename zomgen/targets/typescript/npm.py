@@ -89,13 +89,13 @@ def _json(data: object) -> str:
 def npm_files(hierarchy: ir.Hierarchy, package: NpmPackage, runtime: RuntimeLink) -> dict[str, str]:
     """package.json, index.ts and tsconfig.json; `dist/` is tsc's (toolchain.compile_dist)."""
     view = checks_view(hierarchy)
-    files = ["dist", "*.ts", "schema.json", "tsconfig.json"]
-    tsconfig = _TSCONFIG
-    dependencies = {}
-    if runtime.ts_version is None:
-        files.insert(2, "_runtime_ts")
+    if runtime.ts_version is None:  # the run time's copy is compiled and shipped with it
+        files = ["dist", "*.ts", "_runtime_ts", "schema.json", "tsconfig.json"]
         tsconfig = {**_TSCONFIG, "include": ["*.ts", "_runtime_ts/*.ts"]}
+        dependencies = {}
     else:
+        files = ["dist", "*.ts", "schema.json", "tsconfig.json"]
+        tsconfig = _TSCONFIG
         dependencies = {"dependencies": {TS_PACKAGE: f"^{runtime.ts_version}"}}
     manifest = {
         "name": package.name,
