@@ -169,3 +169,24 @@ def reading_problem(p: Any) -> tuple[str, str, str, str]:
     else:
         where, message = (p.node_path, p.pointer, p.keyword), p.message
     return (*where, message.split(" is not JSON: ")[0])
+
+
+def npm(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`npm ARGS` in `cwd`, quiet; fails the test with npm's output when it fails."""
+    result = subprocess.run(
+        ["npm", *args, "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def packed(folder: Path, into: Path) -> Path:
+    """`npm pack` of `folder` (@zomgen/runtime runs tsc first): the tarball, in `into`."""
+    result = npm(["pack", "--json", "--pack-destination", str(into), str(folder)], into)
+    filename: str = json.loads(result.stdout)[0]["filename"]
+    return into / filename

@@ -25,7 +25,7 @@ import pytest
 from zomgen_runtime import check_document, read_document
 
 from tests.support.cli import run_zomgen
-from tests.support.node import TSC, require_toolchain
+from tests.support.node import TSC, npm, packed, require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import xarray_dataset
 from zomgen.pipeline import Options, generate_package
@@ -55,19 +55,6 @@ PACKAGES = {
 def _build(out: Path, *options: str) -> subprocess.CompletedProcess[str]:
     schema = ROOT / "schemas" / PACKAGES[out.name][0] / "schema.json"
     return run_zomgen("build", schema, "-o", out, *options)
-
-
-def _npm(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        ["npm", *args, "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result
 
 
 # ---------------------------------------------------------------- the documents
@@ -202,12 +189,6 @@ def _tsconfig(resolution: str) -> dict[str, Any]:
     return {"compilerOptions": options, "files": ["main.ts"]}
 
 
-def packed(folder: Path, into: Path) -> Path:
-    """`npm pack` of `folder` (@zomgen/runtime runs tsc first): the tarball, in `into`."""
-    result = _npm(["pack", "--json", "--pack-destination", str(into), str(folder)], into)
-    return into / json.loads(result.stdout)[0]["filename"]
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory, documents: dict[str, Any]) -> Path:
     """An app folder with @zomgen/runtime and the three packages installed from their
@@ -226,7 +207,7 @@ def app(tmp_path_factory: pytest.TempPathFactory, documents: dict[str, Any]) -> 
     # Tarballs are installed as copies, as from a registry, with their peers. (A folder would
     # be linked, and Node would resolve Ajv from the folder's own place on disk, where none is:
     # docs/typescript.md.)
-    _npm(["install", "--prefer-offline", *(f"../{t.name}" for t in tarballs)], app)
+    npm(["install", "--prefer-offline", *(f"../{t.name}" for t in tarballs)], app)
     (app / "main.ts").write_text(_app_source(documents), encoding="utf-8")
     for resolution in ("nodenext", "bundler"):
         config = app / f"tsconfig.{resolution}.json"
@@ -261,7 +242,7 @@ def _installed(app: Path) -> None:
 def test_the_app_installs_the_packages_their_run_time_and_peers(app: Path) -> None:
     _installed(app)
     # A later plain install (as after adding any other dependency) keeps them installed.
-    _npm(["install", "--prefer-offline"], app)
+    npm(["install", "--prefer-offline"], app)
     _installed(app)
 
 
@@ -333,8 +314,8 @@ def test_the_app_runs_under_node_with_the_python_loaders_verdicts(
 
 
 def _packed_files(folder: Path) -> set[str]:
-    packed = _npm(["pack", "--dry-run", "--json"], folder)
-    return {entry["path"] for entry in json.loads(packed.stdout)[0]["files"]}
+    listing = npm(["pack", "--dry-run", "--json"], folder)
+    return {entry["path"] for entry in json.loads(listing.stdout)[0]["files"]}
 
 
 def test_npm_pack_ships_the_typescript_half_only(app: Path, tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from zomgen_runtime import check_document, read_document
 
 from tests.support.cli import run_zomgen
 from tests.support.http_stores import serve
-from tests.support.node import TSC, require_toolchain
+from tests.support.node import TSC, npm, packed, require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import xarray_dataset
 from zomgen.targets.typescript.toolchain import PEER_RANGES
@@ -37,28 +37,12 @@ pytestmark = pytest.mark.node
 THEIR_DECLARATIONS = ("node_modules/numcodecs/", "node_modules/unzipit/")
 
 
-def _npm(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        ["npm", *args, "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result
-
-
-def _packed(folder: Path, into: Path) -> Path:
-    result = _npm(["pack", "--json", "--pack-destination", str(into), str(folder)], into)
-    return into / json.loads(result.stdout)[0]["filename"]
-
-
 def _newest(name: str, accepted: str) -> str:
     """The newest version of `name` npm's registry has in the range `accepted`."""
-    found = json.loads(_npm(["view", f"{name}@{accepted}", "version", "--json"], ROOT).stdout)
-    return found[-1] if isinstance(found, list) else found
+    found = json.loads(npm(["view", f"{name}@{accepted}", "version", "--json"], ROOT).stdout)
+    newest = found[-1] if isinstance(found, list) else found
+    assert isinstance(newest, str), found
+    return newest
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +50,11 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The two tarballs, and a store xarray wrote, in one folder."""
     require_toolchain()
     work = tmp_path_factory.mktemp("peers")
-    _packed(ROOT / "runtime" / "typescript", work)
+    packed(ROOT / "runtime" / "typescript", work)
     schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
     built = run_zomgen("build", schema, "-o", work / "xarray_v3", "--npm")
     assert built.returncode == 0, built.stderr
-    _packed(work / "xarray_v3", work)
+    packed(work / "xarray_v3", work)
     xarray_dataset().to_zarr(work / "store.zarr", zarr_format=3, consolidated=False)
     return work
 
@@ -125,7 +109,7 @@ def test_the_package_works_at_each_end_of_its_peer_ranges(work: Path, end: str) 
     (app / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
     tarballs = sorted(f"../{t.name}" for t in work.glob("*.tgz"))
     peers = [f"{name}@{version}" for name, version in versions.items()]
-    _npm(["install", "--prefer-offline", *tarballs, *peers], app)
+    npm(["install", "--prefer-offline", *tarballs, *peers], app)
     for name, version in versions.items():
         installed = json.loads((app / "node_modules" / name / "package.json").read_text("utf-8"))
         assert installed["version"] == version, name
