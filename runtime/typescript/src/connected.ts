@@ -11,30 +11,17 @@
 // group, is a problem at its first edge (OME-Zarr 0.6's scene: "The graph MUST be connected").
 // The twin of runtime/python/zomgen_runtime/connected.py, message for message.
 
+import { type Location, type Path, canonical, evaluate, parsePath, short } from "./paths.js";
 import { isArray, isObject } from "./pointers.js";
-import {
-  type Check,
-  EQUAL,
-  type Join,
-  type Location,
-  type Path,
-  type Violation,
-  bound,
-  canonical,
-  evaluate,
-  malformed,
-  operand,
-  parsePath,
-  reach,
-  short,
-} from "./checks.js";
+import { EQUAL, type Join, bindOperand, parseOperand, reach } from "./relations.js";
+import { type Check, type Violation, malformed } from "./violations.js";
 
 export const CONNECTED = "x-zomgen-connected";
 const SHAPE = '[[edge path, path or {"node": kind, "path" or "join": ...}, ...], ...]';
 const SHOWN = 3; // nodes named in a message, of each group
 
 /** Where an edge's nodes are, and their kind ("" for a plain path). */
-interface End {
+export interface End {
   readonly kind: string;
   readonly operand: Path | Join;
 }
@@ -53,9 +40,9 @@ function end(value: unknown): End | null {
   const keys = Object.keys(rest);
   const parsed =
     keys.length === 1 && keys[0] === "path"
-      ? operand(rest["path"], EQUAL)
+      ? parseOperand(rest["path"], EQUAL)
       : keys.includes("join")
-        ? operand(rest, EQUAL)
+        ? parseOperand(rest, EQUAL)
         : null;
   return parsed !== null && isPathOrJoin(parsed) ? { kind: value["node"], operand: parsed } : null;
 }
@@ -71,7 +58,7 @@ function rules(value: unknown): Rule[] | null {
     const ends = rule.slice(1).map(end);
     if (edge === null || ends.some((e) => e === null)) return null;
     // (bound, a path stays a path and a join a join)
-    const boundEnds = ends.flatMap((e) => (e === null ? [] : [{ kind: e.kind, operand: bound(edge, e.operand) as Path | Join }]));
+    const boundEnds = ends.flatMap((e) => (e === null ? [] : [{ kind: e.kind, operand: bindOperand(edge, e.operand) as Path | Join }]));
     parsed.push([edge, boundEnds]);
   }
   return parsed;

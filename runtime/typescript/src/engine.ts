@@ -28,21 +28,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { DataValidationCxt } from "ajv/dist/types/index.js";
 import { type LinearPattern, linearPattern, unreadable } from "./patterns.js";
-import {
-  CHECKS,
-  COUNT_EQUAL,
-  type Check,
-  EQUAL,
-  EQUAL_LENGTH,
-  IN,
-  INDEX_OF,
-  MEMBER_KIND,
-  MEMBER_NDIM_LENGTH,
-  NDIM_LENGTH,
-  PARTITION,
-  REACHES,
-  UNIQUE_BY,
-} from "./checks.js";
+import { CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
 import { CONNECTED, connected } from "./connected.js";
 import {
   escapeToken,
@@ -53,6 +39,8 @@ import {
   toPointer,
   unescapeToken,
 } from "./pointers.js";
+import { COUNT_EQUAL, EQUAL, EQUAL_LENGTH, IN, INDEX_OF, PARTITION, REACHES, UNIQUE_BY } from "./relations.js";
+import type { Check } from "./violations.js";
 
 /** The bundled schema's own id inside Ajv; fragments of it are compiled on demand (report.ts). */
 export const SCHEMA_ID = "urn:zomgen:bundled-schema";

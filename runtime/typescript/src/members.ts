@@ -7,34 +7,12 @@
  * schemas are fine.
  */
 
-import { MEMBER_KIND, MEMBER_NDIM_LENGTH, REACHES } from "./checks.js";
+import { memberPatterns } from "./checks.js";
 import { isArray, isObject, match, parsePointer } from "./pointers.js";
 
 /** name -> the names below it that the walk must also probe (from paths such as "a/b"). */
 export type Forced = Map<string, Forced>;
 type Schema = { readonly [key: string]: unknown };
-
-/** The pointers in `schema`'s own check keywords whose strings name members. */
-function memberPatterns(schema: Schema): string[] {
-  const found: string[] = [];
-  const kinds = schema[MEMBER_KIND];
-  if (isObject(kinds)) found.push(...Object.keys(kinds));
-  const rules = schema[MEMBER_NDIM_LENGTH];
-  if (isArray(rules)) {
-    const valid = rules.every((r) => isObject(r) && typeof r["member"] === "string" && typeof r["length_of"] === "string");
-    if (valid) for (const rule of rules as readonly Schema[]) found.push(rule["member"] as string);
-  }
-  const reaches = schema[REACHES];
-  for (const rule of isArray(reaches) ? reaches : []) {
-    const target = isArray(rule) && rule.length === 2 && typeof rule[1] === "string" ? rule[1] : "";
-    const named = MEMBER_TARGET.exec(target)?.[1];
-    if (named !== undefined) found.push(named);
-  }
-  return found;
-}
-
-/** A reaches rule whose target is a member named by a value: `/members/{/pointer}`. */
-const MEMBER_TARGET = /^\/members\/\{(\/[^{}]*)\}$/;
 
 function resolveLocalRef(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
