@@ -25,7 +25,7 @@ RESERVED_TYPE_NAMES = frozenset(
         *("ArraySpec", "GroupSpec", "ArraySpecV2", "GroupSpecV2", "AnyNode", "AnyNodeV2"),
         *("TAttrs", "TMembers", "TAttrs_co", "TMembers_co", "NamedConfig"),
         *("Problem", "ZomError", "StoreError", "NotFullyChecked", "Unchecked", "Converter"),
-        *("TABLE", "MYPY"),
+        *("TABLE", "MYPY", "MypyFallback"),
         *("JsonValue", "JsonObject", "Unset", "UNSET", "Optional", "Required"),
         *("Any", "Literal", "Mapping", "Sequence", "TypeAlias", "TypedDict", "NotRequired"),
         *("Callable", "cast", "TYPE_CHECKING"),

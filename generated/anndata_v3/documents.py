@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -72,367 +62,16 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-_AnnDataAttributesKeys = TypedDict(
-    "_AnnDataAttributesKeys",
-    {
-        "encoding-type": 'Literal["anndata"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _AnnDataAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AnnDataAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_AnnDataAttributesMypy: TypeAlias = "_AnnDataAttributesKeys"
-
-
-_DenseArrayAttributesKeys = TypedDict(
-    "_DenseArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _DenseArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DenseArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DenseArrayAttributesMypy: TypeAlias = "_DenseArrayAttributesKeys"
-
-
-_CsrMatrixAttributesKeys = TypedDict(
-    "_CsrMatrixAttributesKeys",
-    {
-        "encoding-type": 'Literal["csr_matrix"]',
-        "encoding-version": 'Literal["0.1.0"]',
-        "shape": "list[int]",
-    },
-)
-
-
-class _CsrMatrixAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CsrMatrixAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CsrMatrixAttributesMypy: TypeAlias = "_CsrMatrixAttributesKeys"
-
-
-_CscMatrixAttributesKeys = TypedDict(
-    "_CscMatrixAttributesKeys",
-    {
-        "encoding-type": 'Literal["csc_matrix"]',
-        "encoding-version": 'Literal["0.1.0"]',
-        "shape": "list[int]",
-    },
-)
-
-
-class _CscMatrixAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CscMatrixAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CscMatrixAttributesMypy: TypeAlias = "_CscMatrixAttributesKeys"
-
-
-_DataFrameAttributesKeys = TypedDict(
-    "_DataFrameAttributesKeys",
-    {
-        "encoding-type": 'Literal["dataframe"]',
-        "encoding-version": 'Literal["0.2.0"]',
-        "_index": "str",
-        "column-order": "list[str]",
-    },
-)
-
-
-class _DataFrameAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DataFrameAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DataFrameAttributesMypy: TypeAlias = "_DataFrameAttributesKeys"
-
-
-_StringArrayAttributesKeys = TypedDict(
-    "_StringArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["string-array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _StringArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _StringArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_StringArrayAttributesMypy: TypeAlias = "_StringArrayAttributesKeys"
-
-
-_CategoricalAttributesKeys = TypedDict(
-    "_CategoricalAttributesKeys",
-    {
-        "encoding-type": 'Literal["categorical"]',
-        "encoding-version": 'Literal["0.2.0"]',
-        "ordered": "bool",
-    },
-)
-
-
-class _CategoricalAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CategoricalAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CategoricalAttributesMypy: TypeAlias = "_CategoricalAttributesKeys"
-
-
-_NullableIntegerAttributesKeys = TypedDict(
-    "_NullableIntegerAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-integer"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableIntegerAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableIntegerAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableIntegerAttributesMypy: TypeAlias = "_NullableIntegerAttributesKeys"
-
-
-_NullableBooleanAttributesKeys = TypedDict(
-    "_NullableBooleanAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-boolean"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableBooleanAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableBooleanAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableBooleanAttributesMypy: TypeAlias = "_NullableBooleanAttributesKeys"
-
-
-_NullableStringArrayAttributesKeys = TypedDict(
-    "_NullableStringArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-string-array"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableStringArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableStringArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableStringArrayAttributesMypy: TypeAlias = "_NullableStringArrayAttributesKeys"
-
-
-_DictAttributesKeys = TypedDict(
-    "_DictAttributesKeys",
-    {
-        "encoding-type": 'Literal["dict"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _DictAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DictAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DictAttributesMypy: TypeAlias = "_DictAttributesKeys"
-
-
-_RecArrayAttributesKeys = TypedDict(
-    "_RecArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["rec-array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _RecArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RecArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RecArrayAttributesMypy: TypeAlias = "_RecArrayAttributesKeys"
-
-
-_NumericScalarAttributesKeys = TypedDict(
-    "_NumericScalarAttributesKeys",
-    {
-        "encoding-type": 'Literal["numeric-scalar"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _NumericScalarAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NumericScalarAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NumericScalarAttributesMypy: TypeAlias = "_NumericScalarAttributesKeys"
-
-
-_StringScalarAttributesKeys = TypedDict(
-    "_StringScalarAttributesKeys",
-    {
-        "encoding-type": 'Literal["string"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _StringScalarAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _StringScalarAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_StringScalarAttributesMypy: TypeAlias = "_StringScalarAttributesKeys"
-
-
-_NullElementAttributesKeys = TypedDict(
-    "_NullElementAttributesKeys",
-    {
-        "encoding-type": 'Literal["null"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullElementAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullElementAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullElementAttributesMypy: TypeAlias = "_NullElementAttributesKeys"
-
-
-_RawAttributesKeys = TypedDict(
-    "_RawAttributesKeys",
-    {
-        "encoding-type": 'Literal["raw"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _RawAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RawAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RawAttributesMypy: TypeAlias = "_RawAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    AnnDataAttributes: TypeAlias = _AnnDataAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    AnnDataAttributes: TypeAlias = _AnnDataAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    AnnDataAttributes: TypeAlias = _AnnDataAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 # A two-dimensional matrix as X, raw's X and layers hold it: dense, or sparse by compressed rows or compressed columns.
-Matrix: TypeAlias = "DenseArray | CsrMatrix | CscMatrix | _MypyFallback"
+Matrix: TypeAlias = "DenseArray | CsrMatrix | CscMatrix | MypyFallback"
 
 
 # One column of a data frame (or its index): a one-dimensional element, plain or with missing values marked.
-Column: TypeAlias = "DenseArray | StringArray | Categorical | NullableInteger | NullableBoolean | NullableStringArray | _MypyFallback"
+Column: TypeAlias = "DenseArray | StringArray | Categorical | NullableInteger | NullableBoolean | NullableStringArray | MypyFallback"
 
 
 # Any element a dict may hold (uns, obsm, layers, ...); the options differ in the constant of `attributes.encoding-type`.
-AnyElement: TypeAlias = "CsrMatrix | CscMatrix | Categorical | NullableInteger | NullableBoolean | NullableStringArray | DataFrame | Dict | DenseArray | StringArray | RecArray | NumericScalar | StringScalar | NullElement | _MypyFallback"
+AnyElement: TypeAlias = "CsrMatrix | CscMatrix | Categorical | NullableInteger | NullableBoolean | NullableStringArray | DataFrame | Dict | DenseArray | StringArray | RecArray | NumericScalar | StringScalar | NullElement | MypyFallback"
 
 
 AnnDataMembers = TypedDict(
@@ -447,7 +86,7 @@ AnnDataMembers = TypedDict(
         "varp": "Dict",
         "layers": "Dict",
         "uns": "Dict",
-        "raw": NotRequired["Raw | NullElement | _MypyFallback"],
+        "raw": NotRequired["Raw | NullElement | MypyFallback"],
     },
 )
 
@@ -476,7 +115,7 @@ CategoricalMembers = TypedDict(
     "CategoricalMembers",
     {
         "codes": "DenseArray",
-        "categories": "StringArray | DenseArray | _MypyFallback",
+        "categories": "StringArray | DenseArray | MypyFallback",
     },
 )
 
@@ -532,6 +171,21 @@ class AnnData(TypedDict):
     members: AnnDataMembers
 
 
+_AnnDataAttributesKeys = TypedDict(
+    "_AnnDataAttributesKeys",
+    {
+        "encoding-type": 'Literal["anndata"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class AnnDataAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _AnnDataAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class DenseArray(TypedDict):
     """A dense n-dimensional array of numbers or booleans (a matrix, an embedding, a plain column,
     categorical codes, a mask); zero-dimensional values are scalars instead."""
@@ -549,6 +203,21 @@ class DenseArray(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_DenseArrayAttributesKeys = TypedDict(
+    "_DenseArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class DenseArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DenseArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class CsrMatrix(TypedDict):
     """A sparse matrix stored row by row (compressed sparse rows): indptr has one entry per row
     plus one."""
@@ -557,6 +226,22 @@ class CsrMatrix(TypedDict):
     node_type: Literal["group"]
     attributes: CsrMatrixAttributes
     members: CsrMatrixMembers
+
+
+_CsrMatrixAttributesKeys = TypedDict(
+    "_CsrMatrixAttributesKeys",
+    {
+        "encoding-type": 'Literal["csr_matrix"]',
+        "encoding-version": 'Literal["0.1.0"]',
+        "shape": "list[int]",
+    },
+)
+
+
+class CsrMatrixAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CsrMatrixAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class SparsePart(TypedDict):
@@ -586,6 +271,22 @@ class CscMatrix(TypedDict):
     members: CscMatrixMembers
 
 
+_CscMatrixAttributesKeys = TypedDict(
+    "_CscMatrixAttributesKeys",
+    {
+        "encoding-type": 'Literal["csc_matrix"]',
+        "encoding-version": 'Literal["0.1.0"]',
+        "shape": "list[int]",
+    },
+)
+
+
+class CscMatrixAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CscMatrixAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class DataFrame(TypedDict):
     """A table: one member per column plus one for the row labels. `_index` names the member
     holding the labels, `column-order` names the columns left to right."""
@@ -594,6 +295,23 @@ class DataFrame(TypedDict):
     node_type: Literal["group"]
     attributes: DataFrameAttributes
     members: dict[str, Column]
+
+
+_DataFrameAttributesKeys = TypedDict(
+    "_DataFrameAttributesKeys",
+    {
+        "encoding-type": 'Literal["dataframe"]',
+        "encoding-version": 'Literal["0.2.0"]',
+        "_index": "str",
+        "column-order": "list[str]",
+    },
+)
+
+
+class DataFrameAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DataFrameAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class StringArray(TypedDict):
@@ -613,6 +331,21 @@ class StringArray(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_StringArrayAttributesKeys = TypedDict(
+    "_StringArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["string-array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class StringArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _StringArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Categorical(TypedDict):
     """Values drawn from a short list: `categories` holds the distinct values, `codes` one small
     integer per item pointing into it (-1 for a missing value); `ordered` says whether the
@@ -622,6 +355,22 @@ class Categorical(TypedDict):
     node_type: Literal["group"]
     attributes: CategoricalAttributes
     members: CategoricalMembers
+
+
+_CategoricalAttributesKeys = TypedDict(
+    "_CategoricalAttributesKeys",
+    {
+        "encoding-type": 'Literal["categorical"]',
+        "encoding-version": 'Literal["0.2.0"]',
+        "ordered": "bool",
+    },
+)
+
+
+class CategoricalAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CategoricalAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullableInteger(TypedDict):
@@ -634,6 +383,21 @@ class NullableInteger(TypedDict):
     members: NullableIntegerMembers
 
 
+_NullableIntegerAttributesKeys = TypedDict(
+    "_NullableIntegerAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-integer"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableIntegerAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableIntegerAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class NullableBoolean(TypedDict):
     """Booleans some of which are missing: `values` and `mask` as for nullable integers, both
     boolean."""
@@ -642,6 +406,21 @@ class NullableBoolean(TypedDict):
     node_type: Literal["group"]
     attributes: NullableBooleanAttributes
     members: NullableBooleanMembers
+
+
+_NullableBooleanAttributesKeys = TypedDict(
+    "_NullableBooleanAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-boolean"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableBooleanAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableBooleanAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullableStringArray(TypedDict):
@@ -655,6 +434,21 @@ class NullableStringArray(TypedDict):
     members: NullableStringArrayMembers
 
 
+_NullableStringArrayAttributesKeys = TypedDict(
+    "_NullableStringArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-string-array"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableStringArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableStringArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Dict(TypedDict):
     """A mapping from names to elements of any kind, nested as deep as needed (uns, and the aligned
     mappings obsm, varm, obsp, varp and layers)."""
@@ -663,6 +457,21 @@ class Dict(TypedDict):
     node_type: Literal["group"]
     attributes: DictAttributes
     members: dict[str, AnyElement]
+
+
+_DictAttributesKeys = TypedDict(
+    "_DictAttributesKeys",
+    {
+        "encoding-type": 'Literal["dict"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class DictAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DictAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class RecArray(TypedDict):
@@ -680,6 +489,21 @@ class RecArray(TypedDict):
     codecs: list[str | NamedConfig]
     storage_transformers: NotRequired[list[str | NamedConfig]]
     dimension_names: NotRequired[list[str | None]]
+
+
+_RecArrayAttributesKeys = TypedDict(
+    "_RecArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["rec-array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class RecArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _RecArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class RecArrayDataTypeOption2(TypedDict):
@@ -719,6 +543,21 @@ class NumericScalar(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_NumericScalarAttributesKeys = TypedDict(
+    "_NumericScalarAttributesKeys",
+    {
+        "encoding-type": 'Literal["numeric-scalar"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class NumericScalarAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NumericScalarAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class StringScalar(TypedDict):
     """A single string, as a zero-dimensional array (tagged `string`)."""
 
@@ -733,6 +572,21 @@ class StringScalar(TypedDict):
     codecs: list[str | NamedConfig]
     storage_transformers: NotRequired[list[str | NamedConfig]]
     dimension_names: NotRequired[list[str | None]]
+
+
+_StringScalarAttributesKeys = TypedDict(
+    "_StringScalarAttributesKeys",
+    {
+        "encoding-type": 'Literal["string"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class StringScalarAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _StringScalarAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullElement(TypedDict):
@@ -752,6 +606,21 @@ class NullElement(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_NullElementAttributesKeys = TypedDict(
+    "_NullElementAttributesKeys",
+    {
+        "encoding-type": 'Literal["null"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullElementAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullElementAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Raw(TypedDict):
     """The frozen copy of an earlier state: its own matrix, its own column table and the matrices
     aligned with those columns; the rows are the ones of the enclosing store."""
@@ -760,3 +629,18 @@ class Raw(TypedDict):
     node_type: Literal["group"]
     attributes: RawAttributes
     members: RawMembers
+
+
+_RawAttributesKeys = TypedDict(
+    "_RawAttributesKeys",
+    {
+        "encoding-type": 'Literal["raw"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class RawAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _RawAttributesKeys, extra_items="JsonValue"
+):
+    pass

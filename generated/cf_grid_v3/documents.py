@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -61,7 +57,26 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _DatasetAttributesKeys(TypedDict):
+class CFGrid(TypedDict):
+    """A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v3
+    group: every member is a variable (a data, coordinate, bounds or grid-mapping variable)
+    whose attributes follow the CF attribute schema of zarr-conventions/CF (vendored in
+    zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`,
+    `bounds` and `ancillary_variables` give must be variables of the dataset (checked at run
+    time)."""
+
+    zarr_format: Literal[3]
+    node_type: Literal["group"]
+    attributes: DatasetAttributes
+    members: dict[str, Variable]
+
+
+class DatasetAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The dataset's global attributes: CF's (Conventions, title, institution, source, history,
+    references, comment) and any other."""
+
     zarr_conventions: NotRequired[JsonValue]
     # CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces.
     Conventions: NotRequired[str]
@@ -174,17 +189,31 @@ class _DatasetAttributesKeys(TypedDict):
     standard_parallel: NotRequired[float | list[float]]
 
 
-class _DatasetAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DatasetAttributesKeys, extra_items="JsonValue"
+class Variable(TypedDict):
+    """A variable: a Zarr v3 array with CF attributes and one dimension name per axis; a 0-d
+    variable (a grid mapping, a scalar coordinate) has none, and xarray writes no
+    `dimension_names` for it."""
+
+    zarr_format: Literal[3]
+    node_type: Literal["array"]
+    attributes: VariableAttributes
+    shape: list[int]
+    data_type: str | NamedConfig
+    chunk_grid: str | NamedConfig
+    chunk_key_encoding: str | NamedConfig
+    fill_value: JsonValue
+    codecs: list[str | NamedConfig]
+    storage_transformers: NotRequired[list[str | NamedConfig]]
+    # One dimension name per axis of `shape` (xarray's Zarr encoding).
+    dimension_names: NotRequired[list[str]]
+
+
+class VariableAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
-    """The dataset's global attributes: CF's (Conventions, title, institution, source, history,
-    references, comment) and any other."""
+    """A variable's CF attributes (units, standard_name, coordinates, grid_mapping, bounds, ...);
+    any other attribute is allowed and kept."""
 
-
-_DatasetAttributesMypy: TypeAlias = "_DatasetAttributesKeys"
-
-
-class _VariableAttributesKeys(TypedDict):
     # A CF standard name, optionally followed by blanks and a standard name modifier (CF 1.11, section 3.3).
     standard_name: NotRequired[str]
     # The name of the variable that describes the grid mapping. Only CF's short form (one variable name) is supported: the extended form (`crs: x y`) is refused by the pattern rather than checked wrongly.
@@ -295,62 +324,3 @@ class _VariableAttributesKeys(TypedDict):
     straight_vertical_longitude_from_pole: NotRequired[float]
     # Standard parallel(s) for the projection
     standard_parallel: NotRequired[float | list[float]]
-
-
-class _VariableAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _VariableAttributesKeys, extra_items="JsonValue"
-):
-    """A variable's CF attributes (units, standard_name, coordinates, grid_mapping, bounds, ...);
-    any other attribute is allowed and kept."""
-
-
-_VariableAttributesMypy: TypeAlias = "_VariableAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    DatasetAttributes: TypeAlias = _DatasetAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    DatasetAttributes: TypeAlias = _DatasetAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    VariableAttributes: TypeAlias = _VariableAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    DatasetAttributes: TypeAlias = _DatasetAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-class CFGrid(TypedDict):
-    """A CF (Climate and Forecast) gridded dataset as xarray's `to_zarr` writes it to a Zarr v3
-    group: every member is a variable (a data, coordinate, bounds or grid-mapping variable)
-    whose attributes follow the CF attribute schema of zarr-conventions/CF (vendored in
-    zarr-conventions-cf.schema.json). The names a variable's `coordinates`, `grid_mapping`,
-    `bounds` and `ancillary_variables` give must be variables of the dataset (checked at run
-    time)."""
-
-    zarr_format: Literal[3]
-    node_type: Literal["group"]
-    attributes: DatasetAttributes
-    members: dict[str, Variable]
-
-
-class Variable(TypedDict):
-    """A variable: a Zarr v3 array with CF attributes and one dimension name per axis; a 0-d
-    variable (a grid mapping, a scalar coordinate) has none, and xarray writes no
-    `dimension_names` for it."""
-
-    zarr_format: Literal[3]
-    node_type: Literal["array"]
-    attributes: VariableAttributes
-    shape: list[int]
-    data_type: str | NamedConfig
-    chunk_grid: str | NamedConfig
-    chunk_key_encoding: str | NamedConfig
-    fill_value: JsonValue
-    codecs: list[str | NamedConfig]
-    storage_transformers: NotRequired[list[str | NamedConfig]]
-    # One dimension name per axis of `shape` (xarray's Zarr encoding).
-    dimension_names: NotRequired[list[str]]

@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -96,147 +86,6 @@ class GroupSpecV2(TypedDict, Generic[TAttrs, TMembers]):
 
 
 AnyNodeV2: TypeAlias = "GroupSpecV2[JsonObject, dict[str, AnyNodeV2]] | ArraySpecV2[JsonObject]"
-
-
-_GeoAttributesKeys = TypedDict(
-    "_GeoAttributesKeys",
-    {
-        "zarr_conventions": NotRequired["list[JsonObject]"],
-        "multiscales": NotRequired["_MultiscalesPropertiesOpen"],
-        "proj:code": NotRequired["str"],
-        "proj:wkt2": NotRequired["str"],
-        "proj:projjson": NotRequired["ProjjsonSchema"],
-        "spatial:dimensions": NotRequired["list[str]"],
-        "spatial:bbox": NotRequired["list[float]"],
-        "spatial:transform_type": NotRequired["str"],
-        "spatial:transform": NotRequired["list[float]"],
-        "spatial:shape": NotRequired["list[int]"],
-        "spatial:registration": NotRequired['Literal["node", "pixel"]'],
-    },
-)
-
-
-_GeoAttributesKeysMypy = TypedDict(
-    "_GeoAttributesKeysMypy",
-    {
-        "zarr_conventions": NotRequired["list[JsonObject]"],
-        "multiscales": NotRequired["_MultiscalesPropertiesMypy"],
-        "proj:code": NotRequired["str"],
-        "proj:wkt2": NotRequired["str"],
-        "proj:projjson": NotRequired["ProjjsonSchema"],
-        "spatial:dimensions": NotRequired["list[str]"],
-        "spatial:bbox": NotRequired["list[float]"],
-        "spatial:transform_type": NotRequired["str"],
-        "spatial:transform": NotRequired["list[float]"],
-        "spatial:shape": NotRequired["list[int]"],
-        "spatial:registration": NotRequired['Literal["node", "pixel"]'],
-    },
-)
-
-
-class _GeoAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _GeoAttributesKeys, extra_items="JsonValue"
-):
-    """The attributes of a GeoZarr node: the zarr_conventions it declares, and the keys of
-    multiscales, proj: and spatial:, each optional (what is required depends on what the node
-    declares, checked at run time). Other attributes are allowed and kept."""
-
-
-_GeoAttributesMypy: TypeAlias = "_GeoAttributesKeysMypy"
-
-
-class _MultiscalesPropertiesKeys(TypedDict):
-    # Array of objects representing the pyramid layout and transformation relationships
-    layout: list[_LayoutObjectOpen]
-    # Default resampling method used for downsampling
-    resampling_method: NotRequired[str]
-
-
-class _MultiscalesPropertiesKeysMypy(TypedDict):
-    # Array of objects representing the pyramid layout and transformation relationships
-    layout: list[_LayoutObjectMypy]
-    # Default resampling method used for downsampling
-    resampling_method: NotRequired[str]
-
-
-class _MultiscalesPropertiesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesPropertiesKeys, extra_items="JsonValue"
-):
-    """Multiscales convention properties defining the hierarchical layout and transformations"""
-
-
-_MultiscalesPropertiesMypy: TypeAlias = "_MultiscalesPropertiesKeysMypy"
-
-
-class _LayoutObjectKeys(TypedDict):
-    # Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array wit...
-    asset: str
-    # Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources
-    derived_from: NotRequired[str]
-    # Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at...
-    transform: NotRequired[_LayoutObjectTransformOpen]
-    # Default resampling method used for resampling data
-    resampling_method: NotRequired[str]
-
-
-class _LayoutObjectKeysMypy(TypedDict):
-    # Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array wit...
-    asset: str
-    # Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources
-    derived_from: NotRequired[str]
-    # Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at...
-    transform: NotRequired[_LayoutObjectTransformMypy]
-    # Default resampling method used for resampling data
-    resampling_method: NotRequired[str]
-
-
-class _LayoutObjectOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LayoutObjectKeys, extra_items="JsonValue"
-):
-    """Layout object representing a single resolution level"""
-
-
-_LayoutObjectMypy: TypeAlias = "_LayoutObjectKeysMypy"
-
-
-class _LayoutObjectTransformKeys(TypedDict):
-    # Array of scale factors per axis describing the coordinate transformation from the source level (derived_from) to this level
-    scale: NotRequired[list[float]]
-    # Array of translation offsets per axis in the coordinate space
-    translation: NotRequired[list[float]]
-
-
-class _LayoutObjectTransformOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LayoutObjectTransformKeys, extra_items="JsonValue"
-):
-    """Transformation parameters describing the coordinate transformation for this level. Contains
-    relative transformation parameters (scale, translation). Absolute positioning parameters
-    should be placed at the layout entry level, outside this object."""
-
-
-_LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    GeoAttributes: TypeAlias = _GeoAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObjectTransform: TypeAlias = _LayoutObjectTransformOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    GeoAttributes: TypeAlias = _GeoAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LayoutObject: TypeAlias = _LayoutObjectMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LayoutObjectTransform: TypeAlias = _LayoutObjectTransformMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    GeoAttributes: TypeAlias = _GeoAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObjectTransform: TypeAlias = _LayoutObjectTransformOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 # PROJJSON CRS representation following PROJ specification
@@ -374,7 +223,72 @@ class GeoZarrDataset(TypedDict):
     zarr_format: Literal[3]
     node_type: Literal["group"]
     attributes: GeoAttributes
-    members: dict[str, GeoZarrDataset | GeoArray | _MypyFallback]
+    members: dict[str, GeoZarrDataset | GeoArray | MypyFallback]
+
+
+_GeoAttributesKeys = TypedDict(
+    "_GeoAttributesKeys",
+    {
+        "zarr_conventions": NotRequired["list[JsonObject]"],
+        "multiscales": NotRequired["MultiscalesProperties"],
+        "proj:code": NotRequired["str"],
+        "proj:wkt2": NotRequired["str"],
+        "proj:projjson": NotRequired["ProjjsonSchema"],
+        "spatial:dimensions": NotRequired["list[str]"],
+        "spatial:bbox": NotRequired["list[float]"],
+        "spatial:transform_type": NotRequired["str"],
+        "spatial:transform": NotRequired["list[float]"],
+        "spatial:shape": NotRequired["list[int]"],
+        "spatial:registration": NotRequired['Literal["node", "pixel"]'],
+    },
+)
+
+
+class GeoAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _GeoAttributesKeys, extra_items="JsonValue"
+):
+    """The attributes of a GeoZarr node: the zarr_conventions it declares, and the keys of
+    multiscales, proj: and spatial:, each optional (what is required depends on what the node
+    declares, checked at run time). Other attributes are allowed and kept."""
+
+
+class MultiscalesProperties(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Multiscales convention properties defining the hierarchical layout and transformations"""
+
+    # Array of objects representing the pyramid layout and transformation relationships
+    layout: list[LayoutObject]
+    # Default resampling method used for downsampling
+    resampling_method: NotRequired[str]
+
+
+class LayoutObject(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Layout object representing a single resolution level"""
+
+    # Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array wit...
+    asset: str
+    # Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources
+    derived_from: NotRequired[str]
+    # Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at...
+    transform: NotRequired[LayoutObjectTransform]
+    # Default resampling method used for resampling data
+    resampling_method: NotRequired[str]
+
+
+class LayoutObjectTransform(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformation parameters describing the coordinate transformation for this level. Contains
+    relative transformation parameters (scale, translation). Absolute positioning parameters
+    should be placed at the layout entry level, outside this object."""
+
+    # Array of scale factors per axis describing the coordinate transformation from the source level (derived_from) to this level
+    scale: NotRequired[list[float]]
+    # Array of translation offsets per axis in the coordinate space
+    translation: NotRequired[list[float]]
 
 
 BoundCrsOption1 = TypedDict(

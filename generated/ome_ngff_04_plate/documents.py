@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -62,6 +52,18 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
+CoordinateTransformations: TypeAlias = (
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation | MypyFallback]"
+)
+
+
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2 | MypyFallback]"
+
+
+# A member of the labels group: a label image, or an intermediate group without metadata.
+LabelsMember: TypeAlias = "LabelImage | LabelsFolder | MypyFallback"
+
+
 _OmeZarr04ImageMembersKeys = TypedDict(
     "_OmeZarr04ImageMembersKeys",
     {
@@ -70,76 +72,54 @@ _OmeZarr04ImageMembersKeys = TypedDict(
 )
 
 
-class _OmeZarr04ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+class OmeZarr04ImageMembers(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _OmeZarr04ImageMembersKeys, extra_items="AnyNode"
 ):
     pass
 
 
-_OmeZarr04ImageMembersMypy: TypeAlias = "_OmeZarr04ImageMembersKeys"
+class OmeZarr04Plate(TypedDict):
+    """An OME-NGFF 0.4 high-content screening plate (a Zarr v2 group): its attributes are checked
+    by the official plate.schema; its members are row groups, whose members are wells (the
+    ome-ngff-04-well convention), whose members are fields of view (the ome-ngff-04-image
+    convention). Every listed well exists at its path, and its path is its row's name and its
+    column's name."""
+
+    zarr_format: Literal[2]
+    attributes: OMENGFFPlateSchema
+    members: dict[str, Row]
 
 
-class _OMENGFFPlateSchemaKeys(TypedDict):
-    plate: NotRequired[_OMENGFFPlateSchemaPlateOpen]
-
-
-class _OMENGFFPlateSchemaKeysMypy(TypedDict):
-    plate: NotRequired[_OMENGFFPlateSchemaPlateMypy]
-
-
-class _OMENGFFPlateSchemaOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFPlateSchemaKeys, extra_items="JsonValue"
+class OMENGFFPlateSchema(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
     """JSON from OME-NGFF .zattrs"""
 
-
-_OMENGFFPlateSchemaMypy: TypeAlias = "_OMENGFFPlateSchemaKeysMypy"
-
-
-class _OMENGFFPlateSchemaPlateKeys(TypedDict):
-    # The columns of the plate
-    columns: list[_OMENGFFPlateSchemaPlateColumnOpen]
-    # The rows of the plate
-    rows: list[_OMENGFFPlateSchemaPlateRowOpen]
-    # The wells of the plate
-    wells: list[_OMENGFFPlateSchemaPlateWellOpen]
-    # The acquisitions for this plate
-    acquisitions: NotRequired[list[_OMENGFFPlateSchemaPlateAcquisitionOpen]]
-    # The version of the specification
-    version: NotRequired[Literal["0.4"]]
-    # The maximum number of fields per view across all wells
-    field_count: NotRequired[int]
-    # The name of the plate
-    name: NotRequired[str]
+    plate: NotRequired[OMENGFFPlateSchemaPlate]
 
 
-class _OMENGFFPlateSchemaPlateKeysMypy(TypedDict):
-    # The columns of the plate
-    columns: list[_OMENGFFPlateSchemaPlateColumnMypy]
-    # The rows of the plate
-    rows: list[_OMENGFFPlateSchemaPlateRowMypy]
-    # The wells of the plate
-    wells: list[_OMENGFFPlateSchemaPlateWellMypy]
-    # The acquisitions for this plate
-    acquisitions: NotRequired[list[_OMENGFFPlateSchemaPlateAcquisitionMypy]]
-    # The version of the specification
-    version: NotRequired[Literal["0.4"]]
-    # The maximum number of fields per view across all wells
-    field_count: NotRequired[int]
-    # The name of the plate
-    name: NotRequired[str]
-
-
-class _OMENGFFPlateSchemaPlateOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFPlateSchemaPlateKeys, extra_items="JsonValue"
+class OMENGFFPlateSchemaPlate(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
-    pass
+    # The columns of the plate
+    columns: list[OMENGFFPlateSchemaPlateColumn]
+    # The rows of the plate
+    rows: list[OMENGFFPlateSchemaPlateRow]
+    # The wells of the plate
+    wells: list[OMENGFFPlateSchemaPlateWell]
+    # The acquisitions for this plate
+    acquisitions: NotRequired[list[OMENGFFPlateSchemaPlateAcquisition]]
+    # The version of the specification
+    version: NotRequired[Literal["0.4"]]
+    # The maximum number of fields per view across all wells
+    field_count: NotRequired[int]
+    # The name of the plate
+    name: NotRequired[str]
 
 
-_OMENGFFPlateSchemaPlateMypy: TypeAlias = "_OMENGFFPlateSchemaPlateKeysMypy"
-
-
-class _OMENGFFPlateSchemaPlateAcquisitionKeys(TypedDict):
+class OMENGFFPlateSchemaPlateAcquisition(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
     # A unique identifier within the context of the plate
     id: int
     # The maximum number of fields of view for the acquisition
@@ -154,526 +134,29 @@ class _OMENGFFPlateSchemaPlateAcquisitionKeys(TypedDict):
     endtime: NotRequired[int]
 
 
-class _OMENGFFPlateSchemaPlateAcquisitionOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFPlateSchemaPlateAcquisitionKeys, extra_items="JsonValue"
+class OMENGFFPlateSchemaPlateColumn(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
-    pass
-
-
-_OMENGFFPlateSchemaPlateAcquisitionMypy: TypeAlias = "_OMENGFFPlateSchemaPlateAcquisitionKeys"
-
-
-class _OMENGFFPlateSchemaPlateColumnKeys(TypedDict):
     # The column name
     name: str
 
 
-class _OMENGFFPlateSchemaPlateColumnOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFPlateSchemaPlateColumnKeys, extra_items="JsonValue"
+class OMENGFFPlateSchemaPlateRow(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
-    pass
-
-
-_OMENGFFPlateSchemaPlateColumnMypy: TypeAlias = "_OMENGFFPlateSchemaPlateColumnKeys"
-
-
-class _OMENGFFPlateSchemaPlateRowKeys(TypedDict):
     # The row name
     name: str
 
 
-class _OMENGFFPlateSchemaPlateRowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFPlateSchemaPlateRowKeys, extra_items="JsonValue"
+class OMENGFFPlateSchemaPlateWell(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
-    pass
-
-
-_OMENGFFPlateSchemaPlateRowMypy: TypeAlias = "_OMENGFFPlateSchemaPlateRowKeys"
-
-
-class _OMENGFFPlateSchemaPlateWellKeys(TypedDict):
     # The path to the well subgroup
     path: str
     # The index of the well in the rows list
     rowIndex: int
     # The index of the well in the columns list
     columnIndex: int
-
-
-class _OMENGFFPlateSchemaPlateWellOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFPlateSchemaPlateWellKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OMENGFFPlateSchemaPlateWellMypy: TypeAlias = "_OMENGFFPlateSchemaPlateWellKeys"
-
-
-class _OMENGFFWellSchemaKeys(TypedDict):
-    well: NotRequired[_OMENGFFWellSchemaWellOpen]
-
-
-class _OMENGFFWellSchemaKeysMypy(TypedDict):
-    well: NotRequired[_OMENGFFWellSchemaWellMypy]
-
-
-class _OMENGFFWellSchemaOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFWellSchemaKeys, extra_items="JsonValue"
-):
-    """JSON from OME-NGFF .zattrs"""
-
-
-_OMENGFFWellSchemaMypy: TypeAlias = "_OMENGFFWellSchemaKeysMypy"
-
-
-class _OMENGFFWellSchemaWellKeys(TypedDict):
-    # The fields of view for this well
-    images: list[_OMENGFFWellSchemaWellImageOpen]
-    # The version of the specification
-    version: NotRequired[Literal["0.4"]]
-
-
-class _OMENGFFWellSchemaWellKeysMypy(TypedDict):
-    # The fields of view for this well
-    images: list[_OMENGFFWellSchemaWellImageMypy]
-    # The version of the specification
-    version: NotRequired[Literal["0.4"]]
-
-
-class _OMENGFFWellSchemaWellOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFWellSchemaWellKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OMENGFFWellSchemaWellMypy: TypeAlias = "_OMENGFFWellSchemaWellKeysMypy"
-
-
-class _OMENGFFWellSchemaWellImageKeys(TypedDict):
-    # The path for this field of view subgroup
-    path: str
-    # A unique identifier within the context of the plate
-    acquisition: NotRequired[int]
-
-
-class _OMENGFFWellSchemaWellImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMENGFFWellSchemaWellImageKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OMENGFFWellSchemaWellImageMypy: TypeAlias = "_OMENGFFWellSchemaWellImageKeys"
-
-
-class _NGFFImageKeys(TypedDict):
-    # The multiscale datasets for this image
-    multiscales: list[_NGFFImageMultiscaleOpen]
-    omero: NotRequired[_NGFFImageOmeroOpen]
-
-
-class _NGFFImageKeysMypy(TypedDict):
-    # The multiscale datasets for this image
-    multiscales: list[_NGFFImageMultiscaleMypy]
-    omero: NotRequired[_NGFFImageOmeroMypy]
-
-
-class _NGFFImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageKeys, extra_items="JsonValue"
-):
-    """JSON from OME-NGFF .zattrs"""
-
-
-_NGFFImageMypy: TypeAlias = "_NGFFImageKeysMypy"
-
-
-class _NGFFImageMultiscaleKeys(TypedDict):
-    datasets: list[_NGFFImageMultiscaleDatasetOpen]
-    axes: Axes
-    name: NotRequired[str]
-    version: NotRequired[Literal["0.4"]]
-    coordinateTransformations: NotRequired[CoordinateTransformations]
-
-
-class _NGFFImageMultiscaleKeysMypy(TypedDict):
-    datasets: list[_NGFFImageMultiscaleDatasetMypy]
-    axes: Axes
-    name: NotRequired[str]
-    version: NotRequired[Literal["0.4"]]
-    coordinateTransformations: NotRequired[CoordinateTransformations]
-
-
-class _NGFFImageMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageMultiscaleKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NGFFImageMultiscaleMypy: TypeAlias = "_NGFFImageMultiscaleKeysMypy"
-
-
-class _NGFFImageMultiscaleDatasetKeys(TypedDict):
-    path: str
-    coordinateTransformations: CoordinateTransformations
-
-
-class _NGFFImageMultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageMultiscaleDatasetKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NGFFImageMultiscaleDatasetMypy: TypeAlias = "_NGFFImageMultiscaleDatasetKeys"
-
-
-class _CoordinateTransformationScaleKeys(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-
-
-class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationScaleKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CoordinateTransformationScaleMypy: TypeAlias = "_CoordinateTransformationScaleKeys"
-
-
-class _CoordinateTransformationTranslationKeys(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-
-
-class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationTranslationKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CoordinateTransformationTranslationMypy: TypeAlias = "_CoordinateTransformationTranslationKeys"
-
-
-class _AxisOption1Keys(TypedDict):
-    name: str
-    type: Literal["channel", "time", "space"]
-
-
-class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisOption1Keys, extra_items="JsonValue"
-):
-    pass
-
-
-_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys"
-
-
-class _AxisOption2Keys(TypedDict):
-    name: str
-    type: NotRequired[str]
-
-
-class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisOption2Keys, extra_items="JsonValue"
-):
-    pass
-
-
-_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys"
-
-
-class _NGFFImageOmeroKeys(TypedDict):
-    channels: list[_NGFFImageOmeroChannelOpen]
-
-
-class _NGFFImageOmeroKeysMypy(TypedDict):
-    channels: list[_NGFFImageOmeroChannelMypy]
-
-
-class _NGFFImageOmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageOmeroKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NGFFImageOmeroMypy: TypeAlias = "_NGFFImageOmeroKeysMypy"
-
-
-class _NGFFImageOmeroChannelKeys(TypedDict):
-    window: _NGFFImageOmeroChannelWindowOpen
-    color: str
-    label: NotRequired[str]
-    family: NotRequired[str]
-    active: NotRequired[bool]
-
-
-class _NGFFImageOmeroChannelKeysMypy(TypedDict):
-    window: _NGFFImageOmeroChannelWindowMypy
-    color: str
-    label: NotRequired[str]
-    family: NotRequired[str]
-    active: NotRequired[bool]
-
-
-class _NGFFImageOmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageOmeroChannelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NGFFImageOmeroChannelMypy: TypeAlias = "_NGFFImageOmeroChannelKeysMypy"
-
-
-class _NGFFImageOmeroChannelWindowKeys(TypedDict):
-    end: float
-    max: float
-    min: float
-    start: float
-
-
-class _NGFFImageOmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NGFFImageOmeroChannelWindowKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NGFFImageOmeroChannelWindowMypy: TypeAlias = "_NGFFImageOmeroChannelWindowKeys"
-
-
-class _LabelsAttributesKeys(TypedDict):
-    # Paths, relative to this group, of the label images it holds.
-    labels: list[str]
-
-
-class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesKeys, extra_items="JsonValue"
-):
-    """The labels group's attributes: the paths of its label images (the spec publishes no schema
-    for them)."""
-
-
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys"
-
-
-_LabelImageAttributesKeys = TypedDict(
-    "_LabelImageAttributesKeys",
-    {
-        "multiscales": "list[_NGFFImageMultiscaleOpen]",
-        "omero": NotRequired["_NGFFImageOmeroOpen"],
-        "image-label": NotRequired["_LabelImageAttributesImageLabelOpen"],
-    },
-)
-
-
-_LabelImageAttributesKeysMypy = TypedDict(
-    "_LabelImageAttributesKeysMypy",
-    {
-        "multiscales": "list[_NGFFImageMultiscaleMypy]",
-        "omero": NotRequired["_NGFFImageOmeroMypy"],
-        "image-label": NotRequired["_LabelImageAttributesImageLabelMypy"],
-    },
-)
-
-
-class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesKeys, extra_items="JsonValue"
-):
-    """image.schema and label.schema at once."""
-
-
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
-
-
-class _LabelImageAttributesImageLabelKeys(TypedDict):
-    # The colors for this label image
-    colors: NotRequired[list[_LabelImageAttributesImageLabelColorOpen]]
-    # The properties for this label image
-    properties: NotRequired[list[_LabelImageAttributesImageLabelPropertyOpen]]
-    # The source of this label image
-    source: NotRequired[_LabelImageAttributesImageLabelSourceOpen]
-    # The version of the specification
-    version: NotRequired[Literal["0.4"]]
-
-
-class _LabelImageAttributesImageLabelKeysMypy(TypedDict):
-    # The colors for this label image
-    colors: NotRequired[list[_LabelImageAttributesImageLabelColorMypy]]
-    # The properties for this label image
-    properties: NotRequired[list[_LabelImageAttributesImageLabelPropertyMypy]]
-    # The source of this label image
-    source: NotRequired[_LabelImageAttributesImageLabelSourceMypy]
-    # The version of the specification
-    version: NotRequired[Literal["0.4"]]
-
-
-class _LabelImageAttributesImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesImageLabelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesImageLabelMypy: TypeAlias = "_LabelImageAttributesImageLabelKeysMypy"
-
-
-_LabelImageAttributesImageLabelColorKeys = TypedDict(
-    "_LabelImageAttributesImageLabelColorKeys",
-    {
-        "label-value": "float",
-        "rgba": NotRequired["list[int]"],
-    },
-)
-
-
-class _LabelImageAttributesImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesImageLabelColorKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesImageLabelColorMypy: TypeAlias = "_LabelImageAttributesImageLabelColorKeys"
-
-
-_LabelImageAttributesImageLabelPropertyKeys = TypedDict(
-    "_LabelImageAttributesImageLabelPropertyKeys",
-    {
-        "label-value": "int",
-    },
-)
-
-
-class _LabelImageAttributesImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesImageLabelPropertyKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesImageLabelPropertyMypy: TypeAlias = (
-    "_LabelImageAttributesImageLabelPropertyKeys"
-)
-
-
-class _LabelImageAttributesImageLabelSourceKeys(TypedDict):
-    image: NotRequired[str]
-
-
-class _LabelImageAttributesImageLabelSourceOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesImageLabelSourceKeys, extra_items="JsonValue"
-):
-    """The source of this label image"""
-
-
-_LabelImageAttributesImageLabelSourceMypy: TypeAlias = "_LabelImageAttributesImageLabelSourceKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchema: TypeAlias = _OMENGFFPlateSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlate: TypeAlias = _OMENGFFPlateSchemaPlateOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateAcquisition: TypeAlias = _OMENGFFPlateSchemaPlateAcquisitionOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateColumn: TypeAlias = _OMENGFFPlateSchemaPlateColumnOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateRow: TypeAlias = _OMENGFFPlateSchemaPlateRowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateWell: TypeAlias = _OMENGFFPlateSchemaPlateWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImage: TypeAlias = _NGFFImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageOmero: TypeAlias = _NGFFImageOmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabelSource: TypeAlias = _LabelImageAttributesImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFPlateSchema: TypeAlias = _OMENGFFPlateSchemaMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFPlateSchemaPlate: TypeAlias = _OMENGFFPlateSchemaPlateMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFPlateSchemaPlateAcquisition: TypeAlias = _OMENGFFPlateSchemaPlateAcquisitionMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFPlateSchemaPlateColumn: TypeAlias = _OMENGFFPlateSchemaPlateColumnMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFPlateSchemaPlateRow: TypeAlias = _OMENGFFPlateSchemaPlateRowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFPlateSchemaPlateWell: TypeAlias = _OMENGFFPlateSchemaPlateWellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NGFFImage: TypeAlias = _NGFFImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NGFFImageOmero: TypeAlias = _NGFFImageOmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesImageLabelSource: TypeAlias = _LabelImageAttributesImageLabelSourceMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr04ImageMembers: TypeAlias = _OmeZarr04ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchema: TypeAlias = _OMENGFFPlateSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlate: TypeAlias = _OMENGFFPlateSchemaPlateOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateAcquisition: TypeAlias = _OMENGFFPlateSchemaPlateAcquisitionOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateColumn: TypeAlias = _OMENGFFPlateSchemaPlateColumnOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateRow: TypeAlias = _OMENGFFPlateSchemaPlateRowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFPlateSchemaPlateWell: TypeAlias = _OMENGFFPlateSchemaPlateWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFWellSchema: TypeAlias = _OMENGFFWellSchemaOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFWellSchemaWell: TypeAlias = _OMENGFFWellSchemaWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMENGFFWellSchemaWellImage: TypeAlias = _OMENGFFWellSchemaWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImage: TypeAlias = _NGFFImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageMultiscale: TypeAlias = _NGFFImageMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageMultiscaleDataset: TypeAlias = _NGFFImageMultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageOmero: TypeAlias = _NGFFImageOmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageOmeroChannel: TypeAlias = _NGFFImageOmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NGFFImageOmeroChannelWindow: TypeAlias = _NGFFImageOmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabel: TypeAlias = _LabelImageAttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabelColor: TypeAlias = _LabelImageAttributesImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabelProperty: TypeAlias = _LabelImageAttributesImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesImageLabelSource: TypeAlias = _LabelImageAttributesImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationScale | CoordinateTransformationTranslation | _MypyFallback]"
-)
-
-
-Axes: TypeAlias = "list[AxisOption1 | AxisOption2 | _MypyFallback]"
-
-
-# A member of the labels group: a label image, or an intermediate group without metadata.
-LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
-
-
-class OmeZarr04Plate(TypedDict):
-    """An OME-NGFF 0.4 high-content screening plate (a Zarr v2 group): its attributes are checked
-    by the official plate.schema; its members are row groups, whose members are wells (the
-    ome-ngff-04-well convention), whose members are fields of view (the ome-ngff-04-image
-    convention). Every listed well exists at its path, and its path is its row's name and its
-    column's name."""
-
-    zarr_format: Literal[2]
-    attributes: OMENGFFPlateSchema
-    members: dict[str, Row]
 
 
 class Row(TypedDict):
@@ -695,6 +178,32 @@ class OmeZarr04Well(TypedDict):
     members: dict[str, OmeZarr04Image]
 
 
+class OMENGFFWellSchema(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """JSON from OME-NGFF .zattrs"""
+
+    well: NotRequired[OMENGFFWellSchemaWell]
+
+
+class OMENGFFWellSchemaWell(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The fields of view for this well
+    images: list[OMENGFFWellSchemaWellImage]
+    # The version of the specification
+    version: NotRequired[Literal["0.4"]]
+
+
+class OMENGFFWellSchemaWellImage(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The path for this field of view subgroup
+    path: str
+    # A unique identifier within the context of the plate
+    acquisition: NotRequired[int]
+
+
 class OmeZarr04Image(TypedDict):
     """An OME-NGFF 0.4 multiscale image (a Zarr v2 group): its attributes are checked by the
     official image.schema; its levels are the arrays its datasets[].path name (any names:
@@ -706,6 +215,86 @@ class OmeZarr04Image(TypedDict):
     members: OmeZarr04ImageMembers
 
 
+class NGFFImage(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """JSON from OME-NGFF .zattrs"""
+
+    # The multiscale datasets for this image
+    multiscales: list[NGFFImageMultiscale]
+    omero: NotRequired[NGFFImageOmero]
+
+
+class NGFFImageMultiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    datasets: list[NGFFImageMultiscaleDataset]
+    axes: Axes
+    name: NotRequired[str]
+    version: NotRequired[Literal["0.4"]]
+    coordinateTransformations: NotRequired[CoordinateTransformations]
+
+
+class NGFFImageMultiscaleDataset(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    path: str
+    coordinateTransformations: CoordinateTransformations
+
+
+class CoordinateTransformationScale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    type: Literal["scale"]
+    scale: list[float]
+
+
+class CoordinateTransformationTranslation(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    type: Literal["translation"]
+    translation: list[float]
+
+
+class AxisOption1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    type: Literal["channel", "time", "space"]
+
+
+class AxisOption2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    type: NotRequired[str]
+
+
+class NGFFImageOmero(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    channels: list[NGFFImageOmeroChannel]
+
+
+class NGFFImageOmeroChannel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    window: NGFFImageOmeroChannelWindow
+    color: str
+    label: NotRequired[str]
+    family: NotRequired[str]
+    active: NotRequired[bool]
+
+
+class NGFFImageOmeroChannelWindow(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    end: float
+    max: float
+    min: float
+    start: float
+
+
 class Labels(TypedDict):
     """The `labels` group of an image: it lists its label images, which may sit below intermediate
     groups without metadata."""
@@ -715,12 +304,88 @@ class Labels(TypedDict):
     members: dict[str, LabelsMember]
 
 
+class LabelsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The labels group's attributes: the paths of its label images (the spec publishes no schema
+    for them)."""
+
+    # Paths, relative to this group, of the label images it holds.
+    labels: list[str]
+
+
 class LabelImage(TypedDict):
     """A label image: a multiscale image whose attributes also follow the official label.schema."""
 
     zarr_format: Literal[2]
     attributes: LabelImageAttributes
     members: dict[str, AnyNode]
+
+
+_LabelImageAttributesKeys = TypedDict(
+    "_LabelImageAttributesKeys",
+    {
+        "multiscales": "list[NGFFImageMultiscale]",
+        "omero": NotRequired["NGFFImageOmero"],
+        "image-label": NotRequired["LabelImageAttributesImageLabel"],
+    },
+)
+
+
+class LabelImageAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesKeys, extra_items="JsonValue"
+):
+    """image.schema and label.schema at once."""
+
+
+class LabelImageAttributesImageLabel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The colors for this label image
+    colors: NotRequired[list[LabelImageAttributesImageLabelColor]]
+    # The properties for this label image
+    properties: NotRequired[list[LabelImageAttributesImageLabelProperty]]
+    # The source of this label image
+    source: NotRequired[LabelImageAttributesImageLabelSource]
+    # The version of the specification
+    version: NotRequired[Literal["0.4"]]
+
+
+_LabelImageAttributesImageLabelColorKeys = TypedDict(
+    "_LabelImageAttributesImageLabelColorKeys",
+    {
+        "label-value": "float",
+        "rgba": NotRequired["list[int]"],
+    },
+)
+
+
+class LabelImageAttributesImageLabelColor(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesImageLabelColorKeys, extra_items="JsonValue"
+):
+    pass
+
+
+_LabelImageAttributesImageLabelPropertyKeys = TypedDict(
+    "_LabelImageAttributesImageLabelPropertyKeys",
+    {
+        "label-value": "int",
+    },
+)
+
+
+class LabelImageAttributesImageLabelProperty(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesImageLabelPropertyKeys, extra_items="JsonValue"
+):
+    pass
+
+
+class LabelImageAttributesImageLabelSource(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The source of this label image"""
+
+    image: NotRequired[str]
 
 
 class LabelsFolder(TypedDict):

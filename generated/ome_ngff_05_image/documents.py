@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -72,6 +62,26 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
+# The multiscale datasets for this image
+Multiscales: TypeAlias = "list[Multiscale]"
+
+
+CoordinateTransformations: TypeAlias = (
+    "list[CoordinateTransformationScale | CoordinateTransformationTranslation | MypyFallback]"
+)
+
+
+Axes: TypeAlias = "list[AxisOption1 | AxisOption2 | MypyFallback]"
+
+
+# The version of the OME-Zarr Metadata
+OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
+
+
+# A member of the labels group: a label image, or an intermediate group without metadata.
+LabelsMember: TypeAlias = "LabelImage | LabelsFolder | MypyFallback"
+
+
 _OmeZarr05ImageMembersKeys = TypedDict(
     "_OmeZarr05ImageMembersKeys",
     {
@@ -80,457 +90,10 @@ _OmeZarr05ImageMembersKeys = TypedDict(
 )
 
 
-class _OmeZarr05ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+class OmeZarr05ImageMembers(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _OmeZarr05ImageMembersKeys, extra_items="AnyNode"
 ):
     pass
-
-
-_OmeZarr05ImageMembersMypy: TypeAlias = "_OmeZarr05ImageMembersKeys"
-
-
-class _OMEZarrImageKeys(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _OMEZarrImageOmeOpen
-
-
-class _OMEZarrImageKeysMypy(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _OMEZarrImageOmeMypy
-
-
-class _OMEZarrImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrImageKeys, extra_items="JsonValue"
-):
-    """The zarr.json attributes key"""
-
-
-_OMEZarrImageMypy: TypeAlias = "_OMEZarrImageKeysMypy"
-
-
-class _OMEZarrImageOmeKeys(TypedDict):
-    # The multiscale datasets for this image
-    multiscales: Multiscales
-    # The version of the OME-Zarr Metadata
-    version: OMEZarrMetadataVersion
-    omero: NotRequired[_OmeroOpen]
-
-
-class _OMEZarrImageOmeKeysMypy(TypedDict):
-    # The multiscale datasets for this image
-    multiscales: Multiscales
-    # The version of the OME-Zarr Metadata
-    version: OMEZarrMetadataVersion
-    omero: NotRequired[_OmeroMypy]
-
-
-class _OMEZarrImageOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OMEZarrImageOmeKeys, extra_items="JsonValue"
-):
-    """The versioned OME-Zarr Metadata namespace"""
-
-
-_OMEZarrImageOmeMypy: TypeAlias = "_OMEZarrImageOmeKeysMypy"
-
-
-class _MultiscaleKeys(TypedDict):
-    datasets: list[_MultiscaleDatasetOpen]
-    axes: Axes
-    name: NotRequired[str]
-    coordinateTransformations: NotRequired[CoordinateTransformations]
-
-
-class _MultiscaleKeysMypy(TypedDict):
-    datasets: list[_MultiscaleDatasetMypy]
-    axes: Axes
-    name: NotRequired[str]
-    coordinateTransformations: NotRequired[CoordinateTransformations]
-
-
-class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy"
-
-
-class _MultiscaleDatasetKeys(TypedDict):
-    path: str
-    coordinateTransformations: CoordinateTransformations
-
-
-class _MultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeys"
-
-
-class _CoordinateTransformationScaleKeys(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-
-
-class _CoordinateTransformationScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationScaleKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CoordinateTransformationScaleMypy: TypeAlias = "_CoordinateTransformationScaleKeys"
-
-
-class _CoordinateTransformationTranslationKeys(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-
-
-class _CoordinateTransformationTranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationTranslationKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CoordinateTransformationTranslationMypy: TypeAlias = "_CoordinateTransformationTranslationKeys"
-
-
-class _AxisOption1Keys(TypedDict):
-    name: str
-    type: Literal["channel", "time", "space"]
-
-
-class _AxisOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisOption1Keys, extra_items="JsonValue"
-):
-    pass
-
-
-_AxisOption1Mypy: TypeAlias = "_AxisOption1Keys"
-
-
-class _AxisOption2Keys(TypedDict):
-    name: str
-    type: NotRequired[str]
-
-
-class _AxisOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisOption2Keys, extra_items="JsonValue"
-):
-    pass
-
-
-_AxisOption2Mypy: TypeAlias = "_AxisOption2Keys"
-
-
-class _OmeroKeys(TypedDict):
-    channels: list[_OmeroChannelOpen]
-
-
-class _OmeroKeysMypy(TypedDict):
-    channels: list[_OmeroChannelMypy]
-
-
-class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy"
-
-
-class _OmeroChannelKeys(TypedDict):
-    window: NotRequired[_OmeroChannelWindowOpen]
-    label: NotRequired[str]
-    family: NotRequired[str]
-    color: NotRequired[str]
-    active: NotRequired[bool]
-
-
-class _OmeroChannelKeysMypy(TypedDict):
-    window: NotRequired[_OmeroChannelWindowMypy]
-    label: NotRequired[str]
-    family: NotRequired[str]
-    color: NotRequired[str]
-    active: NotRequired[bool]
-
-
-class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy"
-
-
-class _OmeroChannelWindowKeys(TypedDict):
-    end: float
-    max: float
-    min: float
-    start: float
-
-
-class _OmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelWindowKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys"
-
-
-class _LabelsAttributesKeys(TypedDict):
-    ome: _LabelsAttributesOmeOpen
-
-
-class _LabelsAttributesKeysMypy(TypedDict):
-    ome: _LabelsAttributesOmeMypy
-
-
-class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesKeys, extra_items="JsonValue"
-):
-    """The labels group's attributes: the paths of its label images (the spec publishes no schema
-    for them)."""
-
-
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy"
-
-
-class _LabelsAttributesOmeKeys(TypedDict):
-    # Paths, relative to this group, of the label images it holds.
-    labels: list[str]
-    # The version of the OME-Zarr Metadata
-    version: NotRequired[OMEZarrMetadataVersion]
-
-
-class _LabelsAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesOmeKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys"
-
-
-class _LabelImageAttributesKeys(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _LabelImageAttributesOmeOpen
-
-
-class _LabelImageAttributesKeysMypy(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _LabelImageAttributesOmeMypy
-
-
-class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesKeys, extra_items="JsonValue"
-):
-    """image.schema and label.schema at once."""
-
-
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
-
-
-_LabelImageAttributesOmeKeys = TypedDict(
-    "_LabelImageAttributesOmeKeys",
-    {
-        "multiscales": "Multiscales",
-        "version": "OMEZarrMetadataVersion",
-        "image-label": "_ImageLabelOpen",
-        "omero": NotRequired["_OmeroOpen"],
-    },
-)
-
-
-_LabelImageAttributesOmeKeysMypy = TypedDict(
-    "_LabelImageAttributesOmeKeysMypy",
-    {
-        "multiscales": "Multiscales",
-        "version": "OMEZarrMetadataVersion",
-        "image-label": "_ImageLabelMypy",
-        "omero": NotRequired["_OmeroMypy"],
-    },
-)
-
-
-class _LabelImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesOmeKeys, extra_items="JsonValue"
-):
-    """The versioned OME-Zarr Metadata namespace"""
-
-
-_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy"
-
-
-class _ImageLabelKeys(TypedDict):
-    # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorOpen]]
-    # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertyOpen]]
-    # The source of this label image
-    source: NotRequired[_ImageLabelSourceOpen]
-
-
-class _ImageLabelKeysMypy(TypedDict):
-    # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorMypy]]
-    # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertyMypy]]
-    # The source of this label image
-    source: NotRequired[_ImageLabelSourceMypy]
-
-
-class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy"
-
-
-_ImageLabelColorKeys = TypedDict(
-    "_ImageLabelColorKeys",
-    {
-        "label-value": "float",
-        "rgba": NotRequired["list[int]"],
-    },
-)
-
-
-class _ImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelColorKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys"
-
-
-_ImageLabelPropertyKeys = TypedDict(
-    "_ImageLabelPropertyKeys",
-    {
-        "label-value": "int",
-    },
-)
-
-
-class _ImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelPropertyKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys"
-
-
-class _ImageLabelSourceKeys(TypedDict):
-    image: NotRequired[str]
-
-
-class _ImageLabelSourceOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelSourceKeys, extra_items="JsonValue"
-):
-    """The source of this label image"""
-
-
-_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMEZarrImage: TypeAlias = _OMEZarrImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMEZarrImage: TypeAlias = _OMEZarrImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    AxisOption1: TypeAlias = _AxisOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    AxisOption2: TypeAlias = _AxisOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabel: TypeAlias = _ImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabelSource: TypeAlias = _ImageLabelSourceMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr05ImageMembers: TypeAlias = _OmeZarr05ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMEZarrImage: TypeAlias = _OMEZarrImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OMEZarrImageOme: TypeAlias = _OMEZarrImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationScale: TypeAlias = _CoordinateTransformationScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationTranslation: TypeAlias = _CoordinateTransformationTranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption1: TypeAlias = _AxisOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    AxisOption2: TypeAlias = _AxisOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-# The multiscale datasets for this image
-Multiscales: TypeAlias = "list[Multiscale]"
-
-
-CoordinateTransformations: TypeAlias = (
-    "list[CoordinateTransformationScale | CoordinateTransformationTranslation | _MypyFallback]"
-)
-
-
-Axes: TypeAlias = "list[AxisOption1 | AxisOption2 | _MypyFallback]"
-
-
-# The version of the OME-Zarr Metadata
-OMEZarrMetadataVersion: TypeAlias = Literal["0.5"]
-
-
-# A member of the labels group: a label image, or an intermediate group without metadata.
-LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
 
 
 class OmeZarr05Image(TypedDict):
@@ -545,6 +108,96 @@ class OmeZarr05Image(TypedDict):
     members: OmeZarr05ImageMembers
 
 
+class OMEZarrImage(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The zarr.json attributes key"""
+
+    # The versioned OME-Zarr Metadata namespace
+    ome: OMEZarrImageOme
+
+
+class OMEZarrImageOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The versioned OME-Zarr Metadata namespace"""
+
+    # The multiscale datasets for this image
+    multiscales: Multiscales
+    # The version of the OME-Zarr Metadata
+    version: OMEZarrMetadataVersion
+    omero: NotRequired[Omero]
+
+
+class Multiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    datasets: list[MultiscaleDataset]
+    axes: Axes
+    name: NotRequired[str]
+    coordinateTransformations: NotRequired[CoordinateTransformations]
+
+
+class MultiscaleDataset(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    path: str
+    coordinateTransformations: CoordinateTransformations
+
+
+class CoordinateTransformationScale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    type: Literal["scale"]
+    scale: list[float]
+
+
+class CoordinateTransformationTranslation(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    type: Literal["translation"]
+    translation: list[float]
+
+
+class AxisOption1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    type: Literal["channel", "time", "space"]
+
+
+class AxisOption2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    type: NotRequired[str]
+
+
+class Omero(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    channels: list[OmeroChannel]
+
+
+class OmeroChannel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    window: NotRequired[OmeroChannelWindow]
+    label: NotRequired[str]
+    family: NotRequired[str]
+    color: NotRequired[str]
+    active: NotRequired[bool]
+
+
+class OmeroChannelWindow(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    end: float
+    max: float
+    min: float
+    start: float
+
+
 class Labels(TypedDict):
     """The `labels` group of an image: it lists its label images, which may sit below intermediate
     groups without metadata."""
@@ -555,6 +208,24 @@ class Labels(TypedDict):
     members: dict[str, LabelsMember]
 
 
+class LabelsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The labels group's attributes: the paths of its label images (the spec publishes no schema
+    for them)."""
+
+    ome: LabelsAttributesOme
+
+
+class LabelsAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # Paths, relative to this group, of the label images it holds.
+    labels: list[str]
+    # The version of the OME-Zarr Metadata
+    version: NotRequired[OMEZarrMetadataVersion]
+
+
 class LabelImage(TypedDict):
     """A label image: a multiscale image whose attributes also follow the official label.schema."""
 
@@ -562,6 +233,80 @@ class LabelImage(TypedDict):
     node_type: Literal["group"]
     attributes: LabelImageAttributes
     members: dict[str, AnyNode]
+
+
+class LabelImageAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """image.schema and label.schema at once."""
+
+    # The versioned OME-Zarr Metadata namespace
+    ome: LabelImageAttributesOme
+
+
+_LabelImageAttributesOmeKeys = TypedDict(
+    "_LabelImageAttributesOmeKeys",
+    {
+        "multiscales": "Multiscales",
+        "version": "OMEZarrMetadataVersion",
+        "image-label": "ImageLabel",
+        "omero": NotRequired["Omero"],
+    },
+)
+
+
+class LabelImageAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesOmeKeys, extra_items="JsonValue"
+):
+    """The versioned OME-Zarr Metadata namespace"""
+
+
+class ImageLabel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The colors for this label image
+    colors: NotRequired[list[ImageLabelColor]]
+    # The properties for this label image
+    properties: NotRequired[list[ImageLabelProperty]]
+    # The source of this label image
+    source: NotRequired[ImageLabelSource]
+
+
+_ImageLabelColorKeys = TypedDict(
+    "_ImageLabelColorKeys",
+    {
+        "label-value": "float",
+        "rgba": NotRequired["list[int]"],
+    },
+)
+
+
+class ImageLabelColor(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelColorKeys, extra_items="JsonValue"
+):
+    pass
+
+
+_ImageLabelPropertyKeys = TypedDict(
+    "_ImageLabelPropertyKeys",
+    {
+        "label-value": "int",
+    },
+)
+
+
+class ImageLabelProperty(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelPropertyKeys, extra_items="JsonValue"
+):
+    pass
+
+
+class ImageLabelSource(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The source of this label image"""
+
+    image: NotRequired[str]
 
 
 class LabelsFolder(TypedDict):

@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -72,1713 +62,6 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-_OmeZarr06ImageMembersKeys = TypedDict(
-    "_OmeZarr06ImageMembersKeys",
-    {
-        "labels": NotRequired["Labels"],
-    },
-)
-
-
-class _OmeZarr06ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeZarr06ImageMembersKeys, extra_items="AnyNode"
-):
-    pass
-
-
-_OmeZarr06ImageMembersMypy: TypeAlias = "_OmeZarr06ImageMembersKeys"
-
-
-class _WellKeys(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _WellOmeOpen
-
-
-class _WellKeysMypy(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _WellOmeMypy
-
-
-class _WellOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _WellKeys, extra_items="JsonValue"
-):
-    """OME-Zarr well."""
-
-
-_WellMypy: TypeAlias = "_WellKeysMypy"
-
-
-class _WellOmeKeys(TypedDict):
-    well: _WellOmeWellOpen
-    # OME-Zarr version.
-    version: OMEZarrVersion
-
-
-class _WellOmeKeysMypy(TypedDict):
-    well: _WellOmeWellMypy
-    # OME-Zarr version.
-    version: OMEZarrVersion
-
-
-class _WellOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _WellOmeKeys, extra_items="JsonValue"
-):
-    """The versioned OME-Zarr Metadata namespace"""
-
-
-_WellOmeMypy: TypeAlias = "_WellOmeKeysMypy"
-
-
-class _WellOmeWellKeys(TypedDict):
-    # The fields of view for this well
-    images: list[_WellOmeWellImageOpen]
-
-
-class _WellOmeWellKeysMypy(TypedDict):
-    # The fields of view for this well
-    images: list[_WellOmeWellImageMypy]
-
-
-class _WellOmeWellOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _WellOmeWellKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_WellOmeWellMypy: TypeAlias = "_WellOmeWellKeysMypy"
-
-
-class _WellOmeWellImageKeys(TypedDict):
-    # The path for this field of view subgroup
-    path: str
-    # A unique identifier within the context of the plate
-    acquisition: NotRequired[int]
-
-
-class _WellOmeWellImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _WellOmeWellImageKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_WellOmeWellImageMypy: TypeAlias = "_WellOmeWellImageKeys"
-
-
-class _ImageKeys(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _ImageOmeOpen
-
-
-class _ImageKeysMypy(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _ImageOmeMypy
-
-
-class _ImageOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageKeys, extra_items="JsonValue"
-):
-    """OME-Zarr image."""
-
-
-_ImageMypy: TypeAlias = "_ImageKeysMypy"
-
-
-class _ImageOmeKeys(TypedDict):
-    # The multiscale datasets for this image
-    multiscales: Multiscales
-    # OME-Zarr version.
-    version: OMEZarrVersion
-    omero: NotRequired[_OmeroOpen]
-
-
-class _ImageOmeKeysMypy(TypedDict):
-    # The multiscale datasets for this image
-    multiscales: Multiscales
-    # OME-Zarr version.
-    version: OMEZarrVersion
-    omero: NotRequired[_OmeroMypy]
-
-
-class _ImageOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageOmeKeys, extra_items="JsonValue"
-):
-    """The versioned OME-Zarr Metadata namespace"""
-
-
-_ImageOmeMypy: TypeAlias = "_ImageOmeKeysMypy"
-
-
-class _OmeroKeys(TypedDict):
-    channels: list[_OmeroChannelOpen]
-
-
-class _OmeroKeysMypy(TypedDict):
-    channels: list[_OmeroChannelMypy]
-
-
-class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy"
-
-
-class _OmeroChannelKeys(TypedDict):
-    window: NotRequired[_OmeroChannelWindowOpen]
-    label: NotRequired[str]
-    family: NotRequired[str]
-    color: NotRequired[str]
-    active: NotRequired[bool]
-
-
-class _OmeroChannelKeysMypy(TypedDict):
-    window: NotRequired[_OmeroChannelWindowMypy]
-    label: NotRequired[str]
-    family: NotRequired[str]
-    color: NotRequired[str]
-    active: NotRequired[bool]
-
-
-class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeysMypy"
-
-
-class _OmeroChannelWindowKeys(TypedDict):
-    end: float
-    max: float
-    min: float
-    start: float
-
-
-class _OmeroChannelWindowOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelWindowKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroChannelWindowMypy: TypeAlias = "_OmeroChannelWindowKeys"
-
-
-class _MultiscaleKeys(TypedDict):
-    datasets: list[_MultiscaleDatasetOpen]
-    coordinateSystems: list[_CoordinateSystemOpen]
-    name: NotRequired[str]
-    coordinateTransformations: NotRequired[
-        list[
-            _MultiscaleCoordinateTransformationOption1Open
-            | _MultiscaleCoordinateTransformationOption2Open
-            | _MultiscaleCoordinateTransformationOption3Option1Open
-            | _MultiscaleCoordinateTransformationOption3Option2Open
-            | _MultiscaleCoordinateTransformationOption4Open
-            | _MultiscaleCoordinateTransformationOption5Open
-            | _MultiscaleCoordinateTransformationOption6Option1Open
-            | _MultiscaleCoordinateTransformationOption6Option2Open
-            | _MultiscaleCoordinateTransformationOption7Option1Open
-            | _MultiscaleCoordinateTransformationOption7Option2Open
-            | _MultiscaleCoordinateTransformationOption8Open
-            | _MultiscaleCoordinateTransformationOption9Open
-            | _MultiscaleCoordinateTransformationOption10Open
-            | _MultiscaleCoordinateTransformationOption11Open
-            | _MultiscaleCoordinateTransformationOption12Open
-            | _MypyFallback
-        ]
-    ]
-
-
-class _MultiscaleKeysMypy(TypedDict):
-    datasets: list[_MultiscaleDatasetMypy]
-    coordinateSystems: list[_CoordinateSystemMypy]
-    name: NotRequired[str]
-    coordinateTransformations: NotRequired[
-        list[
-            _MultiscaleCoordinateTransformationOption1Mypy
-            | _MultiscaleCoordinateTransformationOption2Mypy
-            | _MultiscaleCoordinateTransformationOption3Option1Mypy
-            | _MultiscaleCoordinateTransformationOption3Option2Mypy
-            | _MultiscaleCoordinateTransformationOption4Mypy
-            | _MultiscaleCoordinateTransformationOption5Mypy
-            | _MultiscaleCoordinateTransformationOption6Option1Mypy
-            | _MultiscaleCoordinateTransformationOption6Option2Mypy
-            | _MultiscaleCoordinateTransformationOption7Option1Mypy
-            | _MultiscaleCoordinateTransformationOption7Option2Mypy
-            | _MultiscaleCoordinateTransformationOption8Mypy
-            | _MultiscaleCoordinateTransformationOption9Mypy
-            | _MultiscaleCoordinateTransformationOption10Mypy
-            | _MultiscaleCoordinateTransformationOption11Mypy
-            | _MultiscaleCoordinateTransformationOption12Mypy
-            | _MypyFallback
-        ]
-    ]
-
-
-class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy"
-
-
-class _MultiscaleDatasetKeys(TypedDict):
-    path: str
-    # Multiscale transformations (identity/scale/sequence of scale and translation) from this dataset to the coordinate system specified by 'output'.
-    coordinateTransformations: list[
-        _MultiscaleDatasetCoordinateTransformationOption1Open
-        | _MultiscaleDatasetCoordinateTransformationOption2Open
-        | _MultiscaleDatasetCoordinateTransformationSequence_Open
-        | _MypyFallback
-    ]
-
-
-class _MultiscaleDatasetKeysMypy(TypedDict):
-    path: str
-    # Multiscale transformations (identity/scale/sequence of scale and translation) from this dataset to the coordinate system specified by 'output'.
-    coordinateTransformations: list[
-        _MultiscaleDatasetCoordinateTransformationOption1Mypy
-        | _MultiscaleDatasetCoordinateTransformationOption2Mypy
-        | _MultiscaleDatasetCoordinateTransformationSequence_Mypy
-        | _MypyFallback
-    ]
-
-
-class _MultiscaleDatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetMypy: TypeAlias = "_MultiscaleDatasetKeysMypy"
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1Keys(TypedDict):
-    scale: list[float]
-    input: _MultiscaleDatasetCoordinateTransformationOption1InputOpen
-    output: _MultiscaleDatasetCoordinateTransformationOption1OutputOpen
-    type: NotRequired[Literal["scale"]]
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1KeysMypy(TypedDict):
-    scale: list[float]
-    input: _MultiscaleDatasetCoordinateTransformationOption1InputMypy
-    output: _MultiscaleDatasetCoordinateTransformationOption1OutputMypy
-    type: NotRequired[Literal["scale"]]
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationOption1Keys, extra_items="JsonValue"
-):
-    """A single scale transformation"""
-
-
-_MultiscaleDatasetCoordinateTransformationOption1Mypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption1KeysMypy"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1InputKeys(TypedDict):
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1InputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationOption1InputKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetCoordinateTransformationOption1InputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption1InputKeys"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1OutputKeys(TypedDict):
-    name: str
-    path: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption1OutputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationOption1OutputKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetCoordinateTransformationOption1OutputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption1OutputKeys"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2Keys(TypedDict):
-    input: _MultiscaleDatasetCoordinateTransformationOption2InputOpen
-    output: _MultiscaleDatasetCoordinateTransformationOption2OutputOpen
-    type: NotRequired[Literal["identity"]]
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2KeysMypy(TypedDict):
-    input: _MultiscaleDatasetCoordinateTransformationOption2InputMypy
-    output: _MultiscaleDatasetCoordinateTransformationOption2OutputMypy
-    type: NotRequired[Literal["identity"]]
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationOption2Keys, extra_items="JsonValue"
-):
-    """A single identity transformation"""
-
-
-_MultiscaleDatasetCoordinateTransformationOption2Mypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption2KeysMypy"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2InputKeys(TypedDict):
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2InputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationOption2InputKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetCoordinateTransformationOption2InputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption2InputKeys"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2OutputKeys(TypedDict):
-    name: str
-    path: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationOption2OutputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationOption2OutputKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetCoordinateTransformationOption2OutputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationOption2OutputKeys"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_Keys(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[_ScaleOpen | _TranslationOpen | _MypyFallback]
-    input: _MultiscaleDatasetCoordinateTransformationSequence_InputOpen
-    output: _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_KeysMypy(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[_ScaleMypy | _TranslationMypy | _MypyFallback]
-    input: _MultiscaleDatasetCoordinateTransformationSequence_InputMypy
-    output: _MultiscaleDatasetCoordinateTransformationSequence_OutputMypy
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationSequence_Keys, extra_items="JsonValue"
-):
-    """A sequence of a single scale followed by a single translation"""
-
-
-_MultiscaleDatasetCoordinateTransformationSequence_Mypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationSequence_KeysMypy"
-)
-
-
-class _ScaleKeys(TypedDict):
-    scale: list[float]
-    type: NotRequired[Literal["scale"]]
-
-
-class _ScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ScaleKeys, extra_items="JsonValue"
-):
-    """Scale transformation that scales coordinates by specified factors along each axis."""
-
-
-_ScaleMypy: TypeAlias = "_ScaleKeys"
-
-
-class _TranslationKeys(TypedDict):
-    translation: list[float]
-    type: NotRequired[Literal["translation"]]
-
-
-class _TranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _TranslationKeys, extra_items="JsonValue"
-):
-    """Translation transformation that shifts coordinates by specified offsets along each axis."""
-
-
-_TranslationMypy: TypeAlias = "_TranslationKeys"
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_InputKeys(TypedDict):
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_InputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationSequence_InputKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetCoordinateTransformationSequence_InputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationSequence_InputKeys"
-)
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_OutputKeys(TypedDict):
-    name: str
-    path: NotRequired[str]
-
-
-class _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleDatasetCoordinateTransformationSequence_OutputKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_MultiscaleDatasetCoordinateTransformationSequence_OutputMypy: TypeAlias = (
-    "_MultiscaleDatasetCoordinateTransformationSequence_OutputKeys"
-)
-
-
-class _CoordinateSystemKeys(TypedDict):
-    # Name of coordinate system. Must be unique among all coordinate systems.
-    name: str
-    # OME-Zarr Axes.
-    axes: Axes
-
-
-class _CoordinateSystemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateSystemKeys, extra_items="JsonValue"
-):
-    """Coordinate Systems for OME-NGFF"""
-
-
-_CoordinateSystemMypy: TypeAlias = "_CoordinateSystemKeys"
-
-
-class _AxisKeys(TypedDict):
-    # Name of the axis. Must be unique within the coordinate system.
-    name: str
-    # Longer name or description of the axis.
-    longName: NotRequired[str]
-    # Type of the axis. Can be a predefined type or custom type.
-    type: NotRequired[str]
-    # Whether the dimension is discrete
-    discrete: NotRequired[bool]
-    # Unit for the axis
-    unit: NotRequired[str]
-
-
-class _AxisOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_AxisMypy: TypeAlias = "_AxisKeys"
-
-
-class _MultiscaleCoordinateTransformationOption1Keys(TypedDict):
-    type: Literal["identity"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption1KeysMypy(TypedDict):
-    type: Literal["identity"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption1Keys, extra_items="JsonValue"
-):
-    """Identity transformation that maps input coordinates directly to output coordinates without
-    modification."""
-
-
-_MultiscaleCoordinateTransformationOption1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption1KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption1InputKeys(TypedDict):
-    name: str
-
-
-class _MultiscaleCoordinateTransformationOption1InputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption1InputKeys, extra_items="JsonValue"
-):
-    """Reference to named coordinate system in the same metadata document (path empty) or in a
-    child labels group (path to the labels group)"""
-
-
-_MultiscaleCoordinateTransformationOption1InputMypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption1InputKeys"
-)
-
-
-class _MultiscaleCoordinateTransformationOption1OutputKeys(TypedDict):
-    name: str
-
-
-class _MultiscaleCoordinateTransformationOption1OutputOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption1OutputKeys, extra_items="JsonValue"
-):
-    """Reference to named coordinate system in the same metadata document (path empty) or in a
-    child labels group (path to the labels group)"""
-
-
-_MultiscaleCoordinateTransformationOption1OutputMypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption1OutputKeys"
-)
-
-
-class _MultiscaleCoordinateTransformationOption2Keys(TypedDict):
-    type: Literal["mapAxis"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # An array of integers representing the new axis order as zero-based indices of the input axes.
-    mapAxis: list[int]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption2KeysMypy(TypedDict):
-    type: Literal["mapAxis"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # An array of integers representing the new axis order as zero-based indices of the input axes.
-    mapAxis: list[int]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption2Keys, extra_items="JsonValue"
-):
-    """Permute axes by mapping input axes to output axes."""
-
-
-_MultiscaleCoordinateTransformationOption2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption2KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption3Option1Keys(TypedDict):
-    type: Literal["projectAxis"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # An array of integers representing the indices of the input axes to drop.
-    droppedInputs: list[int]
-    name: NotRequired[str]
-    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
-    createdOutputs: NotRequired[list[int]]
-
-
-class _MultiscaleCoordinateTransformationOption3Option1KeysMypy(TypedDict):
-    type: Literal["projectAxis"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # An array of integers representing the indices of the input axes to drop.
-    droppedInputs: list[int]
-    name: NotRequired[str]
-    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
-    createdOutputs: NotRequired[list[int]]
-
-
-class _MultiscaleCoordinateTransformationOption3Option1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption3Option1Keys, extra_items="JsonValue"
-):
-    """Parameters of any possible transform"""
-
-
-_MultiscaleCoordinateTransformationOption3Option1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption3Option1KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption3Option2Keys(TypedDict):
-    type: Literal["projectAxis"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
-    createdOutputs: list[int]
-    name: NotRequired[str]
-    # An array of integers representing the indices of the input axes to drop.
-    droppedInputs: NotRequired[list[int]]
-
-
-class _MultiscaleCoordinateTransformationOption3Option2KeysMypy(TypedDict):
-    type: Literal["projectAxis"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
-    createdOutputs: list[int]
-    name: NotRequired[str]
-    # An array of integers representing the indices of the input axes to drop.
-    droppedInputs: NotRequired[list[int]]
-
-
-class _MultiscaleCoordinateTransformationOption3Option2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption3Option2Keys, extra_items="JsonValue"
-):
-    """Parameters of any possible transform"""
-
-
-_MultiscaleCoordinateTransformationOption3Option2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption3Option2KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption4Keys(TypedDict):
-    type: Literal["scale"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    scale: list[float]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption4KeysMypy(TypedDict):
-    type: Literal["scale"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    scale: list[float]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption4Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption4Keys, extra_items="JsonValue"
-):
-    """Scale transformation that scales coordinates by specified factors along each axis."""
-
-
-_MultiscaleCoordinateTransformationOption4Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption4KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption5Keys(TypedDict):
-    type: Literal["translation"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    translation: list[float]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption5KeysMypy(TypedDict):
-    type: Literal["translation"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    translation: list[float]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption5Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption5Keys, extra_items="JsonValue"
-):
-    """Translation transformation that shifts coordinates by specified offsets along each axis."""
-
-
-_MultiscaleCoordinateTransformationOption5Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption5KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption6Option1Keys(TypedDict):
-    type: Literal["affine"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # Path to a zarr array containing the affine matrix.
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption6Option1KeysMypy(TypedDict):
-    type: Literal["affine"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # Path to a zarr array containing the affine matrix.
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption6Option1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption6Option1Keys, extra_items="JsonValue"
-):
-    """Parameters of any possible transform"""
-
-
-_MultiscaleCoordinateTransformationOption6Option1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption6Option1KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption6Option2Keys(TypedDict):
-    type: Literal["affine"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    affine: list[list[float]]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption6Option2KeysMypy(TypedDict):
-    type: Literal["affine"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    affine: list[list[float]]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption6Option2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption6Option2Keys, extra_items="JsonValue"
-):
-    """Parameters of any possible transform"""
-
-
-_MultiscaleCoordinateTransformationOption6Option2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption6Option2KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption7Option1Keys(TypedDict):
-    type: Literal["rotation"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # Path to a zarr array containing the rotation matrix.
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption7Option1KeysMypy(TypedDict):
-    type: Literal["rotation"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # Path to a zarr array containing the rotation matrix.
-    path: str
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption7Option1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption7Option1Keys, extra_items="JsonValue"
-):
-    """Parameters of any possible transform"""
-
-
-_MultiscaleCoordinateTransformationOption7Option1Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption7Option1KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption7Option2Keys(TypedDict):
-    type: Literal["rotation"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    rotation: list[list[float]]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption7Option2KeysMypy(TypedDict):
-    type: Literal["rotation"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    rotation: list[list[float]]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption7Option2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption7Option2Keys, extra_items="JsonValue"
-):
-    """Parameters of any possible transform"""
-
-
-_MultiscaleCoordinateTransformationOption7Option2Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption7Option2KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption8Keys(TypedDict):
-    type: Literal["bijection"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # OME-NGFF coordinate transformation.
-    forward: CoordinateTransformation
-    # OME-NGFF coordinate transformation.
-    inverse: CoordinateTransformation
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption8KeysMypy(TypedDict):
-    type: Literal["bijection"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # OME-NGFF coordinate transformation.
-    forward: CoordinateTransformation
-    # OME-NGFF coordinate transformation.
-    inverse: CoordinateTransformation
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption8Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption8Keys, extra_items="JsonValue"
-):
-    """A pair of forward and inverse coordinate transformations."""
-
-
-_MultiscaleCoordinateTransformationOption8Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption8KeysMypy"
-)
-
-
-class _CoordinateTransformationOption1Keys(TypedDict):
-    type: Literal["identity"]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption1Keys, extra_items="JsonValue"
-):
-    """Identity transformation that maps input coordinates directly to output coordinates without
-    modification."""
-
-
-_CoordinateTransformationOption1Mypy: TypeAlias = "_CoordinateTransformationOption1Keys"
-
-
-class _CoordinateTransformationOption2Keys(TypedDict):
-    type: Literal["mapAxis"]
-    # An array of integers representing the new axis order as zero-based indices of the input axes.
-    mapAxis: list[int]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption2Keys, extra_items="JsonValue"
-):
-    """Permute axes by mapping input axes to output axes."""
-
-
-_CoordinateTransformationOption2Mypy: TypeAlias = "_CoordinateTransformationOption2Keys"
-
-
-class _CoordinateTransformationOption3Option1Keys(TypedDict):
-    type: Literal["projectAxis"]
-    # An array of integers representing the indices of the input axes to drop.
-    droppedInputs: list[int]
-    name: NotRequired[str]
-    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
-    createdOutputs: NotRequired[list[int]]
-
-
-class _CoordinateTransformationOption3Option1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption3Option1Keys, extra_items="JsonValue"
-):
-    """OME-NGFF coordinate transformation."""
-
-
-_CoordinateTransformationOption3Option1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption3Option1Keys"
-)
-
-
-class _CoordinateTransformationOption3Option2Keys(TypedDict):
-    type: Literal["projectAxis"]
-    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
-    createdOutputs: list[int]
-    name: NotRequired[str]
-    # An array of integers representing the indices of the input axes to drop.
-    droppedInputs: NotRequired[list[int]]
-
-
-class _CoordinateTransformationOption3Option2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption3Option2Keys, extra_items="JsonValue"
-):
-    """OME-NGFF coordinate transformation."""
-
-
-_CoordinateTransformationOption3Option2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption3Option2Keys"
-)
-
-
-class _CoordinateTransformationOption4Keys(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption4Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption4Keys, extra_items="JsonValue"
-):
-    """Scale transformation that scales coordinates by specified factors along each axis."""
-
-
-_CoordinateTransformationOption4Mypy: TypeAlias = "_CoordinateTransformationOption4Keys"
-
-
-class _CoordinateTransformationOption5Keys(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption5Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption5Keys, extra_items="JsonValue"
-):
-    """Translation transformation that shifts coordinates by specified offsets along each axis."""
-
-
-_CoordinateTransformationOption5Mypy: TypeAlias = "_CoordinateTransformationOption5Keys"
-
-
-class _CoordinateTransformationOption6Option1Keys(TypedDict):
-    type: Literal["affine"]
-    # Path to a zarr array containing the affine matrix.
-    path: str
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption6Option1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption6Option1Keys, extra_items="JsonValue"
-):
-    """OME-NGFF coordinate transformation."""
-
-
-_CoordinateTransformationOption6Option1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption6Option1Keys"
-)
-
-
-class _CoordinateTransformationOption6Option2Keys(TypedDict):
-    type: Literal["affine"]
-    affine: list[list[float]]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption6Option2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption6Option2Keys, extra_items="JsonValue"
-):
-    """OME-NGFF coordinate transformation."""
-
-
-_CoordinateTransformationOption6Option2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption6Option2Keys"
-)
-
-
-class _CoordinateTransformationOption7Option1Keys(TypedDict):
-    type: Literal["rotation"]
-    # Path to a zarr array containing the rotation matrix.
-    path: str
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption7Option1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption7Option1Keys, extra_items="JsonValue"
-):
-    """OME-NGFF coordinate transformation."""
-
-
-_CoordinateTransformationOption7Option1Mypy: TypeAlias = (
-    "_CoordinateTransformationOption7Option1Keys"
-)
-
-
-class _CoordinateTransformationOption7Option2Keys(TypedDict):
-    type: Literal["rotation"]
-    rotation: list[list[float]]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption7Option2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption7Option2Keys, extra_items="JsonValue"
-):
-    """OME-NGFF coordinate transformation."""
-
-
-_CoordinateTransformationOption7Option2Mypy: TypeAlias = (
-    "_CoordinateTransformationOption7Option2Keys"
-)
-
-
-class _CoordinateTransformationOption8Keys(TypedDict):
-    type: Literal["bijection"]
-    # OME-NGFF coordinate transformation.
-    forward: CoordinateTransformation
-    # OME-NGFF coordinate transformation.
-    inverse: CoordinateTransformation
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption8Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption8Keys, extra_items="JsonValue"
-):
-    """A pair of forward and inverse coordinate transformations."""
-
-
-_CoordinateTransformationOption8Mypy: TypeAlias = "_CoordinateTransformationOption8Keys"
-
-
-class _CoordinateTransformationOption9Keys(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[CoordinateTransformation]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption9Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption9Keys, extra_items="JsonValue"
-):
-    """A sequence of transformations applied in order."""
-
-
-_CoordinateTransformationOption9Mypy: TypeAlias = "_CoordinateTransformationOption9Keys"
-
-
-class _CoordinateTransformationOption10Keys(TypedDict):
-    type: Literal["byDimension"]
-    transformations: list[_CoordinateTransformationOption10TransformationOpen]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption10KeysMypy(TypedDict):
-    type: Literal["byDimension"]
-    transformations: list[_CoordinateTransformationOption10TransformationMypy]
-    name: NotRequired[str]
-
-
-class _CoordinateTransformationOption10Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption10Keys, extra_items="JsonValue"
-):
-    """A set of transformations applied independently to each dimension."""
-
-
-_CoordinateTransformationOption10Mypy: TypeAlias = "_CoordinateTransformationOption10KeysMypy"
-
-
-class _CoordinateTransformationOption10TransformationKeys(TypedDict):
-    # OME-NGFF coordinate transformation.
-    transformation: CoordinateTransformation
-    # Indices of the input axes for this transformation.
-    inputAxes: list[float]
-    # Indices of the output axes for this transformation.
-    outputAxes: list[float]
-
-
-class _CoordinateTransformationOption10TransformationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption10TransformationKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CoordinateTransformationOption10TransformationMypy: TypeAlias = (
-    "_CoordinateTransformationOption10TransformationKeys"
-)
-
-
-class _CoordinateTransformationOption11Keys(TypedDict):
-    type: Literal["displacements"]
-    # Path to the zarr array containing the displacement field.
-    path: str
-    name: NotRequired[str]
-    # Interpolation method to use when applying the displacement field.
-    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
-
-
-class _CoordinateTransformationOption11Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption11Keys, extra_items="JsonValue"
-):
-    """Transformation defined by a displacement field stored in a zarr array."""
-
-
-_CoordinateTransformationOption11Mypy: TypeAlias = "_CoordinateTransformationOption11Keys"
-
-
-class _CoordinateTransformationOption12Keys(TypedDict):
-    type: Literal["coordinates"]
-    # Path to the zarr array containing the coordinate field.
-    path: str
-    name: NotRequired[str]
-    # Interpolation method to use when applying the coordinate field.
-    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
-
-
-class _CoordinateTransformationOption12Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateTransformationOption12Keys, extra_items="JsonValue"
-):
-    """Transformation defined by a coordinate field stored in a zarr array."""
-
-
-_CoordinateTransformationOption12Mypy: TypeAlias = "_CoordinateTransformationOption12Keys"
-
-
-class _MultiscaleCoordinateTransformationOption9Keys(TypedDict):
-    type: Literal["sequence"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    transformations: list[CoordinateTransformation]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption9KeysMypy(TypedDict):
-    type: Literal["sequence"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    transformations: list[CoordinateTransformation]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption9Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption9Keys, extra_items="JsonValue"
-):
-    """A sequence of transformations applied in order."""
-
-
-_MultiscaleCoordinateTransformationOption9Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption9KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption10Keys(TypedDict):
-    type: Literal["byDimension"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    transformations: list[_CoordinateTransformationOption10TransformationOpen]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption10KeysMypy(TypedDict):
-    type: Literal["byDimension"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    transformations: list[_CoordinateTransformationOption10TransformationMypy]
-    name: NotRequired[str]
-
-
-class _MultiscaleCoordinateTransformationOption10Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption10Keys, extra_items="JsonValue"
-):
-    """A set of transformations applied independently to each dimension."""
-
-
-_MultiscaleCoordinateTransformationOption10Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption10KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption11Keys(TypedDict):
-    type: Literal["displacements"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # Path to the zarr array containing the displacement field.
-    path: str
-    name: NotRequired[str]
-    # Interpolation method to use when applying the displacement field.
-    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
-
-
-class _MultiscaleCoordinateTransformationOption11KeysMypy(TypedDict):
-    type: Literal["displacements"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # Path to the zarr array containing the displacement field.
-    path: str
-    name: NotRequired[str]
-    # Interpolation method to use when applying the displacement field.
-    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
-
-
-class _MultiscaleCoordinateTransformationOption11Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption11Keys, extra_items="JsonValue"
-):
-    """Transformation defined by a displacement field stored in a zarr array."""
-
-
-_MultiscaleCoordinateTransformationOption11Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption11KeysMypy"
-)
-
-
-class _MultiscaleCoordinateTransformationOption12Keys(TypedDict):
-    type: Literal["coordinates"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputOpen
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputOpen
-    # Path to the zarr array containing the coordinate field.
-    path: str
-    name: NotRequired[str]
-    # Interpolation method to use when applying the coordinate field.
-    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
-
-
-class _MultiscaleCoordinateTransformationOption12KeysMypy(TypedDict):
-    type: Literal["coordinates"]
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    input: _MultiscaleCoordinateTransformationOption1InputMypy
-    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
-    output: _MultiscaleCoordinateTransformationOption1OutputMypy
-    # Path to the zarr array containing the coordinate field.
-    path: str
-    name: NotRequired[str]
-    # Interpolation method to use when applying the coordinate field.
-    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
-
-
-class _MultiscaleCoordinateTransformationOption12Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleCoordinateTransformationOption12Keys, extra_items="JsonValue"
-):
-    """Transformation defined by a coordinate field stored in a zarr array."""
-
-
-_MultiscaleCoordinateTransformationOption12Mypy: TypeAlias = (
-    "_MultiscaleCoordinateTransformationOption12KeysMypy"
-)
-
-
-class _LabelsAttributesKeys(TypedDict):
-    ome: _LabelsAttributesOmeOpen
-
-
-class _LabelsAttributesKeysMypy(TypedDict):
-    ome: _LabelsAttributesOmeMypy
-
-
-class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesKeys, extra_items="JsonValue"
-):
-    """The labels group's attributes: the paths of its label images (the spec publishes no schema
-    for them)."""
-
-
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy"
-
-
-class _LabelsAttributesOmeKeys(TypedDict):
-    # Paths, relative to this group, of the label images it holds.
-    labels: list[str]
-    # OME-Zarr version.
-    version: NotRequired[OMEZarrVersion]
-
-
-class _LabelsAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesOmeKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys"
-
-
-class _LabelImageAttributesKeys(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _LabelImageAttributesOmeOpen
-
-
-class _LabelImageAttributesKeysMypy(TypedDict):
-    # The versioned OME-Zarr Metadata namespace
-    ome: _LabelImageAttributesOmeMypy
-
-
-class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesKeys, extra_items="JsonValue"
-):
-    """image.schema and label.schema at once."""
-
-
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
-
-
-_LabelImageAttributesOmeKeys = TypedDict(
-    "_LabelImageAttributesOmeKeys",
-    {
-        "multiscales": "Multiscales",
-        "version": "OMEZarrVersion",
-        "image-label": "_ImageLabelOpen",
-        "omero": NotRequired["_OmeroOpen"],
-    },
-)
-
-
-_LabelImageAttributesOmeKeysMypy = TypedDict(
-    "_LabelImageAttributesOmeKeysMypy",
-    {
-        "multiscales": "Multiscales",
-        "version": "OMEZarrVersion",
-        "image-label": "_ImageLabelMypy",
-        "omero": NotRequired["_OmeroMypy"],
-    },
-)
-
-
-class _LabelImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesOmeKeys, extra_items="JsonValue"
-):
-    """The versioned OME-Zarr Metadata namespace"""
-
-
-_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy"
-
-
-class _ImageLabelKeys(TypedDict):
-    # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorOpen]]
-    # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertyOpen]]
-    # The source of this label image
-    source: NotRequired[_ImageLabelSourceOpen]
-
-
-class _ImageLabelKeysMypy(TypedDict):
-    # The colors for this label image
-    colors: NotRequired[list[_ImageLabelColorMypy]]
-    # The properties for this label image
-    properties: NotRequired[list[_ImageLabelPropertyMypy]]
-    # The source of this label image
-    source: NotRequired[_ImageLabelSourceMypy]
-
-
-class _ImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageLabelMypy: TypeAlias = "_ImageLabelKeysMypy"
-
-
-_ImageLabelColorKeys = TypedDict(
-    "_ImageLabelColorKeys",
-    {
-        "label-value": "float",
-        "rgba": NotRequired["list[int]"],
-    },
-)
-
-
-class _ImageLabelColorOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelColorKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageLabelColorMypy: TypeAlias = "_ImageLabelColorKeys"
-
-
-_ImageLabelPropertyKeys = TypedDict(
-    "_ImageLabelPropertyKeys",
-    {
-        "label-value": "int",
-    },
-)
-
-
-class _ImageLabelPropertyOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelPropertyKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageLabelPropertyMypy: TypeAlias = "_ImageLabelPropertyKeys"
-
-
-class _ImageLabelSourceKeys(TypedDict):
-    image: NotRequired[str]
-
-
-class _ImageLabelSourceOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageLabelSourceKeys, extra_items="JsonValue"
-):
-    """The source of this label image"""
-
-
-_ImageLabelSourceMypy: TypeAlias = "_ImageLabelSourceKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Well: TypeAlias = _WellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    WellOme: TypeAlias = _WellOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    WellOmeWell: TypeAlias = _WellOmeWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    WellOmeWellImage: TypeAlias = _WellOmeWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Image: TypeAlias = _ImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageOme: TypeAlias = _ImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Well: TypeAlias = _WellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    WellOme: TypeAlias = _WellOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    WellOmeWell: TypeAlias = _WellOmeWellMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    WellOmeWellImage: TypeAlias = _WellOmeWellImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Image: TypeAlias = _ImageMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageOme: TypeAlias = _ImageOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Scale: TypeAlias = _ScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Translation: TypeAlias = _TranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Axis: TypeAlias = _AxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabel: TypeAlias = _ImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabelColor: TypeAlias = _ImageLabelColorMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageLabelSource: TypeAlias = _ImageLabelSourceMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    OmeZarr06ImageMembers: TypeAlias = _OmeZarr06ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Well: TypeAlias = _WellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    WellOme: TypeAlias = _WellOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    WellOmeWell: TypeAlias = _WellOmeWellOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    WellOmeWellImage: TypeAlias = _WellOmeWellImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Image: TypeAlias = _ImageOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageOme: TypeAlias = _ImageOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannelWindow: TypeAlias = _OmeroChannelWindowOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDataset: TypeAlias = _MultiscaleDatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption1Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationOption2Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationOption2OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_Input: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleDatasetCoordinateTransformationSequence_Output: TypeAlias = _MultiscaleDatasetCoordinateTransformationSequence_OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1: TypeAlias = _MultiscaleCoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1Input: TypeAlias = _MultiscaleCoordinateTransformationOption1InputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption1Output: TypeAlias = _MultiscaleCoordinateTransformationOption1OutputOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption2: TypeAlias = _MultiscaleCoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption3Option1: TypeAlias = _MultiscaleCoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption3Option2: TypeAlias = _MultiscaleCoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption4: TypeAlias = _MultiscaleCoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption5: TypeAlias = _MultiscaleCoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption6Option1: TypeAlias = _MultiscaleCoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption6Option2: TypeAlias = _MultiscaleCoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption7Option1: TypeAlias = _MultiscaleCoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption7Option2: TypeAlias = _MultiscaleCoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption8: TypeAlias = _MultiscaleCoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption1: TypeAlias = _CoordinateTransformationOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption2: TypeAlias = _CoordinateTransformationOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption3Option1: TypeAlias = _CoordinateTransformationOption3Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption3Option2: TypeAlias = _CoordinateTransformationOption3Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption4: TypeAlias = _CoordinateTransformationOption4Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption5: TypeAlias = _CoordinateTransformationOption5Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption6Option1: TypeAlias = _CoordinateTransformationOption6Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption6Option2: TypeAlias = _CoordinateTransformationOption6Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption7Option1: TypeAlias = _CoordinateTransformationOption7Option1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption7Option2: TypeAlias = _CoordinateTransformationOption7Option2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption8: TypeAlias = _CoordinateTransformationOption8Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption9: TypeAlias = _CoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption10: TypeAlias = _CoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption10Transformation: TypeAlias = _CoordinateTransformationOption10TransformationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption11: TypeAlias = _CoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateTransformationOption12: TypeAlias = _CoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption9: TypeAlias = _MultiscaleCoordinateTransformationOption9Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption10: TypeAlias = _MultiscaleCoordinateTransformationOption10Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption11: TypeAlias = _MultiscaleCoordinateTransformationOption11Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscaleCoordinateTransformationOption12: TypeAlias = _MultiscaleCoordinateTransformationOption12Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabel: TypeAlias = _ImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelColor: TypeAlias = _ImageLabelColorOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelProperty: TypeAlias = _ImageLabelPropertyOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageLabelSource: TypeAlias = _ImageLabelSourceOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 # OME-Zarr version.
 OMEZarrVersion: TypeAlias = Literal["0.6", "0.6rc0"]
 
@@ -1792,11 +75,25 @@ Axes: TypeAlias = "list[Axis]"
 
 
 # OME-NGFF coordinate transformation.
-CoordinateTransformation: TypeAlias = "CoordinateTransformationOption1 | CoordinateTransformationOption2 | CoordinateTransformationOption3Option1 | CoordinateTransformationOption3Option2 | CoordinateTransformationOption4 | CoordinateTransformationOption5 | CoordinateTransformationOption6Option1 | CoordinateTransformationOption6Option2 | CoordinateTransformationOption7Option1 | CoordinateTransformationOption7Option2 | CoordinateTransformationOption8 | CoordinateTransformationOption9 | CoordinateTransformationOption10 | CoordinateTransformationOption11 | CoordinateTransformationOption12 | _MypyFallback"
+CoordinateTransformation: TypeAlias = "CoordinateTransformationOption1 | CoordinateTransformationOption2 | CoordinateTransformationOption3Option1 | CoordinateTransformationOption3Option2 | CoordinateTransformationOption4 | CoordinateTransformationOption5 | CoordinateTransformationOption6Option1 | CoordinateTransformationOption6Option2 | CoordinateTransformationOption7Option1 | CoordinateTransformationOption7Option2 | CoordinateTransformationOption8 | CoordinateTransformationOption9 | CoordinateTransformationOption10 | CoordinateTransformationOption11 | CoordinateTransformationOption12 | MypyFallback"
 
 
 # A member of the labels group: a label image, or an intermediate group without metadata.
-LabelsMember: TypeAlias = "LabelImage | LabelsFolder | _MypyFallback"
+LabelsMember: TypeAlias = "LabelImage | LabelsFolder | MypyFallback"
+
+
+_OmeZarr06ImageMembersKeys = TypedDict(
+    "_OmeZarr06ImageMembersKeys",
+    {
+        "labels": NotRequired["Labels"],
+    },
+)
+
+
+class OmeZarr06ImageMembers(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _OmeZarr06ImageMembersKeys, extra_items="AnyNode"
+):
+    pass
 
 
 class OmeZarr06Well(TypedDict):
@@ -1809,6 +106,41 @@ class OmeZarr06Well(TypedDict):
     node_type: Literal["group"]
     attributes: Well
     members: dict[str, OmeZarr06Image]
+
+
+class Well(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-Zarr well."""
+
+    # The versioned OME-Zarr Metadata namespace
+    ome: WellOme
+
+
+class WellOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The versioned OME-Zarr Metadata namespace"""
+
+    well: WellOmeWell
+    # OME-Zarr version.
+    version: OMEZarrVersion
+
+
+class WellOmeWell(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The fields of view for this well
+    images: list[WellOmeWellImage]
+
+
+class WellOmeWellImage(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The path for this field of view subgroup
+    path: str
+    # A unique identifier within the context of the plate
+    acquisition: NotRequired[int]
 
 
 class OmeZarr06Image(TypedDict):
@@ -1824,6 +156,639 @@ class OmeZarr06Image(TypedDict):
     members: OmeZarr06ImageMembers
 
 
+class Image(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-Zarr image."""
+
+    # The versioned OME-Zarr Metadata namespace
+    ome: ImageOme
+
+
+class ImageOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The versioned OME-Zarr Metadata namespace"""
+
+    # The multiscale datasets for this image
+    multiscales: Multiscales
+    # OME-Zarr version.
+    version: OMEZarrVersion
+    omero: NotRequired[Omero]
+
+
+class Omero(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    channels: list[OmeroChannel]
+
+
+class OmeroChannel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    window: NotRequired[OmeroChannelWindow]
+    label: NotRequired[str]
+    family: NotRequired[str]
+    color: NotRequired[str]
+    active: NotRequired[bool]
+
+
+class OmeroChannelWindow(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    end: float
+    max: float
+    min: float
+    start: float
+
+
+class Multiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    datasets: list[MultiscaleDataset]
+    coordinateSystems: list[CoordinateSystem]
+    name: NotRequired[str]
+    coordinateTransformations: NotRequired[
+        list[
+            MultiscaleCoordinateTransformationOption1
+            | MultiscaleCoordinateTransformationOption2
+            | MultiscaleCoordinateTransformationOption3Option1
+            | MultiscaleCoordinateTransformationOption3Option2
+            | MultiscaleCoordinateTransformationOption4
+            | MultiscaleCoordinateTransformationOption5
+            | MultiscaleCoordinateTransformationOption6Option1
+            | MultiscaleCoordinateTransformationOption6Option2
+            | MultiscaleCoordinateTransformationOption7Option1
+            | MultiscaleCoordinateTransformationOption7Option2
+            | MultiscaleCoordinateTransformationOption8
+            | MultiscaleCoordinateTransformationOption9
+            | MultiscaleCoordinateTransformationOption10
+            | MultiscaleCoordinateTransformationOption11
+            | MultiscaleCoordinateTransformationOption12
+            | MypyFallback
+        ]
+    ]
+
+
+class MultiscaleDataset(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    path: str
+    # Multiscale transformations (identity/scale/sequence of scale and translation) from this dataset to the coordinate system specified by 'output'.
+    coordinateTransformations: list[
+        MultiscaleDatasetCoordinateTransformationOption1
+        | MultiscaleDatasetCoordinateTransformationOption2
+        | MultiscaleDatasetCoordinateTransformationSequence_
+        | MypyFallback
+    ]
+
+
+class MultiscaleDatasetCoordinateTransformationOption1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A single scale transformation"""
+
+    scale: list[float]
+    input: MultiscaleDatasetCoordinateTransformationOption1Input
+    output: MultiscaleDatasetCoordinateTransformationOption1Output
+    type: NotRequired[Literal["scale"]]
+    name: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationOption1Input(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    path: str
+    name: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationOption1Output(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    path: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationOption2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A single identity transformation"""
+
+    input: MultiscaleDatasetCoordinateTransformationOption2Input
+    output: MultiscaleDatasetCoordinateTransformationOption2Output
+    type: NotRequired[Literal["identity"]]
+    name: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationOption2Input(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    path: str
+    name: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationOption2Output(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    path: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationSequence_(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A sequence of a single scale followed by a single translation"""
+
+    type: Literal["sequence"]
+    transformations: list[Scale | Translation | MypyFallback]
+    input: MultiscaleDatasetCoordinateTransformationSequence_Input
+    output: MultiscaleDatasetCoordinateTransformationSequence_Output
+    name: NotRequired[str]
+
+
+class Scale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Scale transformation that scales coordinates by specified factors along each axis."""
+
+    scale: list[float]
+    type: NotRequired[Literal["scale"]]
+
+
+class Translation(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Translation transformation that shifts coordinates by specified offsets along each axis."""
+
+    translation: list[float]
+    type: NotRequired[Literal["translation"]]
+
+
+class MultiscaleDatasetCoordinateTransformationSequence_Input(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    path: str
+    name: NotRequired[str]
+
+
+class MultiscaleDatasetCoordinateTransformationSequence_Output(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    path: NotRequired[str]
+
+
+class CoordinateSystem(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Coordinate Systems for OME-NGFF"""
+
+    # Name of coordinate system. Must be unique among all coordinate systems.
+    name: str
+    # OME-Zarr Axes.
+    axes: Axes
+
+
+class Axis(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # Name of the axis. Must be unique within the coordinate system.
+    name: str
+    # Longer name or description of the axis.
+    longName: NotRequired[str]
+    # Type of the axis. Can be a predefined type or custom type.
+    type: NotRequired[str]
+    # Whether the dimension is discrete
+    discrete: NotRequired[bool]
+    # Unit for the axis
+    unit: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Identity transformation that maps input coordinates directly to output coordinates without
+    modification."""
+
+    type: Literal["identity"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption1Input(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Reference to named coordinate system in the same metadata document (path empty) or in a
+    child labels group (path to the labels group)"""
+
+    name: str
+
+
+class MultiscaleCoordinateTransformationOption1Output(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Reference to named coordinate system in the same metadata document (path empty) or in a
+    child labels group (path to the labels group)"""
+
+    name: str
+
+
+class MultiscaleCoordinateTransformationOption2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Permute axes by mapping input axes to output axes."""
+
+    type: Literal["mapAxis"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # An array of integers representing the new axis order as zero-based indices of the input axes.
+    mapAxis: list[int]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption3Option1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Parameters of any possible transform"""
+
+    type: Literal["projectAxis"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # An array of integers representing the indices of the input axes to drop.
+    droppedInputs: list[int]
+    name: NotRequired[str]
+    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
+    createdOutputs: NotRequired[list[int]]
+
+
+class MultiscaleCoordinateTransformationOption3Option2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Parameters of any possible transform"""
+
+    type: Literal["projectAxis"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
+    createdOutputs: list[int]
+    name: NotRequired[str]
+    # An array of integers representing the indices of the input axes to drop.
+    droppedInputs: NotRequired[list[int]]
+
+
+class MultiscaleCoordinateTransformationOption4(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Scale transformation that scales coordinates by specified factors along each axis."""
+
+    type: Literal["scale"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    scale: list[float]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption5(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Translation transformation that shifts coordinates by specified offsets along each axis."""
+
+    type: Literal["translation"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    translation: list[float]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption6Option1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Parameters of any possible transform"""
+
+    type: Literal["affine"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # Path to a zarr array containing the affine matrix.
+    path: str
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption6Option2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Parameters of any possible transform"""
+
+    type: Literal["affine"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    affine: list[list[float]]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption7Option1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Parameters of any possible transform"""
+
+    type: Literal["rotation"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # Path to a zarr array containing the rotation matrix.
+    path: str
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption7Option2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Parameters of any possible transform"""
+
+    type: Literal["rotation"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    rotation: list[list[float]]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption8(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A pair of forward and inverse coordinate transformations."""
+
+    type: Literal["bijection"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # OME-NGFF coordinate transformation.
+    forward: CoordinateTransformation
+    # OME-NGFF coordinate transformation.
+    inverse: CoordinateTransformation
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Identity transformation that maps input coordinates directly to output coordinates without
+    modification."""
+
+    type: Literal["identity"]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Permute axes by mapping input axes to output axes."""
+
+    type: Literal["mapAxis"]
+    # An array of integers representing the new axis order as zero-based indices of the input axes.
+    mapAxis: list[int]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption3Option1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-NGFF coordinate transformation."""
+
+    type: Literal["projectAxis"]
+    # An array of integers representing the indices of the input axes to drop.
+    droppedInputs: list[int]
+    name: NotRequired[str]
+    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
+    createdOutputs: NotRequired[list[int]]
+
+
+class CoordinateTransformationOption3Option2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-NGFF coordinate transformation."""
+
+    type: Literal["projectAxis"]
+    # An array of integers representing the indices where zeros are inserted in the output coordinate vector.
+    createdOutputs: list[int]
+    name: NotRequired[str]
+    # An array of integers representing the indices of the input axes to drop.
+    droppedInputs: NotRequired[list[int]]
+
+
+class CoordinateTransformationOption4(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Scale transformation that scales coordinates by specified factors along each axis."""
+
+    type: Literal["scale"]
+    scale: list[float]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption5(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Translation transformation that shifts coordinates by specified offsets along each axis."""
+
+    type: Literal["translation"]
+    translation: list[float]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption6Option1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-NGFF coordinate transformation."""
+
+    type: Literal["affine"]
+    # Path to a zarr array containing the affine matrix.
+    path: str
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption6Option2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-NGFF coordinate transformation."""
+
+    type: Literal["affine"]
+    affine: list[list[float]]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption7Option1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-NGFF coordinate transformation."""
+
+    type: Literal["rotation"]
+    # Path to a zarr array containing the rotation matrix.
+    path: str
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption7Option2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """OME-NGFF coordinate transformation."""
+
+    type: Literal["rotation"]
+    rotation: list[list[float]]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption8(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A pair of forward and inverse coordinate transformations."""
+
+    type: Literal["bijection"]
+    # OME-NGFF coordinate transformation.
+    forward: CoordinateTransformation
+    # OME-NGFF coordinate transformation.
+    inverse: CoordinateTransformation
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption9(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A sequence of transformations applied in order."""
+
+    type: Literal["sequence"]
+    transformations: list[CoordinateTransformation]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption10(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A set of transformations applied independently to each dimension."""
+
+    type: Literal["byDimension"]
+    transformations: list[CoordinateTransformationOption10Transformation]
+    name: NotRequired[str]
+
+
+class CoordinateTransformationOption10Transformation(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # OME-NGFF coordinate transformation.
+    transformation: CoordinateTransformation
+    # Indices of the input axes for this transformation.
+    inputAxes: list[float]
+    # Indices of the output axes for this transformation.
+    outputAxes: list[float]
+
+
+class CoordinateTransformationOption11(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformation defined by a displacement field stored in a zarr array."""
+
+    type: Literal["displacements"]
+    # Path to the zarr array containing the displacement field.
+    path: str
+    name: NotRequired[str]
+    # Interpolation method to use when applying the displacement field.
+    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
+
+
+class CoordinateTransformationOption12(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformation defined by a coordinate field stored in a zarr array."""
+
+    type: Literal["coordinates"]
+    # Path to the zarr array containing the coordinate field.
+    path: str
+    name: NotRequired[str]
+    # Interpolation method to use when applying the coordinate field.
+    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
+
+
+class MultiscaleCoordinateTransformationOption9(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A sequence of transformations applied in order."""
+
+    type: Literal["sequence"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    transformations: list[CoordinateTransformation]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption10(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A set of transformations applied independently to each dimension."""
+
+    type: Literal["byDimension"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    transformations: list[CoordinateTransformationOption10Transformation]
+    name: NotRequired[str]
+
+
+class MultiscaleCoordinateTransformationOption11(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformation defined by a displacement field stored in a zarr array."""
+
+    type: Literal["displacements"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # Path to the zarr array containing the displacement field.
+    path: str
+    name: NotRequired[str]
+    # Interpolation method to use when applying the displacement field.
+    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
+
+
+class MultiscaleCoordinateTransformationOption12(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformation defined by a coordinate field stored in a zarr array."""
+
+    type: Literal["coordinates"]
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    input: MultiscaleCoordinateTransformationOption1Input
+    # Reference to named coordinate system in the same metadata document (path empty) or in a child labels group (path to the labels group)
+    output: MultiscaleCoordinateTransformationOption1Output
+    # Path to the zarr array containing the coordinate field.
+    path: str
+    name: NotRequired[str]
+    # Interpolation method to use when applying the coordinate field.
+    interpolation: NotRequired[Literal["nearest", "linear", "cubic"]]
+
+
 class Labels(TypedDict):
     """The `labels` group of an image: it lists its label images, which may sit below intermediate
     groups without metadata."""
@@ -1834,6 +799,24 @@ class Labels(TypedDict):
     members: dict[str, LabelsMember]
 
 
+class LabelsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The labels group's attributes: the paths of its label images (the spec publishes no schema
+    for them)."""
+
+    ome: LabelsAttributesOme
+
+
+class LabelsAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # Paths, relative to this group, of the label images it holds.
+    labels: list[str]
+    # OME-Zarr version.
+    version: NotRequired[OMEZarrVersion]
+
+
 class LabelImage(TypedDict):
     """A label image: a multiscale image whose attributes also follow the official label.schema."""
 
@@ -1841,6 +824,80 @@ class LabelImage(TypedDict):
     node_type: Literal["group"]
     attributes: LabelImageAttributes
     members: dict[str, AnyNode]
+
+
+class LabelImageAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """image.schema and label.schema at once."""
+
+    # The versioned OME-Zarr Metadata namespace
+    ome: LabelImageAttributesOme
+
+
+_LabelImageAttributesOmeKeys = TypedDict(
+    "_LabelImageAttributesOmeKeys",
+    {
+        "multiscales": "Multiscales",
+        "version": "OMEZarrVersion",
+        "image-label": "ImageLabel",
+        "omero": NotRequired["Omero"],
+    },
+)
+
+
+class LabelImageAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesOmeKeys, extra_items="JsonValue"
+):
+    """The versioned OME-Zarr Metadata namespace"""
+
+
+class ImageLabel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    # The colors for this label image
+    colors: NotRequired[list[ImageLabelColor]]
+    # The properties for this label image
+    properties: NotRequired[list[ImageLabelProperty]]
+    # The source of this label image
+    source: NotRequired[ImageLabelSource]
+
+
+_ImageLabelColorKeys = TypedDict(
+    "_ImageLabelColorKeys",
+    {
+        "label-value": "float",
+        "rgba": NotRequired["list[int]"],
+    },
+)
+
+
+class ImageLabelColor(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelColorKeys, extra_items="JsonValue"
+):
+    pass
+
+
+_ImageLabelPropertyKeys = TypedDict(
+    "_ImageLabelPropertyKeys",
+    {
+        "label-value": "int",
+    },
+)
+
+
+class ImageLabelProperty(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ImageLabelPropertyKeys, extra_items="JsonValue"
+):
+    pass
+
+
+class ImageLabelSource(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The source of this label image"""
+
+    image: NotRequired[str]
 
 
 class LabelsFolder(TypedDict):

@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -62,1227 +52,8 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-_ShapesV01MembersKeys = TypedDict(
-    "_ShapesV01MembersKeys",
-    {
-        "Index": "ArraySpec[JsonObject]",
-        "coords": "ArraySpec[JsonObject]",
-        "radius": NotRequired["ArraySpec[JsonObject]"],
-    },
-)
-
-
-class _ShapesV01MembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV01MembersKeys, extra_items="ArraySpec[JsonObject]"
-):
-    pass
-
-
-_ShapesV01MembersMypy: TypeAlias = "_ShapesV01MembersKeys"
-
-
-class _SpatialDataAttributesKeys(TypedDict):
-    spatialdata_attrs: _SpatialDataAttributesSpatialdataAttrsOpen
-
-
-class _SpatialDataAttributesKeysMypy(TypedDict):
-    spatialdata_attrs: _SpatialDataAttributesSpatialdataAttrsMypy
-
-
-class _SpatialDataAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialDataAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_SpatialDataAttributesMypy: TypeAlias = "_SpatialDataAttributesKeysMypy"
-
-
-class _SpatialDataAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.1"]
-    spatialdata_software_version: NotRequired[str]
-
-
-class _SpatialDataAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialDataAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_SpatialDataAttributesSpatialdataAttrsMypy: TypeAlias = "_SpatialDataAttributesSpatialdataAttrsKeys"
-
-
-class _ImageV01AttributesKeys(TypedDict):
-    multiscales: list[_ImageV01AttributesMultiscaleOpen]
-    spatialdata_attrs: _ImageV01AttributesSpatialdataAttrsOpen
-    # The channels' labels (names, or numbers where the image named none).
-    omero: NotRequired[_OmeroOpen]
-
-
-class _ImageV01AttributesKeysMypy(TypedDict):
-    multiscales: list[_ImageV01AttributesMultiscaleMypy]
-    spatialdata_attrs: _ImageV01AttributesSpatialdataAttrsMypy
-    # The channels' labels (names, or numbers where the image named none).
-    omero: NotRequired[_OmeroMypy]
-
-
-class _ImageV01AttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageV01AttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageV01AttributesMypy: TypeAlias = "_ImageV01AttributesKeysMypy"
-
-
-class _ImageV01AttributesMultiscaleKeys(TypedDict):
-    version: Literal["0.4"]
-    datasets: list[_DatasetOpen]
-    axes: list[_AxisOpen]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _ImageV01AttributesMultiscaleKeysMypy(TypedDict):
-    version: Literal["0.4"]
-    datasets: list[_DatasetMypy]
-    axes: list[_AxisMypy]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _ImageV01AttributesMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageV01AttributesMultiscaleKeys, extra_items="JsonValue"
-):
-    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
-
-
-_ImageV01AttributesMultiscaleMypy: TypeAlias = "_ImageV01AttributesMultiscaleKeysMypy"
-
-
-class _DatasetKeys(TypedDict):
-    path: str
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-
-
-class _DatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DatasetKeys, extra_items="JsonValue"
-):
-    """One level of a multiscale image: the array at `path` and its scale."""
-
-
-_DatasetMypy: TypeAlias = "_DatasetKeys"
-
-
-class _IdentityKeys(TypedDict):
-    type: Literal["identity"]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _IdentityKeysMypy(TypedDict):
-    type: Literal["identity"]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _IdentityOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _IdentityKeys, extra_items="JsonValue"
-):
-    """Leaves every coordinate as it is."""
-
-
-_IdentityMypy: TypeAlias = "_IdentityKeysMypy"
-
-
-class _CoordinateSystemKeys(TypedDict):
-    name: str
-    axes: list[_AxisOpen]
-
-
-class _CoordinateSystemKeysMypy(TypedDict):
-    name: str
-    axes: list[_AxisMypy]
-
-
-class _CoordinateSystemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateSystemKeys, extra_items="JsonValue"
-):
-    """A named coordinate system: a transformation's input (the element's own axes) or output."""
-
-
-_CoordinateSystemMypy: TypeAlias = "_CoordinateSystemKeysMypy"
-
-
-class _AxisKeys(TypedDict):
-    name: str
-    type: NotRequired[Literal["space", "channel", "time"]]
-    unit: NotRequired[str]
-
-
-class _AxisOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisKeys, extra_items="JsonValue"
-):
-    """An axis of a coordinate system or an image."""
-
-
-_AxisMypy: TypeAlias = "_AxisKeys"
-
-
-class _MapAxisKeys(TypedDict):
-    type: Literal["mapAxis"]
-    mapAxis: dict[str, str]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _MapAxisKeysMypy(TypedDict):
-    type: Literal["mapAxis"]
-    mapAxis: dict[str, str]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _MapAxisOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MapAxisKeys, extra_items="JsonValue"
-):
-    """Renames axes: each output axis takes the input axis it is mapped to."""
-
-
-_MapAxisMypy: TypeAlias = "_MapAxisKeysMypy"
-
-
-class _TranslationKeys(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _TranslationKeysMypy(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _TranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _TranslationKeys, extra_items="JsonValue"
-):
-    """Adds an offset to each axis."""
-
-
-_TranslationMypy: TypeAlias = "_TranslationKeysMypy"
-
-
-class _ScaleKeys(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _ScaleKeysMypy(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _ScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ScaleKeys, extra_items="JsonValue"
-):
-    """Multiplies each axis by a factor."""
-
-
-_ScaleMypy: TypeAlias = "_ScaleKeysMypy"
-
-
-class _AffineKeys(TypedDict):
-    type: Literal["affine"]
-    affine: list[list[float]]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _AffineKeysMypy(TypedDict):
-    type: Literal["affine"]
-    affine: list[list[float]]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _AffineOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AffineKeys, extra_items="JsonValue"
-):
-    """An affine map, as the rows of its matrix without the last row."""
-
-
-_AffineMypy: TypeAlias = "_AffineKeysMypy"
-
-
-class _Sequence_Keys(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[Transformation]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _Sequence_KeysMypy(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[Transformation]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _Sequence_Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _Sequence_Keys, extra_items="JsonValue"
-):
-    """Transformations applied one after another."""
-
-
-_Sequence_Mypy: TypeAlias = "_Sequence_KeysMypy"
-
-
-class _ImageV01AttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.1"]
-
-
-class _ImageV01AttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageV01AttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageV01AttributesSpatialdataAttrsMypy: TypeAlias = "_ImageV01AttributesSpatialdataAttrsKeys"
-
-
-class _OmeroKeys(TypedDict):
-    channels: list[_OmeroChannelOpen]
-
-
-class _OmeroKeysMypy(TypedDict):
-    channels: list[_OmeroChannelMypy]
-
-
-class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroKeys, extra_items="JsonValue"
-):
-    """The channels' labels (names, or numbers where the image named none)."""
-
-
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy"
-
-
-class _OmeroChannelKeys(TypedDict):
-    label: str | int
-
-
-class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeys"
-
-
-class _ImageV02AttributesKeys(TypedDict):
-    multiscales: list[_ImageV02AttributesMultiscaleOpen]
-    spatialdata_attrs: _ImageV02AttributesSpatialdataAttrsOpen
-    # The channels' labels (names, or numbers where the image named none).
-    omero: NotRequired[_OmeroOpen]
-
-
-class _ImageV02AttributesKeysMypy(TypedDict):
-    multiscales: list[_ImageV02AttributesMultiscaleMypy]
-    spatialdata_attrs: _ImageV02AttributesSpatialdataAttrsMypy
-    # The channels' labels (names, or numbers where the image named none).
-    omero: NotRequired[_OmeroMypy]
-
-
-class _ImageV02AttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageV02AttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageV02AttributesMypy: TypeAlias = "_ImageV02AttributesKeysMypy"
-
-
-class _ImageV02AttributesMultiscaleKeys(TypedDict):
-    version: Literal["0.4-dev-spatialdata"]
-    datasets: list[_DatasetOpen]
-    axes: list[_AxisOpen]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _ImageV02AttributesMultiscaleKeysMypy(TypedDict):
-    version: Literal["0.4-dev-spatialdata"]
-    datasets: list[_DatasetMypy]
-    axes: list[_AxisMypy]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _ImageV02AttributesMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageV02AttributesMultiscaleKeys, extra_items="JsonValue"
-):
-    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
-
-
-_ImageV02AttributesMultiscaleMypy: TypeAlias = "_ImageV02AttributesMultiscaleKeysMypy"
-
-
-class _ImageV02AttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.2"]
-
-
-class _ImageV02AttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageV02AttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageV02AttributesSpatialdataAttrsMypy: TypeAlias = "_ImageV02AttributesSpatialdataAttrsKeys"
-
-
-class _LabelsAttributesKeys(TypedDict):
-    labels: list[str]
-
-
-class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys"
-
-
-_LabelImageV01AttributesKeys = TypedDict(
-    "_LabelImageV01AttributesKeys",
-    {
-        "multiscales": "list[_LabelImageV01AttributesMultiscaleOpen]",
-        "spatialdata_attrs": "_LabelImageV01AttributesSpatialdataAttrsOpen",
-        "image-label": NotRequired["_LabelImageV01AttributesImageLabelOpen"],
-    },
-)
-
-
-_LabelImageV01AttributesKeysMypy = TypedDict(
-    "_LabelImageV01AttributesKeysMypy",
-    {
-        "multiscales": "list[_LabelImageV01AttributesMultiscaleMypy]",
-        "spatialdata_attrs": "_LabelImageV01AttributesSpatialdataAttrsMypy",
-        "image-label": NotRequired["_LabelImageV01AttributesImageLabelMypy"],
-    },
-)
-
-
-class _LabelImageV01AttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV01AttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageV01AttributesMypy: TypeAlias = "_LabelImageV01AttributesKeysMypy"
-
-
-class _LabelImageV01AttributesMultiscaleKeys(TypedDict):
-    version: Literal["0.4"]
-    datasets: list[_DatasetOpen]
-    axes: list[_AxisOpen]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _LabelImageV01AttributesMultiscaleKeysMypy(TypedDict):
-    version: Literal["0.4"]
-    datasets: list[_DatasetMypy]
-    axes: list[_AxisMypy]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _LabelImageV01AttributesMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV01AttributesMultiscaleKeys, extra_items="JsonValue"
-):
-    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
-
-
-_LabelImageV01AttributesMultiscaleMypy: TypeAlias = "_LabelImageV01AttributesMultiscaleKeysMypy"
-
-
-class _LabelImageV01AttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.1"]
-
-
-class _LabelImageV01AttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV01AttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageV01AttributesSpatialdataAttrsMypy: TypeAlias = (
-    "_LabelImageV01AttributesSpatialdataAttrsKeys"
-)
-
-
-class _LabelImageV01AttributesImageLabelKeys(TypedDict):
-    version: Literal["0.4"]
-
-
-class _LabelImageV01AttributesImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV01AttributesImageLabelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageV01AttributesImageLabelMypy: TypeAlias = "_LabelImageV01AttributesImageLabelKeys"
-
-
-_LabelImageV02AttributesKeys = TypedDict(
-    "_LabelImageV02AttributesKeys",
-    {
-        "multiscales": "list[_LabelImageV02AttributesMultiscaleOpen]",
-        "spatialdata_attrs": "_LabelImageV02AttributesSpatialdataAttrsOpen",
-        "image-label": NotRequired["_LabelImageV02AttributesImageLabelOpen"],
-    },
-)
-
-
-_LabelImageV02AttributesKeysMypy = TypedDict(
-    "_LabelImageV02AttributesKeysMypy",
-    {
-        "multiscales": "list[_LabelImageV02AttributesMultiscaleMypy]",
-        "spatialdata_attrs": "_LabelImageV02AttributesSpatialdataAttrsMypy",
-        "image-label": NotRequired["_LabelImageV02AttributesImageLabelMypy"],
-    },
-)
-
-
-class _LabelImageV02AttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV02AttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageV02AttributesMypy: TypeAlias = "_LabelImageV02AttributesKeysMypy"
-
-
-class _LabelImageV02AttributesMultiscaleKeys(TypedDict):
-    version: Literal["0.4-dev-spatialdata"]
-    datasets: list[_DatasetOpen]
-    axes: list[_AxisOpen]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _LabelImageV02AttributesMultiscaleKeysMypy(TypedDict):
-    version: Literal["0.4-dev-spatialdata"]
-    datasets: list[_DatasetMypy]
-    axes: list[_AxisMypy]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _LabelImageV02AttributesMultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV02AttributesMultiscaleKeys, extra_items="JsonValue"
-):
-    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
-
-
-_LabelImageV02AttributesMultiscaleMypy: TypeAlias = "_LabelImageV02AttributesMultiscaleKeysMypy"
-
-
-class _LabelImageV02AttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.2"]
-
-
-class _LabelImageV02AttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV02AttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageV02AttributesSpatialdataAttrsMypy: TypeAlias = (
-    "_LabelImageV02AttributesSpatialdataAttrsKeys"
-)
-
-
-class _LabelImageV02AttributesImageLabelKeys(TypedDict):
-    version: Literal["0.4"]
-
-
-class _LabelImageV02AttributesImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageV02AttributesImageLabelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageV02AttributesImageLabelMypy: TypeAlias = "_LabelImageV02AttributesImageLabelKeys"
-
-
-_PointsAttributesKeys = TypedDict(
-    "_PointsAttributesKeys",
-    {
-        "spatialdata_attrs": "_PointsAttributesSpatialdataAttrsOpen",
-        "encoding-type": 'Literal["ngff:points"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-_PointsAttributesKeysMypy = TypedDict(
-    "_PointsAttributesKeysMypy",
-    {
-        "spatialdata_attrs": "_PointsAttributesSpatialdataAttrsMypy",
-        "encoding-type": 'Literal["ngff:points"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-class _PointsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _PointsAttributesKeys, extra_items="JsonValue"
-):
-    """What spatialdata says of a points element: its axes, its transformations, and the columns
-    holding each point's feature and instance."""
-
-
-_PointsAttributesMypy: TypeAlias = "_PointsAttributesKeysMypy"
-
-
-class _PointsAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.1"]
-    feature_key: NotRequired[str]
-    instance_key: NotRequired[str]
-
-
-class _PointsAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _PointsAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_PointsAttributesSpatialdataAttrsMypy: TypeAlias = "_PointsAttributesSpatialdataAttrsKeys"
-
-
-_ShapesV01AttributesKeys = TypedDict(
-    "_ShapesV01AttributesKeys",
-    {
-        "spatialdata_attrs": "_ShapesV01AttributesSpatialdataAttrsOpen",
-        "encoding-type": 'Literal["ngff:shapes"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-_ShapesV01AttributesKeysMypy = TypedDict(
-    "_ShapesV01AttributesKeysMypy",
-    {
-        "spatialdata_attrs": "_ShapesV01AttributesSpatialdataAttrsMypy",
-        "encoding-type": 'Literal["ngff:shapes"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-class _ShapesV01AttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV01AttributesKeys, extra_items="JsonValue"
-):
-    """What spatialdata says of a shapes element: its axes and its transformations."""
-
-
-_ShapesV01AttributesMypy: TypeAlias = "_ShapesV01AttributesKeysMypy"
-
-
-class _ShapesV01AttributesSpatialdataAttrsKeys(TypedDict):
-    geos: _ShapesV01AttributesSpatialdataAttrsGeosOpen
-    version: Literal["0.1"]
-
-
-class _ShapesV01AttributesSpatialdataAttrsKeysMypy(TypedDict):
-    geos: _ShapesV01AttributesSpatialdataAttrsGeosMypy
-    version: Literal["0.1"]
-
-
-class _ShapesV01AttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV01AttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ShapesV01AttributesSpatialdataAttrsMypy: TypeAlias = "_ShapesV01AttributesSpatialdataAttrsKeysMypy"
-
-
-class _ShapesV01AttributesSpatialdataAttrsGeosKeys(TypedDict):
-    name: str
-    type: int
-
-
-class _ShapesV01AttributesSpatialdataAttrsGeosOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV01AttributesSpatialdataAttrsGeosKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ShapesV01AttributesSpatialdataAttrsGeosMypy: TypeAlias = (
-    "_ShapesV01AttributesSpatialdataAttrsGeosKeys"
-)
-
-
-_ShapesV02AttributesKeys = TypedDict(
-    "_ShapesV02AttributesKeys",
-    {
-        "spatialdata_attrs": "_ShapesV02AttributesSpatialdataAttrsOpen",
-        "encoding-type": 'Literal["ngff:shapes"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-_ShapesV02AttributesKeysMypy = TypedDict(
-    "_ShapesV02AttributesKeysMypy",
-    {
-        "spatialdata_attrs": "_ShapesV02AttributesSpatialdataAttrsMypy",
-        "encoding-type": 'Literal["ngff:shapes"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-class _ShapesV02AttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV02AttributesKeys, extra_items="JsonValue"
-):
-    """What spatialdata says of a shapes element: its axes and its transformations."""
-
-
-_ShapesV02AttributesMypy: TypeAlias = "_ShapesV02AttributesKeysMypy"
-
-
-class _ShapesV02AttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.2"]
-
-
-class _ShapesV02AttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV02AttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ShapesV02AttributesSpatialdataAttrsMypy: TypeAlias = "_ShapesV02AttributesSpatialdataAttrsKeys"
-
-
-_TableAttributesKeys = TypedDict(
-    "_TableAttributesKeys",
-    {
-        "version": 'Literal["0.1"]',
-        "spatialdata-encoding-type": 'Literal["ngff:regions_table"]',
-        "region": "str | list[str] | None",
-        "region_key": "str | None",
-        "instance_key": "str | None",
-        "encoding-type": 'Literal["anndata"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _TableAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _TableAttributesKeys, extra_items="JsonValue"
-):
-    """The keys spatialdata adds to an AnnData table: which elements its rows annotate (`region`,
-    by name), the obs column naming each row's element (`region_key`) and the one naming its
-    instance there (`instance_key`); all three null for a table that annotates nothing."""
-
-
-_TableAttributesMypy: TypeAlias = "_TableAttributesKeys"
-
-
-_DenseArrayAttributesKeys = TypedDict(
-    "_DenseArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _DenseArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DenseArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DenseArrayAttributesMypy: TypeAlias = "_DenseArrayAttributesKeys"
-
-
-_CsrMatrixAttributesKeys = TypedDict(
-    "_CsrMatrixAttributesKeys",
-    {
-        "encoding-type": 'Literal["csr_matrix"]',
-        "encoding-version": 'Literal["0.1.0"]',
-        "shape": "list[int]",
-    },
-)
-
-
-class _CsrMatrixAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CsrMatrixAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CsrMatrixAttributesMypy: TypeAlias = "_CsrMatrixAttributesKeys"
-
-
-_CscMatrixAttributesKeys = TypedDict(
-    "_CscMatrixAttributesKeys",
-    {
-        "encoding-type": 'Literal["csc_matrix"]',
-        "encoding-version": 'Literal["0.1.0"]',
-        "shape": "list[int]",
-    },
-)
-
-
-class _CscMatrixAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CscMatrixAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CscMatrixAttributesMypy: TypeAlias = "_CscMatrixAttributesKeys"
-
-
-_DataFrameAttributesKeys = TypedDict(
-    "_DataFrameAttributesKeys",
-    {
-        "encoding-type": 'Literal["dataframe"]',
-        "encoding-version": 'Literal["0.2.0"]',
-        "_index": "str",
-        "column-order": "list[str]",
-    },
-)
-
-
-class _DataFrameAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DataFrameAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DataFrameAttributesMypy: TypeAlias = "_DataFrameAttributesKeys"
-
-
-_StringArrayAttributesKeys = TypedDict(
-    "_StringArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["string-array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _StringArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _StringArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_StringArrayAttributesMypy: TypeAlias = "_StringArrayAttributesKeys"
-
-
-_CategoricalAttributesKeys = TypedDict(
-    "_CategoricalAttributesKeys",
-    {
-        "encoding-type": 'Literal["categorical"]',
-        "encoding-version": 'Literal["0.2.0"]',
-        "ordered": "bool",
-    },
-)
-
-
-class _CategoricalAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CategoricalAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CategoricalAttributesMypy: TypeAlias = "_CategoricalAttributesKeys"
-
-
-_NullableIntegerAttributesKeys = TypedDict(
-    "_NullableIntegerAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-integer"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableIntegerAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableIntegerAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableIntegerAttributesMypy: TypeAlias = "_NullableIntegerAttributesKeys"
-
-
-_NullableBooleanAttributesKeys = TypedDict(
-    "_NullableBooleanAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-boolean"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableBooleanAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableBooleanAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableBooleanAttributesMypy: TypeAlias = "_NullableBooleanAttributesKeys"
-
-
-_NullableStringArrayAttributesKeys = TypedDict(
-    "_NullableStringArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-string-array"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableStringArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableStringArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableStringArrayAttributesMypy: TypeAlias = "_NullableStringArrayAttributesKeys"
-
-
-_DictAttributesKeys = TypedDict(
-    "_DictAttributesKeys",
-    {
-        "encoding-type": 'Literal["dict"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _DictAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DictAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DictAttributesMypy: TypeAlias = "_DictAttributesKeys"
-
-
-_RecArrayAttributesKeys = TypedDict(
-    "_RecArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["rec-array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _RecArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RecArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RecArrayAttributesMypy: TypeAlias = "_RecArrayAttributesKeys"
-
-
-_NumericScalarAttributesKeys = TypedDict(
-    "_NumericScalarAttributesKeys",
-    {
-        "encoding-type": 'Literal["numeric-scalar"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _NumericScalarAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NumericScalarAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NumericScalarAttributesMypy: TypeAlias = "_NumericScalarAttributesKeys"
-
-
-_StringScalarAttributesKeys = TypedDict(
-    "_StringScalarAttributesKeys",
-    {
-        "encoding-type": 'Literal["string"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _StringScalarAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _StringScalarAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_StringScalarAttributesMypy: TypeAlias = "_StringScalarAttributesKeys"
-
-
-_NullElementAttributesKeys = TypedDict(
-    "_NullElementAttributesKeys",
-    {
-        "encoding-type": 'Literal["null"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullElementAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullElementAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullElementAttributesMypy: TypeAlias = "_NullElementAttributesKeys"
-
-
-_RawAttributesKeys = TypedDict(
-    "_RawAttributesKeys",
-    {
-        "encoding-type": 'Literal["raw"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _RawAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RawAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RawAttributesMypy: TypeAlias = "_RawAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    ShapesV01Members: TypeAlias = _ShapesV01MembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialDataAttributes: TypeAlias = _SpatialDataAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialDataAttributesSpatialdataAttrs: TypeAlias = _SpatialDataAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV01Attributes: TypeAlias = _ImageV01AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV01AttributesMultiscale: TypeAlias = _ImageV01AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Dataset: TypeAlias = _DatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Identity: TypeAlias = _IdentityOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MapAxis: TypeAlias = _MapAxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Affine: TypeAlias = _AffineOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Sequence_: TypeAlias = _Sequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV01AttributesSpatialdataAttrs: TypeAlias = _ImageV01AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV02Attributes: TypeAlias = _ImageV02AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV02AttributesMultiscale: TypeAlias = _ImageV02AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV02AttributesSpatialdataAttrs: TypeAlias = _ImageV02AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01Attributes: TypeAlias = _LabelImageV01AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01AttributesMultiscale: TypeAlias = _LabelImageV01AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01AttributesSpatialdataAttrs: TypeAlias = _LabelImageV01AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01AttributesImageLabel: TypeAlias = _LabelImageV01AttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02Attributes: TypeAlias = _LabelImageV02AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02AttributesMultiscale: TypeAlias = _LabelImageV02AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02AttributesSpatialdataAttrs: TypeAlias = _LabelImageV02AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02AttributesImageLabel: TypeAlias = _LabelImageV02AttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributes: TypeAlias = _PointsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributesSpatialdataAttrs: TypeAlias = _PointsAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV01Attributes: TypeAlias = _ShapesV01AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV01AttributesSpatialdataAttrs: TypeAlias = _ShapesV01AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV01AttributesSpatialdataAttrsGeos: TypeAlias = _ShapesV01AttributesSpatialdataAttrsGeosOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV02Attributes: TypeAlias = _ShapesV02AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV02AttributesSpatialdataAttrs: TypeAlias = _ShapesV02AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    TableAttributes: TypeAlias = _TableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ShapesV01Members: TypeAlias = _ShapesV01MembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    SpatialDataAttributes: TypeAlias = _SpatialDataAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    SpatialDataAttributesSpatialdataAttrs: TypeAlias = _SpatialDataAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageV01Attributes: TypeAlias = _ImageV01AttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageV01AttributesMultiscale: TypeAlias = _ImageV01AttributesMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Dataset: TypeAlias = _DatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Identity: TypeAlias = _IdentityMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Axis: TypeAlias = _AxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MapAxis: TypeAlias = _MapAxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Translation: TypeAlias = _TranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Scale: TypeAlias = _ScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Affine: TypeAlias = _AffineMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Sequence_: TypeAlias = _Sequence_Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageV01AttributesSpatialdataAttrs: TypeAlias = _ImageV01AttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageV02Attributes: TypeAlias = _ImageV02AttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageV02AttributesMultiscale: TypeAlias = _ImageV02AttributesMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageV02AttributesSpatialdataAttrs: TypeAlias = _ImageV02AttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV01Attributes: TypeAlias = _LabelImageV01AttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV01AttributesMultiscale: TypeAlias = _LabelImageV01AttributesMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV01AttributesSpatialdataAttrs: TypeAlias = _LabelImageV01AttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV01AttributesImageLabel: TypeAlias = _LabelImageV01AttributesImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV02Attributes: TypeAlias = _LabelImageV02AttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV02AttributesMultiscale: TypeAlias = _LabelImageV02AttributesMultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV02AttributesSpatialdataAttrs: TypeAlias = _LabelImageV02AttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageV02AttributesImageLabel: TypeAlias = _LabelImageV02AttributesImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    PointsAttributes: TypeAlias = _PointsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    PointsAttributesSpatialdataAttrs: TypeAlias = _PointsAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesV01Attributes: TypeAlias = _ShapesV01AttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesV01AttributesSpatialdataAttrs: TypeAlias = _ShapesV01AttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesV01AttributesSpatialdataAttrsGeos: TypeAlias = _ShapesV01AttributesSpatialdataAttrsGeosMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesV02Attributes: TypeAlias = _ShapesV02AttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesV02AttributesSpatialdataAttrs: TypeAlias = _ShapesV02AttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    TableAttributes: TypeAlias = _TableAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ShapesV01Members: TypeAlias = _ShapesV01MembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialDataAttributes: TypeAlias = _SpatialDataAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialDataAttributesSpatialdataAttrs: TypeAlias = _SpatialDataAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV01Attributes: TypeAlias = _ImageV01AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV01AttributesMultiscale: TypeAlias = _ImageV01AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Dataset: TypeAlias = _DatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Identity: TypeAlias = _IdentityOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MapAxis: TypeAlias = _MapAxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Affine: TypeAlias = _AffineOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Sequence_: TypeAlias = _Sequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV01AttributesSpatialdataAttrs: TypeAlias = _ImageV01AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV02Attributes: TypeAlias = _ImageV02AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV02AttributesMultiscale: TypeAlias = _ImageV02AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageV02AttributesSpatialdataAttrs: TypeAlias = _ImageV02AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01Attributes: TypeAlias = _LabelImageV01AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01AttributesMultiscale: TypeAlias = _LabelImageV01AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01AttributesSpatialdataAttrs: TypeAlias = _LabelImageV01AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV01AttributesImageLabel: TypeAlias = _LabelImageV01AttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02Attributes: TypeAlias = _LabelImageV02AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02AttributesMultiscale: TypeAlias = _LabelImageV02AttributesMultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02AttributesSpatialdataAttrs: TypeAlias = _LabelImageV02AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageV02AttributesImageLabel: TypeAlias = _LabelImageV02AttributesImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributes: TypeAlias = _PointsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributesSpatialdataAttrs: TypeAlias = _PointsAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV01Attributes: TypeAlias = _ShapesV01AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV01AttributesSpatialdataAttrs: TypeAlias = _ShapesV01AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV01AttributesSpatialdataAttrsGeos: TypeAlias = _ShapesV01AttributesSpatialdataAttrsGeosOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV02Attributes: TypeAlias = _ShapesV02AttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesV02AttributesSpatialdataAttrs: TypeAlias = _ShapesV02AttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    TableAttributes: TypeAlias = _TableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 # An image, in either raster format a 0.1 container holds; `spatialdata_attrs.version` says which.
-Image: TypeAlias = "ImageV01 | ImageV02 | _MypyFallback"
+Image: TypeAlias = "ImageV01 | ImageV02 | MypyFallback"
 
 
 # The transformations from an element to each coordinate system it is in.
@@ -1291,28 +62,28 @@ Transformations: TypeAlias = "list[Transformation]"
 
 # A coordinate transformation; its `type` says which.
 Transformation: TypeAlias = (
-    "Identity | MapAxis | Translation | Scale | Affine | Sequence_ | _MypyFallback"
+    "Identity | MapAxis | Translation | Scale | Affine | Sequence_ | MypyFallback"
 )
 
 
 # A label image, in either raster format a 0.1 container holds; `spatialdata_attrs.version` says which.
-LabelImage: TypeAlias = "LabelImageV01 | LabelImageV02 | _MypyFallback"
+LabelImage: TypeAlias = "LabelImageV01 | LabelImageV02 | MypyFallback"
 
 
 # A shapes element, in either shapes format a 0.1 container holds; `spatialdata_attrs.version` says which.
-Shapes: TypeAlias = "ShapesV01 | ShapesV02 | _MypyFallback"
+Shapes: TypeAlias = "ShapesV01 | ShapesV02 | MypyFallback"
 
 
 # A two-dimensional matrix as X, raw's X and layers hold it: dense, or sparse by compressed rows or compressed columns.
-Matrix: TypeAlias = "DenseArray | CsrMatrix | CscMatrix | _MypyFallback"
+Matrix: TypeAlias = "DenseArray | CsrMatrix | CscMatrix | MypyFallback"
 
 
 # One column of a data frame (or its index): a one-dimensional element, plain or with missing values marked.
-Column: TypeAlias = "DenseArray | StringArray | Categorical | NullableInteger | NullableBoolean | NullableStringArray | _MypyFallback"
+Column: TypeAlias = "DenseArray | StringArray | Categorical | NullableInteger | NullableBoolean | NullableStringArray | MypyFallback"
 
 
 # Any element a dict may hold (uns, obsm, layers, ...); the options differ in the constant of `attributes.encoding-type`.
-AnyElement: TypeAlias = "CsrMatrix | CscMatrix | Categorical | NullableInteger | NullableBoolean | NullableStringArray | DataFrame | Dict | DenseArray | StringArray | RecArray | NumericScalar | StringScalar | NullElement | _MypyFallback"
+AnyElement: TypeAlias = "CsrMatrix | CscMatrix | Categorical | NullableInteger | NullableBoolean | NullableStringArray | DataFrame | Dict | DenseArray | StringArray | RecArray | NumericScalar | StringScalar | NullElement | MypyFallback"
 
 
 RecArrayDtypeItemItem3: TypeAlias = list[int]
@@ -1336,6 +107,22 @@ SpatialDataMembers = TypedDict(
 )
 
 
+_ShapesV01MembersKeys = TypedDict(
+    "_ShapesV01MembersKeys",
+    {
+        "Index": "ArraySpec[JsonObject]",
+        "coords": "ArraySpec[JsonObject]",
+        "radius": NotRequired["ArraySpec[JsonObject]"],
+    },
+)
+
+
+class ShapesV01Members(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ShapesV01MembersKeys, extra_items="ArraySpec[JsonObject]"
+):
+    pass
+
+
 TableMembers = TypedDict(
     "TableMembers",
     {
@@ -1348,7 +135,7 @@ TableMembers = TypedDict(
         "varp": "Dict",
         "layers": "Dict",
         "uns": "Dict",
-        "raw": NotRequired["Raw | NullElement | _MypyFallback"],
+        "raw": NotRequired["Raw | NullElement | MypyFallback"],
     },
 )
 
@@ -1377,7 +164,7 @@ CategoricalMembers = TypedDict(
     "CategoricalMembers",
     {
         "codes": "DenseArray",
-        "categories": "StringArray | DenseArray | _MypyFallback",
+        "categories": "StringArray | DenseArray | MypyFallback",
     },
 )
 
@@ -1431,6 +218,19 @@ class SpatialData(TypedDict):
     members: SpatialDataMembers
 
 
+class SpatialDataAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    spatialdata_attrs: SpatialDataAttributesSpatialdataAttrs
+
+
+class SpatialDataAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.1"]
+    spatialdata_software_version: NotRequired[str]
+
+
 class Images(TypedDict):
     """The images, by name."""
 
@@ -1447,6 +247,154 @@ class ImageV01(TypedDict):
     members: dict[str, ArraySpec[JsonObject]]
 
 
+class ImageV01Attributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    multiscales: list[ImageV01AttributesMultiscale]
+    spatialdata_attrs: ImageV01AttributesSpatialdataAttrs
+    # The channels' labels (names, or numbers where the image named none).
+    omero: NotRequired[Omero]
+
+
+class ImageV01AttributesMultiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
+
+    version: Literal["0.4"]
+    datasets: list[Dataset]
+    axes: list[Axis]
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+    name: NotRequired[str]
+
+
+class Dataset(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """One level of a multiscale image: the array at `path` and its scale."""
+
+    path: str
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+
+
+class Identity(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Leaves every coordinate as it is."""
+
+    type: Literal["identity"]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class CoordinateSystem(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A named coordinate system: a transformation's input (the element's own axes) or output."""
+
+    name: str
+    axes: list[Axis]
+
+
+class Axis(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """An axis of a coordinate system or an image."""
+
+    name: str
+    type: NotRequired[Literal["space", "channel", "time"]]
+    unit: NotRequired[str]
+
+
+class MapAxis(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Renames axes: each output axis takes the input axis it is mapped to."""
+
+    type: Literal["mapAxis"]
+    mapAxis: dict[str, str]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Translation(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Adds an offset to each axis."""
+
+    type: Literal["translation"]
+    translation: list[float]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Scale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Multiplies each axis by a factor."""
+
+    type: Literal["scale"]
+    scale: list[float]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Affine(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """An affine map, as the rows of its matrix without the last row."""
+
+    type: Literal["affine"]
+    affine: list[list[float]]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Sequence_(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformations applied one after another."""
+
+    type: Literal["sequence"]
+    transformations: list[Transformation]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class ImageV01AttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.1"]
+
+
+class Omero(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The channels' labels (names, or numbers where the image named none)."""
+
+    channels: list[OmeroChannel]
+
+
+class OmeroChannel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    label: str | int
+
+
 class ImageV02(TypedDict):
     """An image in raster format 0.2: as 0.1, its multiscales marked `0.4-dev-spatialdata`."""
 
@@ -1455,12 +403,46 @@ class ImageV02(TypedDict):
     members: dict[str, ArraySpec[JsonObject]]
 
 
+class ImageV02Attributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    multiscales: list[ImageV02AttributesMultiscale]
+    spatialdata_attrs: ImageV02AttributesSpatialdataAttrs
+    # The channels' labels (names, or numbers where the image named none).
+    omero: NotRequired[Omero]
+
+
+class ImageV02AttributesMultiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
+
+    version: Literal["0.4-dev-spatialdata"]
+    datasets: list[Dataset]
+    axes: list[Axis]
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+    name: NotRequired[str]
+
+
+class ImageV02AttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.2"]
+
+
 class Labels(TypedDict):
     """The label images, by name, listed in `labels`."""
 
     zarr_format: Literal[2]
     attributes: LabelsAttributes
     members: dict[str, LabelImage]
+
+
+class LabelsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    labels: list[str]
 
 
 class LabelImageV01(TypedDict):
@@ -1472,6 +454,47 @@ class LabelImageV01(TypedDict):
     members: dict[str, ArraySpec[JsonObject]]
 
 
+_LabelImageV01AttributesKeys = TypedDict(
+    "_LabelImageV01AttributesKeys",
+    {
+        "multiscales": "list[LabelImageV01AttributesMultiscale]",
+        "spatialdata_attrs": "LabelImageV01AttributesSpatialdataAttrs",
+        "image-label": NotRequired["LabelImageV01AttributesImageLabel"],
+    },
+)
+
+
+class LabelImageV01Attributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageV01AttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
+class LabelImageV01AttributesMultiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
+
+    version: Literal["0.4"]
+    datasets: list[Dataset]
+    axes: list[Axis]
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+    name: NotRequired[str]
+
+
+class LabelImageV01AttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.1"]
+
+
+class LabelImageV01AttributesImageLabel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.4"]
+
+
 class LabelImageV02(TypedDict):
     """A label image in raster format 0.2 (multiscales marked `0.4-dev-spatialdata`). spatialdata
     writes `image-label` on single-scale label images only."""
@@ -1479,6 +502,47 @@ class LabelImageV02(TypedDict):
     zarr_format: Literal[2]
     attributes: LabelImageV02Attributes
     members: dict[str, ArraySpec[JsonObject]]
+
+
+_LabelImageV02AttributesKeys = TypedDict(
+    "_LabelImageV02AttributesKeys",
+    {
+        "multiscales": "list[LabelImageV02AttributesMultiscale]",
+        "spatialdata_attrs": "LabelImageV02AttributesSpatialdataAttrs",
+        "image-label": NotRequired["LabelImageV02AttributesImageLabel"],
+    },
+)
+
+
+class LabelImageV02Attributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageV02AttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
+class LabelImageV02AttributesMultiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
+
+    version: Literal["0.4-dev-spatialdata"]
+    datasets: list[Dataset]
+    axes: list[Axis]
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+    name: NotRequired[str]
+
+
+class LabelImageV02AttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.2"]
+
+
+class LabelImageV02AttributesImageLabel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.4"]
 
 
 class PointsGroup(TypedDict):
@@ -1495,6 +559,32 @@ class Points(TypedDict):
     zarr_format: Literal[2]
     attributes: PointsAttributes
     members: dict[str, JsonValue]
+
+
+_PointsAttributesKeys = TypedDict(
+    "_PointsAttributesKeys",
+    {
+        "spatialdata_attrs": "PointsAttributesSpatialdataAttrs",
+        "encoding-type": 'Literal["ngff:points"]',
+        "axes": 'list[Literal["x", "y", "z"]]',
+        "coordinateTransformations": "Transformations",
+    },
+)
+
+
+class PointsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _PointsAttributesKeys, extra_items="JsonValue"
+):
+    """What spatialdata says of a points element: its axes, its transformations, and the columns
+    holding each point's feature and instance."""
+
+
+class PointsAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.1"]
+    feature_key: NotRequired[str]
+    instance_key: NotRequired[str]
 
 
 class ShapesGroup(TypedDict):
@@ -1514,12 +604,66 @@ class ShapesV01(TypedDict):
     members: ShapesV01Members
 
 
+_ShapesV01AttributesKeys = TypedDict(
+    "_ShapesV01AttributesKeys",
+    {
+        "spatialdata_attrs": "ShapesV01AttributesSpatialdataAttrs",
+        "encoding-type": 'Literal["ngff:shapes"]',
+        "axes": 'list[Literal["x", "y", "z"]]',
+        "coordinateTransformations": "Transformations",
+    },
+)
+
+
+class ShapesV01Attributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ShapesV01AttributesKeys, extra_items="JsonValue"
+):
+    """What spatialdata says of a shapes element: its axes and its transformations."""
+
+
+class ShapesV01AttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    geos: ShapesV01AttributesSpatialdataAttrsGeos
+    version: Literal["0.1"]
+
+
+class ShapesV01AttributesSpatialdataAttrsGeos(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    name: str
+    type: int
+
+
 class ShapesV02(TypedDict):
     """A shapes element in shapes format 0.2: its geometries are in shapes.parquet, not in Zarr."""
 
     zarr_format: Literal[2]
     attributes: ShapesV02Attributes
     members: dict[str, JsonValue]
+
+
+_ShapesV02AttributesKeys = TypedDict(
+    "_ShapesV02AttributesKeys",
+    {
+        "spatialdata_attrs": "ShapesV02AttributesSpatialdataAttrs",
+        "encoding-type": 'Literal["ngff:shapes"]',
+        "axes": 'list[Literal["x", "y", "z"]]',
+        "coordinateTransformations": "Transformations",
+    },
+)
+
+
+class ShapesV02Attributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ShapesV02AttributesKeys, extra_items="JsonValue"
+):
+    """What spatialdata says of a shapes element: its axes and its transformations."""
+
+
+class ShapesV02AttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.2"]
 
 
 class Tables(TypedDict):
@@ -1538,6 +682,28 @@ class Table(TypedDict):
     members: TableMembers
 
 
+_TableAttributesKeys = TypedDict(
+    "_TableAttributesKeys",
+    {
+        "version": 'Literal["0.1"]',
+        "spatialdata-encoding-type": 'Literal["ngff:regions_table"]',
+        "region": "str | list[str] | None",
+        "region_key": "str | None",
+        "instance_key": "str | None",
+        "encoding-type": 'Literal["anndata"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class TableAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _TableAttributesKeys, extra_items="JsonValue"
+):
+    """The keys spatialdata adds to an AnnData table: which elements its rows annotate (`region`,
+    by name), the obs column naming each row's element (`region_key`) and the one naming its
+    instance there (`instance_key`); all three null for a table that annotates nothing."""
+
+
 class DenseArray(TypedDict):
     """A dense n-dimensional array of numbers or booleans (a matrix, an embedding, a plain column,
     categorical codes, a mask); zero-dimensional values are scalars instead."""
@@ -1554,6 +720,21 @@ class DenseArray(TypedDict):
     dimension_separator: NotRequired[Literal[".", "/"]]
 
 
+_DenseArrayAttributesKeys = TypedDict(
+    "_DenseArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class DenseArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DenseArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class CsrMatrix(TypedDict):
     """A sparse matrix stored row by row (compressed sparse rows): indptr has one entry per row
     plus one."""
@@ -1561,6 +742,22 @@ class CsrMatrix(TypedDict):
     zarr_format: Literal[2]
     attributes: CsrMatrixAttributes
     members: CsrMatrixMembers
+
+
+_CsrMatrixAttributesKeys = TypedDict(
+    "_CsrMatrixAttributesKeys",
+    {
+        "encoding-type": 'Literal["csr_matrix"]',
+        "encoding-version": 'Literal["0.1.0"]',
+        "shape": "list[int]",
+    },
+)
+
+
+class CsrMatrixAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CsrMatrixAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class SparsePart(TypedDict):
@@ -1588,6 +785,22 @@ class CscMatrix(TypedDict):
     members: CscMatrixMembers
 
 
+_CscMatrixAttributesKeys = TypedDict(
+    "_CscMatrixAttributesKeys",
+    {
+        "encoding-type": 'Literal["csc_matrix"]',
+        "encoding-version": 'Literal["0.1.0"]',
+        "shape": "list[int]",
+    },
+)
+
+
+class CscMatrixAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CscMatrixAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class DataFrame(TypedDict):
     """A table: one member per column plus one for the row labels. `_index` names the member
     holding the labels, `column-order` names the columns left to right."""
@@ -1595,6 +808,23 @@ class DataFrame(TypedDict):
     zarr_format: Literal[2]
     attributes: DataFrameAttributes
     members: dict[str, Column]
+
+
+_DataFrameAttributesKeys = TypedDict(
+    "_DataFrameAttributesKeys",
+    {
+        "encoding-type": 'Literal["dataframe"]',
+        "encoding-version": 'Literal["0.2.0"]',
+        "_index": "str",
+        "column-order": "list[str]",
+    },
+)
+
+
+class DataFrameAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DataFrameAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class StringArray(TypedDict):
@@ -1613,6 +843,21 @@ class StringArray(TypedDict):
     dimension_separator: NotRequired[Literal[".", "/"]]
 
 
+_StringArrayAttributesKeys = TypedDict(
+    "_StringArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["string-array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class StringArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _StringArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Categorical(TypedDict):
     """Values drawn from a short list: `categories` holds the distinct values, `codes` one small
     integer per item pointing into it (-1 for a missing value); `ordered` says whether the
@@ -1621,6 +866,22 @@ class Categorical(TypedDict):
     zarr_format: Literal[2]
     attributes: CategoricalAttributes
     members: CategoricalMembers
+
+
+_CategoricalAttributesKeys = TypedDict(
+    "_CategoricalAttributesKeys",
+    {
+        "encoding-type": 'Literal["categorical"]',
+        "encoding-version": 'Literal["0.2.0"]',
+        "ordered": "bool",
+    },
+)
+
+
+class CategoricalAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CategoricalAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullableInteger(TypedDict):
@@ -1632,6 +893,21 @@ class NullableInteger(TypedDict):
     members: NullableIntegerMembers
 
 
+_NullableIntegerAttributesKeys = TypedDict(
+    "_NullableIntegerAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-integer"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableIntegerAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableIntegerAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class NullableBoolean(TypedDict):
     """Booleans some of which are missing: `values` and `mask` as for nullable integers, both
     boolean."""
@@ -1639,6 +915,21 @@ class NullableBoolean(TypedDict):
     zarr_format: Literal[2]
     attributes: NullableBooleanAttributes
     members: NullableBooleanMembers
+
+
+_NullableBooleanAttributesKeys = TypedDict(
+    "_NullableBooleanAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-boolean"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableBooleanAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableBooleanAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullableStringArray(TypedDict):
@@ -1651,6 +942,21 @@ class NullableStringArray(TypedDict):
     members: NullableStringArrayMembers
 
 
+_NullableStringArrayAttributesKeys = TypedDict(
+    "_NullableStringArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-string-array"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableStringArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableStringArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Dict(TypedDict):
     """A mapping from names to elements of any kind, nested as deep as needed (uns, and the aligned
     mappings obsm, varm, obsp, varp and layers)."""
@@ -1658,6 +964,21 @@ class Dict(TypedDict):
     zarr_format: Literal[2]
     attributes: DictAttributes
     members: dict[str, AnyElement]
+
+
+_DictAttributesKeys = TypedDict(
+    "_DictAttributesKeys",
+    {
+        "encoding-type": 'Literal["dict"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class DictAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DictAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class RecArray(TypedDict):
@@ -1676,6 +997,21 @@ class RecArray(TypedDict):
     dimension_separator: NotRequired[Literal[".", "/"]]
 
 
+_RecArrayAttributesKeys = TypedDict(
+    "_RecArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["rec-array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class RecArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _RecArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class NumericScalar(TypedDict):
     """A single number or boolean, as a zero-dimensional array."""
 
@@ -1691,6 +1027,21 @@ class NumericScalar(TypedDict):
     dimension_separator: NotRequired[Literal[".", "/"]]
 
 
+_NumericScalarAttributesKeys = TypedDict(
+    "_NumericScalarAttributesKeys",
+    {
+        "encoding-type": 'Literal["numeric-scalar"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class NumericScalarAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NumericScalarAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class StringScalar(TypedDict):
     """A single string, as a zero-dimensional array of Python objects (tagged `string`)."""
 
@@ -1704,6 +1055,21 @@ class StringScalar(TypedDict):
     order: Literal["C", "F"]
     filters: list[JsonObject] | None
     dimension_separator: NotRequired[Literal[".", "/"]]
+
+
+_StringScalarAttributesKeys = TypedDict(
+    "_StringScalarAttributesKeys",
+    {
+        "encoding-type": 'Literal["string"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class StringScalarAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _StringScalarAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullElement(TypedDict):
@@ -1722,6 +1088,21 @@ class NullElement(TypedDict):
     dimension_separator: NotRequired[Literal[".", "/"]]
 
 
+_NullElementAttributesKeys = TypedDict(
+    "_NullElementAttributesKeys",
+    {
+        "encoding-type": 'Literal["null"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullElementAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullElementAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Raw(TypedDict):
     """The frozen copy of an earlier state: its own matrix, its own column table and the matrices
     aligned with those columns; the rows are the ones of the enclosing store."""
@@ -1729,3 +1110,18 @@ class Raw(TypedDict):
     zarr_format: Literal[2]
     attributes: RawAttributes
     members: RawMembers
+
+
+_RawAttributesKeys = TypedDict(
+    "_RawAttributesKeys",
+    {
+        "encoding-type": 'Literal["raw"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class RawAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _RawAttributesKeys, extra_items="JsonValue"
+):
+    pass

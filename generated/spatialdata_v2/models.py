@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = (
     None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 )
@@ -112,38 +108,6 @@ StructuredDType: TypeAlias = (
 )
 
 
-_ShapesV01MembersKeys = TypedDict(
-    "_ShapesV01MembersKeys",
-    {
-        "Index": "ArraySpec[JsonObject]",
-        "coords": "ArraySpec[JsonObject]",
-        "radius": NotRequired["ArraySpec[JsonObject]"],
-    },
-)
-
-
-class _ShapesV01MembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesV01MembersKeys, extra_items="ArraySpec[JsonObject]"
-):
-    pass
-
-
-_ShapesV01MembersMypy: TypeAlias = "_ShapesV01MembersKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and reads other members with `.get()` (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    ShapesV01Members: TypeAlias = _ShapesV01MembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ShapesV01Members: TypeAlias = _ShapesV01MembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ShapesV01Members: TypeAlias = _ShapesV01MembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 SpatialDataMembers = TypedDict(
     "SpatialDataMembers",
     {
@@ -154,6 +118,22 @@ SpatialDataMembers = TypedDict(
         "tables": NotRequired["Tables"],
     },
 )
+
+
+_ShapesV01MembersKeys = TypedDict(
+    "_ShapesV01MembersKeys",
+    {
+        "Index": "ArraySpec[JsonObject]",
+        "coords": "ArraySpec[JsonObject]",
+        "radius": NotRequired["ArraySpec[JsonObject]"],
+    },
+)
+
+
+class ShapesV01Members(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ShapesV01MembersKeys, extra_items="ArraySpec[JsonObject]"
+):
+    pass
 
 
 TableMembers = TypedDict(

@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -72,1010 +62,26 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _SpatialDataAttributesKeys(TypedDict):
-    spatialdata_attrs: _SpatialDataAttributesSpatialdataAttrsOpen
-
-
-class _SpatialDataAttributesKeysMypy(TypedDict):
-    spatialdata_attrs: _SpatialDataAttributesSpatialdataAttrsMypy
-
-
-class _SpatialDataAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialDataAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_SpatialDataAttributesMypy: TypeAlias = "_SpatialDataAttributesKeysMypy"
-
-
-class _SpatialDataAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.2"]
-    spatialdata_software_version: NotRequired[str]
-
-
-class _SpatialDataAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialDataAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_SpatialDataAttributesSpatialdataAttrsMypy: TypeAlias = "_SpatialDataAttributesSpatialdataAttrsKeys"
-
-
-class _ImageAttributesKeys(TypedDict):
-    ome: _ImageAttributesOmeOpen
-    spatialdata_attrs: _ImageAttributesSpatialdataAttrsOpen
-
-
-class _ImageAttributesKeysMypy(TypedDict):
-    ome: _ImageAttributesOmeMypy
-    spatialdata_attrs: _ImageAttributesSpatialdataAttrsMypy
-
-
-class _ImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageAttributesMypy: TypeAlias = "_ImageAttributesKeysMypy"
-
-
-class _ImageAttributesOmeKeys(TypedDict):
-    version: Literal["0.5-dev-spatialdata"]
-    multiscales: list[_MultiscaleOpen]
-    # The channels' labels (names, or numbers where the image named none).
-    omero: NotRequired[_OmeroOpen]
-
-
-class _ImageAttributesOmeKeysMypy(TypedDict):
-    version: Literal["0.5-dev-spatialdata"]
-    multiscales: list[_MultiscaleMypy]
-    # The channels' labels (names, or numbers where the image named none).
-    omero: NotRequired[_OmeroMypy]
-
-
-class _ImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageAttributesOmeKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageAttributesOmeMypy: TypeAlias = "_ImageAttributesOmeKeysMypy"
-
-
-class _MultiscaleKeys(TypedDict):
-    datasets: list[_DatasetOpen]
-    axes: list[_AxisOpen]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _MultiscaleKeysMypy(TypedDict):
-    datasets: list[_DatasetMypy]
-    axes: list[_AxisMypy]
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-    name: NotRequired[str]
-
-
-class _MultiscaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscaleKeys, extra_items="JsonValue"
-):
-    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
-
-
-_MultiscaleMypy: TypeAlias = "_MultiscaleKeysMypy"
-
-
-class _DatasetKeys(TypedDict):
-    path: str
-    # The transformations from an element to each coordinate system it is in.
-    coordinateTransformations: Transformations
-
-
-class _DatasetOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DatasetKeys, extra_items="JsonValue"
-):
-    """One level of a multiscale image: the array at `path` and its scale."""
-
-
-_DatasetMypy: TypeAlias = "_DatasetKeys"
-
-
-class _IdentityKeys(TypedDict):
-    type: Literal["identity"]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _IdentityKeysMypy(TypedDict):
-    type: Literal["identity"]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _IdentityOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _IdentityKeys, extra_items="JsonValue"
-):
-    """Leaves every coordinate as it is."""
-
-
-_IdentityMypy: TypeAlias = "_IdentityKeysMypy"
-
-
-class _CoordinateSystemKeys(TypedDict):
-    name: str
-    axes: list[_AxisOpen]
-
-
-class _CoordinateSystemKeysMypy(TypedDict):
-    name: str
-    axes: list[_AxisMypy]
-
-
-class _CoordinateSystemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CoordinateSystemKeys, extra_items="JsonValue"
-):
-    """A named coordinate system: a transformation's input (the element's own axes) or output."""
-
-
-_CoordinateSystemMypy: TypeAlias = "_CoordinateSystemKeysMypy"
-
-
-class _AxisKeys(TypedDict):
-    name: str
-    type: NotRequired[Literal["space", "channel", "time"]]
-    unit: NotRequired[str]
-
-
-class _AxisOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AxisKeys, extra_items="JsonValue"
-):
-    """An axis of a coordinate system or an image."""
-
-
-_AxisMypy: TypeAlias = "_AxisKeys"
-
-
-class _MapAxisKeys(TypedDict):
-    type: Literal["mapAxis"]
-    mapAxis: dict[str, str]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _MapAxisKeysMypy(TypedDict):
-    type: Literal["mapAxis"]
-    mapAxis: dict[str, str]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _MapAxisOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MapAxisKeys, extra_items="JsonValue"
-):
-    """Renames axes: each output axis takes the input axis it is mapped to."""
-
-
-_MapAxisMypy: TypeAlias = "_MapAxisKeysMypy"
-
-
-class _TranslationKeys(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _TranslationKeysMypy(TypedDict):
-    type: Literal["translation"]
-    translation: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _TranslationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _TranslationKeys, extra_items="JsonValue"
-):
-    """Adds an offset to each axis."""
-
-
-_TranslationMypy: TypeAlias = "_TranslationKeysMypy"
-
-
-class _ScaleKeys(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _ScaleKeysMypy(TypedDict):
-    type: Literal["scale"]
-    scale: list[float]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _ScaleOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ScaleKeys, extra_items="JsonValue"
-):
-    """Multiplies each axis by a factor."""
-
-
-_ScaleMypy: TypeAlias = "_ScaleKeysMypy"
-
-
-class _AffineKeys(TypedDict):
-    type: Literal["affine"]
-    affine: list[list[float]]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _AffineKeysMypy(TypedDict):
-    type: Literal["affine"]
-    affine: list[list[float]]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _AffineOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _AffineKeys, extra_items="JsonValue"
-):
-    """An affine map, as the rows of its matrix without the last row."""
-
-
-_AffineMypy: TypeAlias = "_AffineKeysMypy"
-
-
-class _Sequence_Keys(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[Transformation]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemOpen]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemOpen]
-
-
-class _Sequence_KeysMypy(TypedDict):
-    type: Literal["sequence"]
-    transformations: list[Transformation]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    input: NotRequired[_CoordinateSystemMypy]
-    # A named coordinate system: a transformation's input (the element's own axes) or output.
-    output: NotRequired[_CoordinateSystemMypy]
-
-
-class _Sequence_Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _Sequence_Keys, extra_items="JsonValue"
-):
-    """Transformations applied one after another."""
-
-
-_Sequence_Mypy: TypeAlias = "_Sequence_KeysMypy"
-
-
-class _OmeroKeys(TypedDict):
-    channels: list[_OmeroChannelOpen]
-
-
-class _OmeroKeysMypy(TypedDict):
-    channels: list[_OmeroChannelMypy]
-
-
-class _OmeroOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroKeys, extra_items="JsonValue"
-):
-    """The channels' labels (names, or numbers where the image named none)."""
-
-
-_OmeroMypy: TypeAlias = "_OmeroKeysMypy"
-
-
-class _OmeroChannelKeys(TypedDict):
-    label: str | int
-
-
-class _OmeroChannelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _OmeroChannelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_OmeroChannelMypy: TypeAlias = "_OmeroChannelKeys"
-
-
-class _ImageAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.3"]
-
-
-class _ImageAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ImageAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ImageAttributesSpatialdataAttrsMypy: TypeAlias = "_ImageAttributesSpatialdataAttrsKeys"
-
-
-class _LabelsAttributesKeys(TypedDict):
-    ome: _LabelsAttributesOmeOpen
-
-
-class _LabelsAttributesKeysMypy(TypedDict):
-    ome: _LabelsAttributesOmeMypy
-
-
-class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeysMypy"
-
-
-class _LabelsAttributesOmeKeys(TypedDict):
-    labels: list[str]
-
-
-class _LabelsAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesOmeKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelsAttributesOmeMypy: TypeAlias = "_LabelsAttributesOmeKeys"
-
-
-class _LabelImageAttributesKeys(TypedDict):
-    ome: _LabelImageAttributesOmeOpen
-    spatialdata_attrs: _LabelImageAttributesSpatialdataAttrsOpen
-
-
-class _LabelImageAttributesKeysMypy(TypedDict):
-    ome: _LabelImageAttributesOmeMypy
-    spatialdata_attrs: _LabelImageAttributesSpatialdataAttrsMypy
-
-
-class _LabelImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesMypy: TypeAlias = "_LabelImageAttributesKeysMypy"
-
-
-_LabelImageAttributesOmeKeys = TypedDict(
-    "_LabelImageAttributesOmeKeys",
-    {
-        "version": 'Literal["0.5-dev-spatialdata"]',
-        "multiscales": "list[_MultiscaleOpen]",
-        "image-label": NotRequired["_LabelImageAttributesOmeImageLabelOpen"],
-    },
-)
-
-
-_LabelImageAttributesOmeKeysMypy = TypedDict(
-    "_LabelImageAttributesOmeKeysMypy",
-    {
-        "version": 'Literal["0.5-dev-spatialdata"]',
-        "multiscales": "list[_MultiscaleMypy]",
-        "image-label": NotRequired["_LabelImageAttributesOmeImageLabelMypy"],
-    },
-)
-
-
-class _LabelImageAttributesOmeOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesOmeKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesOmeMypy: TypeAlias = "_LabelImageAttributesOmeKeysMypy"
-
-
-class _LabelImageAttributesOmeImageLabelKeys(TypedDict):
-    version: Literal["0.5"]
-
-
-class _LabelImageAttributesOmeImageLabelOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesOmeImageLabelKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesOmeImageLabelMypy: TypeAlias = "_LabelImageAttributesOmeImageLabelKeys"
-
-
-class _LabelImageAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.3"]
-
-
-class _LabelImageAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelImageAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelImageAttributesSpatialdataAttrsMypy: TypeAlias = "_LabelImageAttributesSpatialdataAttrsKeys"
-
-
-_PointsAttributesKeys = TypedDict(
-    "_PointsAttributesKeys",
-    {
-        "spatialdata_attrs": "_PointsAttributesSpatialdataAttrsOpen",
-        "encoding-type": 'Literal["ngff:points"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-_PointsAttributesKeysMypy = TypedDict(
-    "_PointsAttributesKeysMypy",
-    {
-        "spatialdata_attrs": "_PointsAttributesSpatialdataAttrsMypy",
-        "encoding-type": 'Literal["ngff:points"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-class _PointsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _PointsAttributesKeys, extra_items="JsonValue"
-):
-    """What spatialdata says of a points element: its axes, its transformations, and the columns
-    holding each point's feature and instance."""
-
-
-_PointsAttributesMypy: TypeAlias = "_PointsAttributesKeysMypy"
-
-
-class _PointsAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.2"]
-    feature_key: NotRequired[str]
-    instance_key: NotRequired[str]
-
-
-class _PointsAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _PointsAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_PointsAttributesSpatialdataAttrsMypy: TypeAlias = "_PointsAttributesSpatialdataAttrsKeys"
-
-
-_ShapesAttributesKeys = TypedDict(
-    "_ShapesAttributesKeys",
-    {
-        "spatialdata_attrs": "_ShapesAttributesSpatialdataAttrsOpen",
-        "encoding-type": 'Literal["ngff:shapes"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-_ShapesAttributesKeysMypy = TypedDict(
-    "_ShapesAttributesKeysMypy",
-    {
-        "spatialdata_attrs": "_ShapesAttributesSpatialdataAttrsMypy",
-        "encoding-type": 'Literal["ngff:shapes"]',
-        "axes": 'list[Literal["x", "y", "z"]]',
-        "coordinateTransformations": "Transformations",
-    },
-)
-
-
-class _ShapesAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesAttributesKeys, extra_items="JsonValue"
-):
-    """What spatialdata says of a shapes element: its axes and its transformations."""
-
-
-_ShapesAttributesMypy: TypeAlias = "_ShapesAttributesKeysMypy"
-
-
-class _ShapesAttributesSpatialdataAttrsKeys(TypedDict):
-    version: Literal["0.3"]
-
-
-class _ShapesAttributesSpatialdataAttrsOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ShapesAttributesSpatialdataAttrsKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_ShapesAttributesSpatialdataAttrsMypy: TypeAlias = "_ShapesAttributesSpatialdataAttrsKeys"
-
-
-_TableAttributesKeys = TypedDict(
-    "_TableAttributesKeys",
-    {
-        "version": 'Literal["0.2"]',
-        "spatialdata-encoding-type": 'Literal["ngff:regions_table"]',
-        "region": "str | list[str] | None",
-        "region_key": "str | None",
-        "instance_key": "str | None",
-        "encoding-type": 'Literal["anndata"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _TableAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _TableAttributesKeys, extra_items="JsonValue"
-):
-    """The keys spatialdata adds to an AnnData table: which elements its rows annotate (`region`,
-    by name), the obs column naming each row's element (`region_key`) and the one naming its
-    instance there (`instance_key`); all three null for a table that annotates nothing."""
-
-
-_TableAttributesMypy: TypeAlias = "_TableAttributesKeys"
-
-
-_DenseArrayAttributesKeys = TypedDict(
-    "_DenseArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _DenseArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DenseArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DenseArrayAttributesMypy: TypeAlias = "_DenseArrayAttributesKeys"
-
-
-_CsrMatrixAttributesKeys = TypedDict(
-    "_CsrMatrixAttributesKeys",
-    {
-        "encoding-type": 'Literal["csr_matrix"]',
-        "encoding-version": 'Literal["0.1.0"]',
-        "shape": "list[int]",
-    },
-)
-
-
-class _CsrMatrixAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CsrMatrixAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CsrMatrixAttributesMypy: TypeAlias = "_CsrMatrixAttributesKeys"
-
-
-_CscMatrixAttributesKeys = TypedDict(
-    "_CscMatrixAttributesKeys",
-    {
-        "encoding-type": 'Literal["csc_matrix"]',
-        "encoding-version": 'Literal["0.1.0"]',
-        "shape": "list[int]",
-    },
-)
-
-
-class _CscMatrixAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CscMatrixAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CscMatrixAttributesMypy: TypeAlias = "_CscMatrixAttributesKeys"
-
-
-_DataFrameAttributesKeys = TypedDict(
-    "_DataFrameAttributesKeys",
-    {
-        "encoding-type": 'Literal["dataframe"]',
-        "encoding-version": 'Literal["0.2.0"]',
-        "_index": "str",
-        "column-order": "list[str]",
-    },
-)
-
-
-class _DataFrameAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DataFrameAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DataFrameAttributesMypy: TypeAlias = "_DataFrameAttributesKeys"
-
-
-_StringArrayAttributesKeys = TypedDict(
-    "_StringArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["string-array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _StringArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _StringArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_StringArrayAttributesMypy: TypeAlias = "_StringArrayAttributesKeys"
-
-
-_CategoricalAttributesKeys = TypedDict(
-    "_CategoricalAttributesKeys",
-    {
-        "encoding-type": 'Literal["categorical"]',
-        "encoding-version": 'Literal["0.2.0"]',
-        "ordered": "bool",
-    },
-)
-
-
-class _CategoricalAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CategoricalAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CategoricalAttributesMypy: TypeAlias = "_CategoricalAttributesKeys"
-
-
-_NullableIntegerAttributesKeys = TypedDict(
-    "_NullableIntegerAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-integer"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableIntegerAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableIntegerAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableIntegerAttributesMypy: TypeAlias = "_NullableIntegerAttributesKeys"
-
-
-_NullableBooleanAttributesKeys = TypedDict(
-    "_NullableBooleanAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-boolean"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableBooleanAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableBooleanAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableBooleanAttributesMypy: TypeAlias = "_NullableBooleanAttributesKeys"
-
-
-_NullableStringArrayAttributesKeys = TypedDict(
-    "_NullableStringArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["nullable-string-array"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullableStringArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullableStringArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullableStringArrayAttributesMypy: TypeAlias = "_NullableStringArrayAttributesKeys"
-
-
-_DictAttributesKeys = TypedDict(
-    "_DictAttributesKeys",
-    {
-        "encoding-type": 'Literal["dict"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _DictAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _DictAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_DictAttributesMypy: TypeAlias = "_DictAttributesKeys"
-
-
-_RecArrayAttributesKeys = TypedDict(
-    "_RecArrayAttributesKeys",
-    {
-        "encoding-type": 'Literal["rec-array"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _RecArrayAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RecArrayAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RecArrayAttributesMypy: TypeAlias = "_RecArrayAttributesKeys"
-
-
-_NumericScalarAttributesKeys = TypedDict(
-    "_NumericScalarAttributesKeys",
-    {
-        "encoding-type": 'Literal["numeric-scalar"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _NumericScalarAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NumericScalarAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NumericScalarAttributesMypy: TypeAlias = "_NumericScalarAttributesKeys"
-
-
-_StringScalarAttributesKeys = TypedDict(
-    "_StringScalarAttributesKeys",
-    {
-        "encoding-type": 'Literal["string"]',
-        "encoding-version": 'Literal["0.2.0"]',
-    },
-)
-
-
-class _StringScalarAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _StringScalarAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_StringScalarAttributesMypy: TypeAlias = "_StringScalarAttributesKeys"
-
-
-_NullElementAttributesKeys = TypedDict(
-    "_NullElementAttributesKeys",
-    {
-        "encoding-type": 'Literal["null"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _NullElementAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _NullElementAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_NullElementAttributesMypy: TypeAlias = "_NullElementAttributesKeys"
-
-
-_RawAttributesKeys = TypedDict(
-    "_RawAttributesKeys",
-    {
-        "encoding-type": 'Literal["raw"]',
-        "encoding-version": 'Literal["0.1.0"]',
-    },
-)
-
-
-class _RawAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RawAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RawAttributesMypy: TypeAlias = "_RawAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    SpatialDataAttributes: TypeAlias = _SpatialDataAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialDataAttributesSpatialdataAttrs: TypeAlias = _SpatialDataAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageAttributes: TypeAlias = _ImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageAttributesOme: TypeAlias = _ImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Dataset: TypeAlias = _DatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Identity: TypeAlias = _IdentityOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MapAxis: TypeAlias = _MapAxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Affine: TypeAlias = _AffineOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Sequence_: TypeAlias = _Sequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageAttributesSpatialdataAttrs: TypeAlias = _ImageAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOmeImageLabel: TypeAlias = _LabelImageAttributesOmeImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesSpatialdataAttrs: TypeAlias = _LabelImageAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributes: TypeAlias = _PointsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributesSpatialdataAttrs: TypeAlias = _PointsAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesAttributes: TypeAlias = _ShapesAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesAttributesSpatialdataAttrs: TypeAlias = _ShapesAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    TableAttributes: TypeAlias = _TableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    SpatialDataAttributes: TypeAlias = _SpatialDataAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    SpatialDataAttributesSpatialdataAttrs: TypeAlias = _SpatialDataAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageAttributes: TypeAlias = _ImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageAttributesOme: TypeAlias = _ImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Dataset: TypeAlias = _DatasetMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Identity: TypeAlias = _IdentityMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Axis: TypeAlias = _AxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MapAxis: TypeAlias = _MapAxisMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Translation: TypeAlias = _TranslationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Scale: TypeAlias = _ScaleMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Affine: TypeAlias = _AffineMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Sequence_: TypeAlias = _Sequence_Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    Omero: TypeAlias = _OmeroMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ImageAttributesSpatialdataAttrs: TypeAlias = _ImageAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesOmeImageLabel: TypeAlias = _LabelImageAttributesOmeImageLabelMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelImageAttributesSpatialdataAttrs: TypeAlias = _LabelImageAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    PointsAttributes: TypeAlias = _PointsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    PointsAttributesSpatialdataAttrs: TypeAlias = _PointsAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesAttributes: TypeAlias = _ShapesAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ShapesAttributesSpatialdataAttrs: TypeAlias = _ShapesAttributesSpatialdataAttrsMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    TableAttributes: TypeAlias = _TableAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    SpatialDataAttributes: TypeAlias = _SpatialDataAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialDataAttributesSpatialdataAttrs: TypeAlias = _SpatialDataAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageAttributes: TypeAlias = _ImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageAttributesOme: TypeAlias = _ImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Multiscale: TypeAlias = _MultiscaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Dataset: TypeAlias = _DatasetOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Identity: TypeAlias = _IdentityOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CoordinateSystem: TypeAlias = _CoordinateSystemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Axis: TypeAlias = _AxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MapAxis: TypeAlias = _MapAxisOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Translation: TypeAlias = _TranslationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Scale: TypeAlias = _ScaleOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Affine: TypeAlias = _AffineOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Sequence_: TypeAlias = _Sequence_Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    Omero: TypeAlias = _OmeroOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    OmeroChannel: TypeAlias = _OmeroChannelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ImageAttributesSpatialdataAttrs: TypeAlias = _ImageAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributesOme: TypeAlias = _LabelsAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributes: TypeAlias = _LabelImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOme: TypeAlias = _LabelImageAttributesOmeOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesOmeImageLabel: TypeAlias = _LabelImageAttributesOmeImageLabelOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelImageAttributesSpatialdataAttrs: TypeAlias = _LabelImageAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributes: TypeAlias = _PointsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    PointsAttributesSpatialdataAttrs: TypeAlias = _PointsAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesAttributes: TypeAlias = _ShapesAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ShapesAttributesSpatialdataAttrs: TypeAlias = _ShapesAttributesSpatialdataAttrsOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    TableAttributes: TypeAlias = _TableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DenseArrayAttributes: TypeAlias = _DenseArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CsrMatrixAttributes: TypeAlias = _CsrMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CscMatrixAttributes: TypeAlias = _CscMatrixAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DataFrameAttributes: TypeAlias = _DataFrameAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringArrayAttributes: TypeAlias = _StringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CategoricalAttributes: TypeAlias = _CategoricalAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableIntegerAttributes: TypeAlias = _NullableIntegerAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableBooleanAttributes: TypeAlias = _NullableBooleanAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullableStringArrayAttributes: TypeAlias = _NullableStringArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    DictAttributes: TypeAlias = _DictAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RecArrayAttributes: TypeAlias = _RecArrayAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NumericScalarAttributes: TypeAlias = _NumericScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    StringScalarAttributes: TypeAlias = _StringScalarAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    NullElementAttributes: TypeAlias = _NullElementAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    RawAttributes: TypeAlias = _RawAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 # The transformations from an element to each coordinate system it is in.
 Transformations: TypeAlias = "list[Transformation]"
 
 
 # A coordinate transformation; its `type` says which.
 Transformation: TypeAlias = (
-    "Identity | MapAxis | Translation | Scale | Affine | Sequence_ | _MypyFallback"
+    "Identity | MapAxis | Translation | Scale | Affine | Sequence_ | MypyFallback"
 )
 
 
 # A two-dimensional matrix as X, raw's X and layers hold it: dense, or sparse by compressed rows or compressed columns.
-Matrix: TypeAlias = "DenseArray | CsrMatrix | CscMatrix | _MypyFallback"
+Matrix: TypeAlias = "DenseArray | CsrMatrix | CscMatrix | MypyFallback"
 
 
 # One column of a data frame (or its index): a one-dimensional element, plain or with missing values marked.
-Column: TypeAlias = "DenseArray | StringArray | Categorical | NullableInteger | NullableBoolean | NullableStringArray | _MypyFallback"
+Column: TypeAlias = "DenseArray | StringArray | Categorical | NullableInteger | NullableBoolean | NullableStringArray | MypyFallback"
 
 
 # Any element a dict may hold (uns, obsm, layers, ...); the options differ in the constant of `attributes.encoding-type`.
-AnyElement: TypeAlias = "CsrMatrix | CscMatrix | Categorical | NullableInteger | NullableBoolean | NullableStringArray | DataFrame | Dict | DenseArray | StringArray | RecArray | NumericScalar | StringScalar | NullElement | _MypyFallback"
+AnyElement: TypeAlias = "CsrMatrix | CscMatrix | Categorical | NullableInteger | NullableBoolean | NullableStringArray | DataFrame | Dict | DenseArray | StringArray | RecArray | NumericScalar | StringScalar | NullElement | MypyFallback"
 
 
 SpatialDataMembers = TypedDict(
@@ -1102,7 +108,7 @@ TableMembers = TypedDict(
         "varp": "Dict",
         "layers": "Dict",
         "uns": "Dict",
-        "raw": NotRequired["Raw | NullElement | _MypyFallback"],
+        "raw": NotRequired["Raw | NullElement | MypyFallback"],
     },
 )
 
@@ -1131,7 +137,7 @@ CategoricalMembers = TypedDict(
     "CategoricalMembers",
     {
         "codes": "DenseArray",
-        "categories": "StringArray | DenseArray | _MypyFallback",
+        "categories": "StringArray | DenseArray | MypyFallback",
     },
 )
 
@@ -1185,6 +191,19 @@ class SpatialData(TypedDict):
     members: SpatialDataMembers
 
 
+class SpatialDataAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    spatialdata_attrs: SpatialDataAttributesSpatialdataAttrs
+
+
+class SpatialDataAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.2"]
+    spatialdata_software_version: NotRequired[str]
+
+
 class Images(TypedDict):
     """The images, by name."""
 
@@ -1204,6 +223,160 @@ class Image(TypedDict):
     members: dict[str, ArraySpec[JsonObject]]
 
 
+class ImageAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    ome: ImageAttributesOme
+    spatialdata_attrs: ImageAttributesSpatialdataAttrs
+
+
+class ImageAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.5-dev-spatialdata"]
+    multiscales: list[Multiscale]
+    # The channels' labels (names, or numbers where the image named none).
+    omero: NotRequired[Omero]
+
+
+class Multiscale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The levels of an image, largest first, its axes, and its place in each coordinate system."""
+
+    datasets: list[Dataset]
+    axes: list[Axis]
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+    name: NotRequired[str]
+
+
+class Dataset(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """One level of a multiscale image: the array at `path` and its scale."""
+
+    path: str
+    # The transformations from an element to each coordinate system it is in.
+    coordinateTransformations: Transformations
+
+
+class Identity(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Leaves every coordinate as it is."""
+
+    type: Literal["identity"]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class CoordinateSystem(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """A named coordinate system: a transformation's input (the element's own axes) or output."""
+
+    name: str
+    axes: list[Axis]
+
+
+class Axis(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """An axis of a coordinate system or an image."""
+
+    name: str
+    type: NotRequired[Literal["space", "channel", "time"]]
+    unit: NotRequired[str]
+
+
+class MapAxis(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Renames axes: each output axis takes the input axis it is mapped to."""
+
+    type: Literal["mapAxis"]
+    mapAxis: dict[str, str]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Translation(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Adds an offset to each axis."""
+
+    type: Literal["translation"]
+    translation: list[float]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Scale(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Multiplies each axis by a factor."""
+
+    type: Literal["scale"]
+    scale: list[float]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Affine(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """An affine map, as the rows of its matrix without the last row."""
+
+    type: Literal["affine"]
+    affine: list[list[float]]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Sequence_(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformations applied one after another."""
+
+    type: Literal["sequence"]
+    transformations: list[Transformation]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    input: NotRequired[CoordinateSystem]
+    # A named coordinate system: a transformation's input (the element's own axes) or output.
+    output: NotRequired[CoordinateSystem]
+
+
+class Omero(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """The channels' labels (names, or numbers where the image named none)."""
+
+    channels: list[OmeroChannel]
+
+
+class OmeroChannel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    label: str | int
+
+
+class ImageAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.3"]
+
+
 class Labels(TypedDict):
     """The label images, by name, listed in `ome.labels`."""
 
@@ -1211,6 +384,18 @@ class Labels(TypedDict):
     node_type: Literal["group"]
     attributes: LabelsAttributes
     members: dict[str, LabelImage]
+
+
+class LabelsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    ome: LabelsAttributesOme
+
+
+class LabelsAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    labels: list[str]
 
 
 class LabelImage(TypedDict):
@@ -1221,6 +406,41 @@ class LabelImage(TypedDict):
     node_type: Literal["group"]
     attributes: LabelImageAttributes
     members: dict[str, ArraySpec[JsonObject]]
+
+
+class LabelImageAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    ome: LabelImageAttributesOme
+    spatialdata_attrs: LabelImageAttributesSpatialdataAttrs
+
+
+_LabelImageAttributesOmeKeys = TypedDict(
+    "_LabelImageAttributesOmeKeys",
+    {
+        "version": 'Literal["0.5-dev-spatialdata"]',
+        "multiscales": "list[Multiscale]",
+        "image-label": NotRequired["LabelImageAttributesOmeImageLabel"],
+    },
+)
+
+
+class LabelImageAttributesOme(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _LabelImageAttributesOmeKeys, extra_items="JsonValue"
+):
+    pass
+
+
+class LabelImageAttributesOmeImageLabel(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.5"]
+
+
+class LabelImageAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.3"]
 
 
 class PointsGroup(TypedDict):
@@ -1241,6 +461,32 @@ class Points(TypedDict):
     members: dict[str, JsonValue]
 
 
+_PointsAttributesKeys = TypedDict(
+    "_PointsAttributesKeys",
+    {
+        "spatialdata_attrs": "PointsAttributesSpatialdataAttrs",
+        "encoding-type": 'Literal["ngff:points"]',
+        "axes": 'list[Literal["x", "y", "z"]]',
+        "coordinateTransformations": "Transformations",
+    },
+)
+
+
+class PointsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _PointsAttributesKeys, extra_items="JsonValue"
+):
+    """What spatialdata says of a points element: its axes, its transformations, and the columns
+    holding each point's feature and instance."""
+
+
+class PointsAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.2"]
+    feature_key: NotRequired[str]
+    instance_key: NotRequired[str]
+
+
 class ShapesGroup(TypedDict):
     """The shapes elements, by name."""
 
@@ -1257,6 +503,29 @@ class Shapes(TypedDict):
     node_type: Literal["group"]
     attributes: ShapesAttributes
     members: dict[str, JsonValue]
+
+
+_ShapesAttributesKeys = TypedDict(
+    "_ShapesAttributesKeys",
+    {
+        "spatialdata_attrs": "ShapesAttributesSpatialdataAttrs",
+        "encoding-type": 'Literal["ngff:shapes"]',
+        "axes": 'list[Literal["x", "y", "z"]]',
+        "coordinateTransformations": "Transformations",
+    },
+)
+
+
+class ShapesAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ShapesAttributesKeys, extra_items="JsonValue"
+):
+    """What spatialdata says of a shapes element: its axes and its transformations."""
+
+
+class ShapesAttributesSpatialdataAttrs(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.3"]
 
 
 class Tables(TypedDict):
@@ -1277,6 +546,28 @@ class Table(TypedDict):
     members: TableMembers
 
 
+_TableAttributesKeys = TypedDict(
+    "_TableAttributesKeys",
+    {
+        "version": 'Literal["0.2"]',
+        "spatialdata-encoding-type": 'Literal["ngff:regions_table"]',
+        "region": "str | list[str] | None",
+        "region_key": "str | None",
+        "instance_key": "str | None",
+        "encoding-type": 'Literal["anndata"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class TableAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _TableAttributesKeys, extra_items="JsonValue"
+):
+    """The keys spatialdata adds to an AnnData table: which elements its rows annotate (`region`,
+    by name), the obs column naming each row's element (`region_key`) and the one naming its
+    instance there (`instance_key`); all three null for a table that annotates nothing."""
+
+
 class DenseArray(TypedDict):
     """A dense n-dimensional array of numbers or booleans (a matrix, an embedding, a plain column,
     categorical codes, a mask); zero-dimensional values are scalars instead."""
@@ -1294,6 +585,21 @@ class DenseArray(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_DenseArrayAttributesKeys = TypedDict(
+    "_DenseArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class DenseArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DenseArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class CsrMatrix(TypedDict):
     """A sparse matrix stored row by row (compressed sparse rows): indptr has one entry per row
     plus one."""
@@ -1302,6 +608,22 @@ class CsrMatrix(TypedDict):
     node_type: Literal["group"]
     attributes: CsrMatrixAttributes
     members: CsrMatrixMembers
+
+
+_CsrMatrixAttributesKeys = TypedDict(
+    "_CsrMatrixAttributesKeys",
+    {
+        "encoding-type": 'Literal["csr_matrix"]',
+        "encoding-version": 'Literal["0.1.0"]',
+        "shape": "list[int]",
+    },
+)
+
+
+class CsrMatrixAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CsrMatrixAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class SparsePart(TypedDict):
@@ -1331,6 +653,22 @@ class CscMatrix(TypedDict):
     members: CscMatrixMembers
 
 
+_CscMatrixAttributesKeys = TypedDict(
+    "_CscMatrixAttributesKeys",
+    {
+        "encoding-type": 'Literal["csc_matrix"]',
+        "encoding-version": 'Literal["0.1.0"]',
+        "shape": "list[int]",
+    },
+)
+
+
+class CscMatrixAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CscMatrixAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class DataFrame(TypedDict):
     """A table: one member per column plus one for the row labels. `_index` names the member
     holding the labels, `column-order` names the columns left to right."""
@@ -1339,6 +677,23 @@ class DataFrame(TypedDict):
     node_type: Literal["group"]
     attributes: DataFrameAttributes
     members: dict[str, Column]
+
+
+_DataFrameAttributesKeys = TypedDict(
+    "_DataFrameAttributesKeys",
+    {
+        "encoding-type": 'Literal["dataframe"]',
+        "encoding-version": 'Literal["0.2.0"]',
+        "_index": "str",
+        "column-order": "list[str]",
+    },
+)
+
+
+class DataFrameAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DataFrameAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class StringArray(TypedDict):
@@ -1358,6 +713,21 @@ class StringArray(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_StringArrayAttributesKeys = TypedDict(
+    "_StringArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["string-array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class StringArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _StringArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Categorical(TypedDict):
     """Values drawn from a short list: `categories` holds the distinct values, `codes` one small
     integer per item pointing into it (-1 for a missing value); `ordered` says whether the
@@ -1367,6 +737,22 @@ class Categorical(TypedDict):
     node_type: Literal["group"]
     attributes: CategoricalAttributes
     members: CategoricalMembers
+
+
+_CategoricalAttributesKeys = TypedDict(
+    "_CategoricalAttributesKeys",
+    {
+        "encoding-type": 'Literal["categorical"]',
+        "encoding-version": 'Literal["0.2.0"]',
+        "ordered": "bool",
+    },
+)
+
+
+class CategoricalAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _CategoricalAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullableInteger(TypedDict):
@@ -1379,6 +765,21 @@ class NullableInteger(TypedDict):
     members: NullableIntegerMembers
 
 
+_NullableIntegerAttributesKeys = TypedDict(
+    "_NullableIntegerAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-integer"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableIntegerAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableIntegerAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class NullableBoolean(TypedDict):
     """Booleans some of which are missing: `values` and `mask` as for nullable integers, both
     boolean."""
@@ -1387,6 +788,21 @@ class NullableBoolean(TypedDict):
     node_type: Literal["group"]
     attributes: NullableBooleanAttributes
     members: NullableBooleanMembers
+
+
+_NullableBooleanAttributesKeys = TypedDict(
+    "_NullableBooleanAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-boolean"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableBooleanAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableBooleanAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullableStringArray(TypedDict):
@@ -1400,6 +816,21 @@ class NullableStringArray(TypedDict):
     members: NullableStringArrayMembers
 
 
+_NullableStringArrayAttributesKeys = TypedDict(
+    "_NullableStringArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["nullable-string-array"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullableStringArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullableStringArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Dict(TypedDict):
     """A mapping from names to elements of any kind, nested as deep as needed (uns, and the aligned
     mappings obsm, varm, obsp, varp and layers)."""
@@ -1408,6 +839,21 @@ class Dict(TypedDict):
     node_type: Literal["group"]
     attributes: DictAttributes
     members: dict[str, AnyElement]
+
+
+_DictAttributesKeys = TypedDict(
+    "_DictAttributesKeys",
+    {
+        "encoding-type": 'Literal["dict"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class DictAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _DictAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class RecArray(TypedDict):
@@ -1425,6 +871,21 @@ class RecArray(TypedDict):
     codecs: list[str | NamedConfig]
     storage_transformers: NotRequired[list[str | NamedConfig]]
     dimension_names: NotRequired[list[str | None]]
+
+
+_RecArrayAttributesKeys = TypedDict(
+    "_RecArrayAttributesKeys",
+    {
+        "encoding-type": 'Literal["rec-array"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class RecArrayAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _RecArrayAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class RecArrayDataTypeOption2(TypedDict):
@@ -1464,6 +925,21 @@ class NumericScalar(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_NumericScalarAttributesKeys = TypedDict(
+    "_NumericScalarAttributesKeys",
+    {
+        "encoding-type": 'Literal["numeric-scalar"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class NumericScalarAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NumericScalarAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class StringScalar(TypedDict):
     """A single string, as a zero-dimensional array (tagged `string`)."""
 
@@ -1478,6 +954,21 @@ class StringScalar(TypedDict):
     codecs: list[str | NamedConfig]
     storage_transformers: NotRequired[list[str | NamedConfig]]
     dimension_names: NotRequired[list[str | None]]
+
+
+_StringScalarAttributesKeys = TypedDict(
+    "_StringScalarAttributesKeys",
+    {
+        "encoding-type": 'Literal["string"]',
+        "encoding-version": 'Literal["0.2.0"]',
+    },
+)
+
+
+class StringScalarAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _StringScalarAttributesKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class NullElement(TypedDict):
@@ -1497,6 +988,21 @@ class NullElement(TypedDict):
     dimension_names: NotRequired[list[str | None]]
 
 
+_NullElementAttributesKeys = TypedDict(
+    "_NullElementAttributesKeys",
+    {
+        "encoding-type": 'Literal["null"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class NullElementAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _NullElementAttributesKeys, extra_items="JsonValue"
+):
+    pass
+
+
 class Raw(TypedDict):
     """The frozen copy of an earlier state: its own matrix, its own column table and the matrices
     aligned with those columns; the rows are the ones of the enclosing store."""
@@ -1505,3 +1011,18 @@ class Raw(TypedDict):
     node_type: Literal["group"]
     attributes: RawAttributes
     members: RawMembers
+
+
+_RawAttributesKeys = TypedDict(
+    "_RawAttributesKeys",
+    {
+        "encoding-type": 'Literal["raw"]',
+        "encoding-version": 'Literal["0.1.0"]',
+    },
+)
+
+
+class RawAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _RawAttributesKeys, extra_items="JsonValue"
+):
+    pass

@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -51,33 +47,6 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _VariableAttributesKeys(TypedDict):
-    # One dimension name per axis of `shape`.
-    _ARRAY_DIMENSIONS: list[str]
-
-
-class _VariableAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _VariableAttributesKeys, extra_items="JsonValue"
-):
-    """Attributes of a variable; any other attribute is allowed and kept."""
-
-
-_VariableAttributesMypy: TypeAlias = "_VariableAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    VariableAttributes: TypeAlias = _VariableAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    VariableAttributes: TypeAlias = _VariableAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 class XarrayDataset(TypedDict):
     """An xarray Dataset stored as a Zarr v2 group (xarray's Zarr encoding): every array's
     attributes carry `_ARRAY_DIMENSIONS`, one dimension name per axis."""
@@ -100,3 +69,12 @@ class Variable(TypedDict):
     order: Literal["C", "F"]
     filters: list[JsonObject] | None
     dimension_separator: NotRequired[Literal[".", "/"]]
+
+
+class VariableAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Attributes of a variable; any other attribute is allowed and kept."""
+
+    # One dimension name per axis of `shape`.
+    _ARRAY_DIMENSIONS: list[str]

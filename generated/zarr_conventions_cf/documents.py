@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -72,7 +62,30 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _CFConventionGroupAttributesKeys(TypedDict):
+class CFConventionGroup(TypedDict):
+    """A Zarr v3 group that declares the zarr-conventions `CF` convention (vendored unchanged in
+    zarr-conventions-cf.schema.json): its `zarr_conventions` list names CF, and its attributes
+    and those of its array members are CF attributes with their standard unprefixed names
+    (units, standard_name, grid_mapping, ...). For CF's cross-variable rules see the cf-grid-v2
+    / cf-grid-v3 conventions."""
+
+    zarr_format: Literal[3]
+    node_type: Literal["group"]
+    attributes: CFConventionGroupAttributes
+    members: dict[
+        str,
+        GroupSpec[JsonObject, dict[str, AnyNode]]
+        | CFConventionGroupMemberOption2Option2
+        | MypyFallback,
+    ]
+
+
+class CFConventionGroupAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Zarr attributes containing convention metadata and CF attributes (unprefixed for backwards
+    compatibility)"""
+
     # Array of convention metadata objects
     zarr_conventions: list[JsonValue]
     # CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces.
@@ -186,17 +199,26 @@ class _CFConventionGroupAttributesKeys(TypedDict):
     standard_parallel: NotRequired[float | list[float]]
 
 
-class _CFConventionGroupAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CFConventionGroupAttributesKeys, extra_items="JsonValue"
+class CFConventionGroupMemberOption2Option2(TypedDict):
+    zarr_format: Literal[3]
+    node_type: Literal["array"]
+    attributes: CfAttributes
+    shape: list[int]
+    data_type: str | NamedConfig
+    chunk_grid: str | NamedConfig
+    chunk_key_encoding: str | NamedConfig
+    fill_value: JsonValue
+    codecs: list[str | NamedConfig]
+    storage_transformers: NotRequired[list[str | NamedConfig]]
+    dimension_names: NotRequired[list[str | None]]
+
+
+class CfAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
 ):
-    """Zarr attributes containing convention metadata and CF attributes (unprefixed for backwards
-    compatibility)"""
+    """CF convention attributes. All attributes use standard CF names (unprefixed) for backwards
+    compatibility with existing CF-compliant datasets."""
 
-
-_CFConventionGroupAttributesMypy: TypeAlias = "_CFConventionGroupAttributesKeys"
-
-
-class _CfAttributesKeys(TypedDict):
     zarr_conventions: NotRequired[JsonValue]
     # CF conventions version string (e.g., 'CF-1.11'). May include other conventions separated by spaces.
     Conventions: NotRequired[str]
@@ -307,61 +329,3 @@ class _CfAttributesKeys(TypedDict):
     straight_vertical_longitude_from_pole: NotRequired[float]
     # Standard parallel(s) for the projection
     standard_parallel: NotRequired[float | list[float]]
-
-
-class _CfAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CfAttributesKeys, extra_items="JsonValue"
-):
-    """CF convention attributes. All attributes use standard CF names (unprefixed) for backwards
-    compatibility with existing CF-compliant datasets."""
-
-
-_CfAttributesMypy: TypeAlias = "_CfAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CfAttributes: TypeAlias = _CfAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CfAttributes: TypeAlias = _CfAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    CFConventionGroupAttributes: TypeAlias = _CFConventionGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CfAttributes: TypeAlias = _CfAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
-class CFConventionGroup(TypedDict):
-    """A Zarr v3 group that declares the zarr-conventions `CF` convention (vendored unchanged in
-    zarr-conventions-cf.schema.json): its `zarr_conventions` list names CF, and its attributes
-    and those of its array members are CF attributes with their standard unprefixed names
-    (units, standard_name, grid_mapping, ...). For CF's cross-variable rules see the cf-grid-v2
-    / cf-grid-v3 conventions."""
-
-    zarr_format: Literal[3]
-    node_type: Literal["group"]
-    attributes: CFConventionGroupAttributes
-    members: dict[
-        str,
-        GroupSpec[JsonObject, dict[str, AnyNode]]
-        | CFConventionGroupMemberOption2Option2
-        | _MypyFallback,
-    ]
-
-
-class CFConventionGroupMemberOption2Option2(TypedDict):
-    zarr_format: Literal[3]
-    node_type: Literal["array"]
-    attributes: CfAttributes
-    shape: list[int]
-    data_type: str | NamedConfig
-    chunk_grid: str | NamedConfig
-    chunk_key_encoding: str | NamedConfig
-    fill_value: JsonValue
-    codecs: list[str | NamedConfig]
-    storage_transformers: NotRequired[list[str | NamedConfig]]
-    dimension_names: NotRequired[list[str | None]]

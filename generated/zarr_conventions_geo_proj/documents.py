@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -98,88 +88,9 @@ class GroupSpecV2(TypedDict, Generic[TAttrs, TMembers]):
 AnyNodeV2: TypeAlias = "GroupSpecV2[JsonObject, dict[str, AnyNodeV2]] | ArraySpecV2[JsonObject]"
 
 
-_ProjAttributesOption1Keys = TypedDict(
-    "_ProjAttributesOption1Keys",
-    {
-        "proj:code": "str",
-        "zarr_conventions": NotRequired["JsonValue"],
-        "proj:wkt2": NotRequired["str"],
-        "proj:projjson": NotRequired["ProjjsonSchema"],
-    },
-)
-
-
-class _ProjAttributesOption1Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ProjAttributesOption1Keys, extra_items="JsonValue"
-):
-    """Zarr attributes containing convention metadata and proj: prefixed properties"""
-
-
-_ProjAttributesOption1Mypy: TypeAlias = "_ProjAttributesOption1Keys"
-
-
-_ProjAttributesOption2Keys = TypedDict(
-    "_ProjAttributesOption2Keys",
-    {
-        "proj:wkt2": "str",
-        "zarr_conventions": NotRequired["JsonValue"],
-        "proj:code": NotRequired["str"],
-        "proj:projjson": NotRequired["ProjjsonSchema"],
-    },
-)
-
-
-class _ProjAttributesOption2Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ProjAttributesOption2Keys, extra_items="JsonValue"
-):
-    """Zarr attributes containing convention metadata and proj: prefixed properties"""
-
-
-_ProjAttributesOption2Mypy: TypeAlias = "_ProjAttributesOption2Keys"
-
-
-_ProjAttributesOption3Keys = TypedDict(
-    "_ProjAttributesOption3Keys",
-    {
-        "proj:projjson": "ProjjsonSchema",
-        "zarr_conventions": NotRequired["JsonValue"],
-        "proj:code": NotRequired["str"],
-        "proj:wkt2": NotRequired["str"],
-    },
-)
-
-
-class _ProjAttributesOption3Open(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _ProjAttributesOption3Keys, extra_items="JsonValue"
-):
-    """Zarr attributes containing convention metadata and proj: prefixed properties"""
-
-
-_ProjAttributesOption3Mypy: TypeAlias = "_ProjAttributesOption3Keys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ProjAttributesOption3: TypeAlias = _ProjAttributesOption3Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    ProjAttributesOption3: TypeAlias = _ProjAttributesOption3Mypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ProjAttributesOption1: TypeAlias = _ProjAttributesOption1Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ProjAttributesOption2: TypeAlias = _ProjAttributesOption2Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    ProjAttributesOption3: TypeAlias = _ProjAttributesOption3Open  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 # Zarr attributes containing convention metadata and proj: prefixed properties
 ProjAttributes: TypeAlias = (
-    "ProjAttributesOption1 | ProjAttributesOption2 | ProjAttributesOption3 | _MypyFallback"
+    "ProjAttributesOption1 | ProjAttributesOption2 | ProjAttributesOption3 | MypyFallback"
 )
 
 
@@ -317,6 +228,23 @@ class GeoProjGroup(TypedDict):
     node_type: Literal["group"]
     attributes: ProjAttributes
     members: dict[str, AnyNode]
+
+
+_ProjAttributesOption1Keys = TypedDict(
+    "_ProjAttributesOption1Keys",
+    {
+        "proj:code": "str",
+        "zarr_conventions": NotRequired["JsonValue"],
+        "proj:wkt2": NotRequired["str"],
+        "proj:projjson": NotRequired["ProjjsonSchema"],
+    },
+)
+
+
+class ProjAttributesOption1(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ProjAttributesOption1Keys, extra_items="JsonValue"
+):
+    """Zarr attributes containing convention metadata and proj: prefixed properties"""
 
 
 BoundCrsOption1 = TypedDict(
@@ -1600,3 +1528,37 @@ CoordinateMetadata = TypedDict(
         "coordinateEpoch": NotRequired["float"],
     },
 )
+
+
+_ProjAttributesOption2Keys = TypedDict(
+    "_ProjAttributesOption2Keys",
+    {
+        "proj:wkt2": "str",
+        "zarr_conventions": NotRequired["JsonValue"],
+        "proj:code": NotRequired["str"],
+        "proj:projjson": NotRequired["ProjjsonSchema"],
+    },
+)
+
+
+class ProjAttributesOption2(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ProjAttributesOption2Keys, extra_items="JsonValue"
+):
+    """Zarr attributes containing convention metadata and proj: prefixed properties"""
+
+
+_ProjAttributesOption3Keys = TypedDict(
+    "_ProjAttributesOption3Keys",
+    {
+        "proj:projjson": "ProjjsonSchema",
+        "zarr_conventions": NotRequired["JsonValue"],
+        "proj:code": NotRequired["str"],
+        "proj:wkt2": NotRequired["str"],
+    },
+)
+
+
+class ProjAttributesOption3(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _ProjAttributesOption3Keys, extra_items="JsonValue"
+):
+    """Zarr attributes containing convention metadata and proj: prefixed properties"""

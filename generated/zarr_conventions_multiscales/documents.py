@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -61,123 +57,6 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _MultiscalesGroupAttributesKeys(TypedDict):
-    # Array of convention metadata objects
-    zarr_conventions: list[JsonValue]
-    # Multiscales convention properties defining the hierarchical layout and transformations
-    multiscales: _MultiscalesPropertiesOpen
-
-
-class _MultiscalesGroupAttributesKeysMypy(TypedDict):
-    # Array of convention metadata objects
-    zarr_conventions: list[JsonValue]
-    # Multiscales convention properties defining the hierarchical layout and transformations
-    multiscales: _MultiscalesPropertiesMypy
-
-
-class _MultiscalesGroupAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesGroupAttributesKeys, extra_items="JsonValue"
-):
-    """Zarr attributes containing convention metadata and properties"""
-
-
-_MultiscalesGroupAttributesMypy: TypeAlias = "_MultiscalesGroupAttributesKeysMypy"
-
-
-class _MultiscalesPropertiesKeys(TypedDict):
-    # Array of objects representing the pyramid layout and transformation relationships
-    layout: list[_LayoutObjectOpen]
-    # Default resampling method used for downsampling
-    resampling_method: NotRequired[str]
-
-
-class _MultiscalesPropertiesKeysMypy(TypedDict):
-    # Array of objects representing the pyramid layout and transformation relationships
-    layout: list[_LayoutObjectMypy]
-    # Default resampling method used for downsampling
-    resampling_method: NotRequired[str]
-
-
-class _MultiscalesPropertiesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _MultiscalesPropertiesKeys, extra_items="JsonValue"
-):
-    """Multiscales convention properties defining the hierarchical layout and transformations"""
-
-
-_MultiscalesPropertiesMypy: TypeAlias = "_MultiscalesPropertiesKeysMypy"
-
-
-class _LayoutObjectKeys(TypedDict):
-    # Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array wit...
-    asset: str
-    # Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources
-    derived_from: NotRequired[str]
-    # Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at...
-    transform: NotRequired[_LayoutObjectTransformOpen]
-    # Default resampling method used for resampling data
-    resampling_method: NotRequired[str]
-
-
-class _LayoutObjectKeysMypy(TypedDict):
-    # Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array wit...
-    asset: str
-    # Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources
-    derived_from: NotRequired[str]
-    # Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at...
-    transform: NotRequired[_LayoutObjectTransformMypy]
-    # Default resampling method used for resampling data
-    resampling_method: NotRequired[str]
-
-
-class _LayoutObjectOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LayoutObjectKeys, extra_items="JsonValue"
-):
-    """Layout object representing a single resolution level"""
-
-
-_LayoutObjectMypy: TypeAlias = "_LayoutObjectKeysMypy"
-
-
-class _LayoutObjectTransformKeys(TypedDict):
-    # Array of scale factors per axis describing the coordinate transformation from the source level (derived_from) to this level
-    scale: NotRequired[list[float]]
-    # Array of translation offsets per axis in the coordinate space
-    translation: NotRequired[list[float]]
-
-
-class _LayoutObjectTransformOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LayoutObjectTransformKeys, extra_items="JsonValue"
-):
-    """Transformation parameters describing the coordinate transformation for this level. Contains
-    relative transformation parameters (scale, translation). Absolute positioning parameters
-    should be placed at the layout entry level, outside this object."""
-
-
-_LayoutObjectTransformMypy: TypeAlias = "_LayoutObjectTransformKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObjectTransform: TypeAlias = _LayoutObjectTransformOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LayoutObject: TypeAlias = _LayoutObjectMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LayoutObjectTransform: TypeAlias = _LayoutObjectTransformMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    MultiscalesGroupAttributes: TypeAlias = _MultiscalesGroupAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    MultiscalesProperties: TypeAlias = _MultiscalesPropertiesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObject: TypeAlias = _LayoutObjectOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LayoutObjectTransform: TypeAlias = _LayoutObjectTransformOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 class MultiscalesGroup(TypedDict):
     """A Zarr v3 group that follows the zarr-conventions `multiscales` convention (v1, vendored
     unchanged in multiscales.schema.json): `attributes.multiscales.layout` lists the resolution
@@ -190,3 +69,53 @@ class MultiscalesGroup(TypedDict):
     node_type: Literal["group"]
     attributes: MultiscalesGroupAttributes
     members: dict[str, AnyNode]
+
+
+class MultiscalesGroupAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Zarr attributes containing convention metadata and properties"""
+
+    # Array of convention metadata objects
+    zarr_conventions: list[JsonValue]
+    # Multiscales convention properties defining the hierarchical layout and transformations
+    multiscales: MultiscalesProperties
+
+
+class MultiscalesProperties(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Multiscales convention properties defining the hierarchical layout and transformations"""
+
+    # Array of objects representing the pyramid layout and transformation relationships
+    layout: list[LayoutObject]
+    # Default resampling method used for downsampling
+    resampling_method: NotRequired[str]
+
+
+class LayoutObject(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Layout object representing a single resolution level"""
+
+    # Path to the Zarr group or array for this resolution level. Can be a simple name (e.g., '0') for a child group, or a path with '/' separator for nested groups or arrays (e.g., '0/data' for an array wit...
+    asset: str
+    # Path to the source Zarr group or array used to generate this level. Uses the same path syntax as 'asset' with '/' separator for nested resources
+    derived_from: NotRequired[str]
+    # Transformation parameters describing the coordinate transformation for this level. Contains relative transformation parameters (scale, translation). Absolute positioning parameters should be placed at...
+    transform: NotRequired[LayoutObjectTransform]
+    # Default resampling method used for resampling data
+    resampling_method: NotRequired[str]
+
+
+class LayoutObjectTransform(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """Transformation parameters describing the coordinate transformation for this level. Contains
+    relative transformation parameters (scale, translation). Absolute positioning parameters
+    should be placed at the layout entry level, outside this object."""
+
+    # Array of scale factors per axis describing the coordinate transformation from the source level (derived_from) to this level
+    scale: NotRequired[list[float]]
+    # Array of translation offsets per axis in the coordinate space
+    translation: NotRequired[list[float]]

@@ -10,27 +10,17 @@ keys with `.get()`; a union with an option that holds such an object is any dict
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, Never, NotRequired, TypeAlias, TypeVar
+from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
-
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
-# An option of the unions whose options hold an object that allows other keys. mypy reads such
-# an object as its listed keys, and inside a union would reject a valid document with other
-# keys there, so it reads this option as any dict; the other checkers read it as `Never`, an
-# option nothing fits. Defined three times for the same reason as the TypedDicts below.
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    _MypyFallback: TypeAlias = dict[str, Any]  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    _MypyFallback: TypeAlias = Never  # pyright: ignore[reportRedeclaration]  # fmt: skip
+from zomgen_runtime import mypy_view
 
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
+
+# An option of the unions whose options hold an object that allows other keys: any dict to
+# mypy, which reads such an object as its listed keys only, `Never` to the other checkers.
+MypyFallback: TypeAlias = mypy_view.MypyFallback
 
 TAttrs = TypeVar("TAttrs")
 TMembers = TypeVar("TMembers")
@@ -72,101 +62,6 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-_SpatialAttributesKeys = TypedDict(
-    "_SpatialAttributesKeys",
-    {
-        "zarr_conventions": NotRequired["JsonValue"],
-        "spatial:dimensions": NotRequired["list[str]"],
-        "spatial:bbox": NotRequired["list[float]"],
-        "spatial:transform_type": NotRequired["str"],
-        "spatial:transform": NotRequired["list[float]"],
-        "spatial:shape": NotRequired["list[int]"],
-        "spatial:registration": NotRequired['Literal["node", "pixel"]'],
-        "multiscales": NotRequired["_SpatialAttributesMultiscalesOpen"],
-    },
-)
-
-
-_SpatialAttributesKeysMypy = TypedDict(
-    "_SpatialAttributesKeysMypy",
-    {
-        "zarr_conventions": NotRequired["JsonValue"],
-        "spatial:dimensions": NotRequired["list[str]"],
-        "spatial:bbox": NotRequired["list[float]"],
-        "spatial:transform_type": NotRequired["str"],
-        "spatial:transform": NotRequired["list[float]"],
-        "spatial:shape": NotRequired["list[int]"],
-        "spatial:registration": NotRequired['Literal["node", "pixel"]'],
-        "multiscales": NotRequired["_SpatialAttributesMultiscalesMypy"],
-    },
-)
-
-
-class _SpatialAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialAttributesKeys, extra_items="JsonValue"
-):
-    """Zarr attributes containing convention metadata and spatial: prefixed properties"""
-
-
-_SpatialAttributesMypy: TypeAlias = "_SpatialAttributesKeysMypy"
-
-
-class _SpatialAttributesMultiscalesKeys(TypedDict):
-    layout: NotRequired[list[_SpatialAttributesMultiscalesLayoutItemOpen]]
-
-
-class _SpatialAttributesMultiscalesKeysMypy(TypedDict):
-    layout: NotRequired[list[_SpatialAttributesMultiscalesLayoutItemMypy]]
-
-
-class _SpatialAttributesMultiscalesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialAttributesMultiscalesKeys, extra_items="JsonValue"
-):
-    """When composing with multiscales convention, spatial: properties can be added to layout items"""
-
-
-_SpatialAttributesMultiscalesMypy: TypeAlias = "_SpatialAttributesMultiscalesKeysMypy"
-
-
-_SpatialAttributesMultiscalesLayoutItemKeys = TypedDict(
-    "_SpatialAttributesMultiscalesLayoutItemKeys",
-    {
-        "spatial:shape": NotRequired["list[int]"],
-        "spatial:transform": NotRequired["list[float]"],
-    },
-)
-
-
-class _SpatialAttributesMultiscalesLayoutItemOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SpatialAttributesMultiscalesLayoutItemKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_SpatialAttributesMultiscalesLayoutItemMypy: TypeAlias = (
-    "_SpatialAttributesMultiscalesLayoutItemKeys"
-)
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    SpatialAttributes: TypeAlias = _SpatialAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialAttributesMultiscalesLayoutItem: TypeAlias = _SpatialAttributesMultiscalesLayoutItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    SpatialAttributes: TypeAlias = _SpatialAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    SpatialAttributesMultiscalesLayoutItem: TypeAlias = _SpatialAttributesMultiscalesLayoutItemMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    SpatialAttributes: TypeAlias = _SpatialAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialAttributesMultiscales: TypeAlias = _SpatialAttributesMultiscalesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SpatialAttributesMultiscalesLayoutItem: TypeAlias = _SpatialAttributesMultiscalesLayoutItemOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 class SpatialGroup(TypedDict):
     """A Zarr v3 group that follows the zarr-conventions `spatial:` convention (v0.1, vendored
     unchanged in spatial.schema.json): `spatial:dimensions`, `spatial:transform`,
@@ -181,8 +76,52 @@ class SpatialGroup(TypedDict):
         str,
         GroupSpec[JsonObject, dict[str, AnyNode]]
         | SpatialCoordinateConventionSpatial
-        | _MypyFallback,
+        | MypyFallback,
     ]
+
+
+_SpatialAttributesKeys = TypedDict(
+    "_SpatialAttributesKeys",
+    {
+        "zarr_conventions": NotRequired["JsonValue"],
+        "spatial:dimensions": NotRequired["list[str]"],
+        "spatial:bbox": NotRequired["list[float]"],
+        "spatial:transform_type": NotRequired["str"],
+        "spatial:transform": NotRequired["list[float]"],
+        "spatial:shape": NotRequired["list[int]"],
+        "spatial:registration": NotRequired['Literal["node", "pixel"]'],
+        "multiscales": NotRequired["SpatialAttributesMultiscales"],
+    },
+)
+
+
+class SpatialAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _SpatialAttributesKeys, extra_items="JsonValue"
+):
+    """Zarr attributes containing convention metadata and spatial: prefixed properties"""
+
+
+class SpatialAttributesMultiscales(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    """When composing with multiscales convention, spatial: properties can be added to layout items"""
+
+    layout: NotRequired[list[SpatialAttributesMultiscalesLayoutItem]]
+
+
+_SpatialAttributesMultiscalesLayoutItemKeys = TypedDict(
+    "_SpatialAttributesMultiscalesLayoutItemKeys",
+    {
+        "spatial:shape": NotRequired["list[int]"],
+        "spatial:transform": NotRequired["list[float]"],
+    },
+)
+
+
+class SpatialAttributesMultiscalesLayoutItem(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    _SpatialAttributesMultiscalesLayoutItemKeys, extra_items="JsonValue"
+):
+    pass
 
 
 class SpatialCoordinateConventionSpatial(TypedDict):

@@ -42,7 +42,6 @@ import pytest
 from tests.support.cli import run_zomgen
 from tests.support.convert_branches import unreachable_branches
 from tests.support.corpus_literals import (
-    EXAMPLES_HEADER,
     attributes_annotation,
     package_for_schema,
 )
@@ -235,7 +234,7 @@ def write_example_modules(folder: Path, built: Sequence[str]) -> dict[str, list[
     (folder / "_examples").mkdir(exist_ok=True)
     labels: dict[str, list[str]] = {}
     for name, items in sorted(modules.items()):
-        lines = [EXAMPLES_HEADER, f"from {name} import documents", ""]
+        lines = [f"from {name} import documents", ""]
         for i, (label, annotation, attributes) in enumerate(items):
             lines += [f"# {label}", f"example_{i}: {annotation} = {attributes!r}", ""]
         (folder / "_examples" / f"{name}.py").write_text("\n".join(lines), encoding="utf-8")

@@ -19,7 +19,8 @@ strict user turns on, so the tests run the stricter side, which contains the def
   style or about `Any` rather than about mistakes: `missing-override-decorator` (needs
   `typing_extensions.override` on Python 3.11; pyright strict does not ask for it either),
   `redundant-condition-strict` (flags `if MYPY:` on the `MYPY = False` constant, mypy's own
-  idiom, with which a package gives mypy, which lacks PEP 728, its own view of open objects),
+  idiom, with which `zomgen_runtime.mypy_view` and the hand-written typecheck cases give mypy,
+  which lacks PEP 728, a view of its own),
   `truthiness-test-of-none-union` (`if name:` on a `str | None`), and `unsound-assignment`,
   `unsound-return`, `unsound-yield` (a value typed `Any` flowing into a declared type, which
   `json.loads` output does everywhere; pyright strict reports only *unknown* types).

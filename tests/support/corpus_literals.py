@@ -31,26 +31,24 @@ def package_for_schema(schema: Path) -> str | None:
     return None
 
 
-# The first line of a module of example literals: an annotation copied from documents.py may
-# hold `_MypyFallback`, the option mypy reads as any dict (docs/exact-types.md), which pyright
-# strict reports as a private name used outside its module. Users write the public names.
-EXAMPLES_HEADER = "# pyright: reportPrivateUsage=false"
-
-
 def attributes_annotation(package: Path, array_member: bool) -> str | None:
     """The `documents` annotation of the root node's attributes (or of its array members')."""
     wrapper = ALL_WRAPPERS[package.name]
     title = json.loads(wrapper.read_text("utf-8"))["title"]
     tree = ast.parse((package / "documents.py").read_text("utf-8"))
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    # Module-level names, those defined under `if MYPY:` / `if not MYPY:` included (the public
-    # names of TypedDicts that allow other keys, docs/exact-types.md).
-    statements = [s for n in tree.body for s in (n.body if isinstance(n, ast.If) else [n])]
     names = set(classes) | {
         t.id
-        for n in statements
+        for n in tree.body
         for t in (n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)])
         if isinstance(t, ast.Name)
+    }
+    # and `MypyFallback`, which documents.py imports from zomgen_runtime and exports
+    names |= {
+        alias.asname or alias.name
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("zomgen_runtime")
+        for alias in n.names
     }
 
     def annotation(cls: ast.ClassDef, key: str) -> ast.expr | None:

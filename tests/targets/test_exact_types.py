@@ -102,7 +102,7 @@ GOOD = (
 # (mistake, whether mypy can see it). mypy, run as the package README asks, reads the open
 # attributes (not below a union) as their listed keys and sees those mistakes; it reads the
 # members beside `labels` as other keys, and a union holding an open object as any dict
-# (`_MypyFallback`, docs/exact-types.md), and sees nothing there.
+# (`MypyFallback`, docs/exact-types.md), and sees nothing there.
 MISTAKES = [
     (GOOD.replace('"uint8"', '"float64"', 1), False),  # a level's data_type (pattern member)
     (GOOD.replace('"name": "img"', '"name": 5'), True),  # a listed key of an open object
@@ -272,6 +272,6 @@ def test_a_keyword_without_type_is_typed_open_and_warned_about(tmp_path: Path) -
     documents = (tmp_path / "tagged" / "documents.py").read_text("utf-8")
     # `[]`, `"x"`, `null` are valid tags: the alias is the object or any other JSON type.
     assert (
-        'Tag: TypeAlias = "str | float | bool | list[JsonValue] | TagObject | _MypyFallback | None"'
+        'Tag: TypeAlias = "str | float | bool | list[JsonValue] | TagObject | MypyFallback | None"'
         in documents
     )

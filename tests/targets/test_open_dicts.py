@@ -1,6 +1,6 @@
 """mypy's view of objects that allow other keys (zomgen/targets/python/open_dicts.py): the listed
 keys (`typeddict-unknown-key` off), and a union with an option that holds one also holds
-`_MypyFallback` (any dict to mypy), where the listed keys would make mypy reject a valid
+`MypyFallback` (any dict to mypy), where the listed keys would make mypy reject a valid
 document. Checked on the unions the fallback goes to and by running mypy as users are asked to
 run it, on valid documents with other keys at every such place and on a mistake in each."""
 
@@ -98,7 +98,27 @@ def test_only_a_union_whose_options_hold_an_open_object_gets_the_fallback(tmp_pa
     assert not needs_fallback((ir.Ref("Inner"),), reaching)  # one option: no union
     assert not needs_fallback((ir.Primitive("string"), ir.Primitive("null")), reaching)
     documents = build_package_text(tmp_path, "documents.py")
-    assert 'Either: TypeAlias = "Left | Right | _MypyFallback"' in documents
+    assert 'Either: TypeAlias = "Left | Right | MypyFallback"' in documents
+
+
+def test_each_open_object_is_one_class_under_its_own_name(tmp_path: Path) -> None:
+    """Every checker reads the same PEP 728 class (mypy as its listed keys), so no name is
+    defined twice and no line needs `fmt: skip`; `MypyFallback` comes from zomgen_runtime."""
+    documents = build_package_text(tmp_path, "documents.py")
+    models = (tmp_path / "root" / "models.py").read_text(encoding="utf-8")
+    for name in ("RootAttributes", "Inner", "LeftAttributes", "RightAttributes"):
+        assert documents.count(f"\nclass {name}(  # type: ignore[call-arg]") == 1, name
+    left = documents[documents.index("\nclass LeftAttributes(") :]
+    assert left.startswith(
+        "\nclass LeftAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet\n"
+        '    TypedDict, extra_items="JsonValue"\n):\n    kind: Literal["x"]\n'
+    ), left[:200]
+    for text in (documents, models):
+        assert "MYPY" not in text and "fmt: skip" not in text and "Open" not in text
+        defined = re.findall(r"^(?:class )?(\w+)(?:: TypeAlias =| =|\()", text, re.MULTILINE)
+        assert len(defined) == len(set(defined)), sorted(defined)
+    assert "from zomgen_runtime import mypy_view" in documents
+    assert "\nMypyFallback: TypeAlias = mypy_view.MypyFallback\n" in documents
 
 
 def build_package_text(tmp_path: Path, name: str) -> str:

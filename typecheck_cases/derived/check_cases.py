@@ -66,7 +66,7 @@ def expected(
     suites: list[dict[str, Any]], checker: str
 ) -> tuple[set[Finding], set[tuple[str, int]]]:
     """What `checker` must report, and the lines where it may say anything (mypy's any dict
-    below a union holding `_MypyFallback`)."""
+    below a union holding `MypyFallback`)."""
     language = "typescript" if checker == "tsc" else "python"
     want: set[Finding] = set()
     loose: set[tuple[str, int]] = set()

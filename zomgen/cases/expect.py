@@ -4,7 +4,7 @@ The codes were found by running the checkers (mypy 2.4.1, pyright 1.1.414, pyref
 ty 0.0.105, tsc 7; ty 1.2.0 and pyrefly 1.5.1 report the same) over the cases derived from every bundled convention and compiler case
 (docs/derived-cases.md has the table). A code list is what the checker must report on the
 case's line, exactly; `[]` means the checker cannot see the mistake (run-time only for it);
-`None` means mypy reads the place as any dict (below a union holding `_MypyFallback`, or in
+`None` means mypy reads the place as any dict (below a union holding `MypyFallback`, or in
 the other members beside named ones: it has no PEP 728), so whether it fails there is not
 compared.
 

@@ -126,7 +126,7 @@ def typeddict_keys(h: ir.Hierarchy) -> mypy_unions.Keys:
             frozenset(f.key for f in d.fields),
             frozenset(f.key for f in d.fields if f.required),
         )
-        for d in package.documents + package.open_documents
+        for d in package.documents
     }
     for version in h.zarr_formats:
         for kind in ("group", "array"):

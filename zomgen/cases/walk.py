@@ -3,7 +3,7 @@
 `places(document, hierarchy)` walks the valid document beside the IR and yields each node,
 attribute object, `members` mapping, member, field, literal and tuple it meets, with its path
 and its context: whether mypy reads it as any dict (below an option of a union that holds
-`_MypyFallback`, or among the other members of a group with named ones: docs/exact-types.md),
+`MypyFallback`, or among the other members of a group with named ones: docs/exact-types.md),
 and whether it sits inside a union.
 """
 
@@ -114,7 +114,7 @@ class _Walker:
         self.reaching_open = open_dicts.reaching_open(hierarchy)
 
     def _fallback(self, options: tuple[ir.TypeRef, ...]) -> bool:
-        """Whether documents.py spells a union of these options with `_MypyFallback`."""
+        """Whether documents.py spells a union of these options with `MypyFallback`."""
         return open_dicts.needs_fallback(merge_literals(options), self.reaching_open)
 
     def _options_for(self, value: Any, union: ir.UnionOf) -> tuple[ir.TypeRef, ...]:
@@ -220,7 +220,7 @@ class _Walker:
                     here = _with(inner, widened=(*inner.widened, ((*where, name), others)))
                 if found[1] != "named" and (spec.named or self._fallback(other_types)):
                     # mypy reads the other members beside named ones as unknown keys, and
-                    # those of a union with `_MypyFallback` as any dict.
+                    # those of a union with `MypyFallback` as any dict.
                     here = _with(here, loose=True)
                 target = alias_target(found[0], self.h)
                 if isinstance(target, ir.UnionOf) and self._fallback(target.options):

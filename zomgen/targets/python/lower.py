@@ -7,7 +7,6 @@ the templates only loop and print.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 
 from zomgen import ir
 from zomgen.ir.queries import names_a_type
@@ -40,18 +39,6 @@ class PythonTarget:
         self.records: dict[str, Record] = {}  # what _convert.py converts, by class name
         self.member_documents: list[PyTypedDict] = []
         self.arrays = BaseArrays(hierarchy)
-
-    def _mypy_view(
-        self, name: str, fields: Iterable[ir.Field], extra: ir.TypeRef | None
-    ) -> str | None:
-        """mypy's view of a TypedDict that allows other keys (typeddict.j2, open_dicts.py): its
-        listed keys, naming the other open TypedDicts by their mypy views where it holds any."""
-        if extra is None:
-            return None
-        listed = [
-            self.sp.document(f.type, "mypy") != self.sp.document(f.type, "precise") for f in fields
-        ]
-        return f"_{name}KeysMypy" if any(listed) else f"_{name}Keys"
 
     def package(self) -> PyPackage:
         models: list[PyModel] = []
@@ -94,11 +81,9 @@ class PythonTarget:
             versions=versions,
             base_names=base_names,
             models=models,
-            model_members=[m for m in members if not m.extra_items],
-            documents=[d for d in self.member_documents + documents if not d.extra_items],
+            model_members=members,
+            documents=self.member_documents + documents,
             aliases=aliases,
-            open_documents=[d for d in self.member_documents + documents if d.extra_items],
-            open_members=[m for m in members if m.extra_items],
             exports=exports,
             convert=convert_module(self.h, self.sp, self.records),
             runtime_checks=[(c.pointer, c.keyword) for c in self.h.runtime_checks],
@@ -159,8 +144,6 @@ class PythonTarget:
             default=default,
             comment=comment(f.description),
             convert=f.type,
-            precise_type=self.sp.document(f.type, "precise"),
-            mypy_type=self.sp.document(f.type, "mypy"),
         )
 
     def _object(self, o: ir.ObjectType) -> tuple[PyModel, PyTypedDict]:
@@ -187,8 +170,6 @@ class PythonTarget:
             docstring=doc,
             extra_items=None if o.extra is None else self.sp.document(o.extra),
             functional=any(not _class_key(f.key) for f in fields),
-            precise_extra=None if o.extra is None else self.sp.document(o.extra, "precise"),
-            fallback=self._mypy_view(o.name, o.fields, o.extra),
         )
         return model, document
 
@@ -256,7 +237,7 @@ class PythonTarget:
 
     def _named_members(self, named: tuple[ir.Field, ...]) -> tuple[list[PyField], list[PyField]]:
         """The named members as fields of the members' TypedDicts: the models' and the
-        documents' (with their precise and mypy views)."""
+        documents'."""
         model_fields: list[PyField] = []
         doc_fields: list[PyField] = []
         for f in named:
@@ -267,8 +248,6 @@ class PythonTarget:
                         f.key, f.key, typ, typ, f.required, None, comment(f.description), f.type
                     )
                 )
-            doc_fields[-1].precise_type = self.sp.document(f.type, "precise")
-            doc_fields[-1].mypy_type = self.sp.document(f.type, "mypy")
         return model_fields, doc_fields
 
     def _members(self, n: ir.NodeType) -> tuple[str, str, PyTypedDict | None, SlotType]:
@@ -281,7 +260,7 @@ class PythonTarget:
         other_doc = (
             union(
                 [self.sp.document(t) for t in other_types]
-                + self.sp.fallback(tuple(other_types), "public")
+                + self.sp.fallback(tuple(other_types), "document")
             )
             or None
         )
@@ -301,24 +280,8 @@ class PythonTarget:
         name = open_dicts.members_name(n.name)
         model_fields, doc_fields = self._named_members(members.named)
         converted = NamedMembers(name, tuple((f.key, f.type) for f in members.named), other_ir)
-        self.member_documents.append(
-            PyTypedDict(
-                name,
-                doc_fields,
-                None,
-                other_doc,
-                True,
-                fallback=self._mypy_view(name, members.named, other_ir),
-            )
-        )
-        typed = PyTypedDict(
-            name,
-            model_fields,
-            None,
-            other_model,
-            True,
-            fallback=None if other_model is None else f"_{name}Keys",
-        )
+        self.member_documents.append(PyTypedDict(name, doc_fields, None, other_doc, True))
+        typed = PyTypedDict(name, model_fields, None, other_model, True)
         return name, name, typed, converted
 
 

@@ -1,15 +1,15 @@
 """Which TypedDicts allow other keys, and which unions mypy must read with a fallback.
 
-mypy has no PEP 728 (`extra_items`), so it reads a TypedDict that allows other keys through a
-view of its own (typeddict.j2): its listed keys. Run with `disable_error_code =
-typeddict-unknown-key`, mypy then checks every listed key and accepts the others. That holds
-wherever a dict literal meets the TypedDict itself. It fails inside a union (mypy 2.4.1,
-`checkexpr.py`): mypy first keeps the options whose keys the literal fits, so a literal with
-other keys fits none and is rejected; and when several fit, it counts any error, a disabled
-one too, against an option. A valid document with other keys below a union option would be
-rejected. So a union with an option that reaches an open TypedDict, at any depth, also holds
-`_MypyFallback`: `dict[str, Any]` for mypy, `Never` for the checkers that read PEP 728. mypy
-then accepts any dict there, and checks every other place exactly.
+mypy has no PEP 728 (`extra_items`), so it reads a TypedDict that allows other keys as its
+listed keys (typeddict.j2). Run with `disable_error_code = typeddict-unknown-key`, mypy then
+checks every listed key and accepts the others. That holds wherever a dict literal meets the
+TypedDict itself. It fails inside a union (mypy 2.4.1, `checkexpr.py`): mypy first keeps the
+options whose keys the literal fits, so a literal with other keys fits none and is rejected;
+and when several fit, it counts any error, a disabled one too, against an option. A valid
+document with other keys below a union option would be rejected. So a union with an option
+that reaches an open TypedDict, at any depth, also holds `MypyFallback`
+(`zomgen_runtime.mypy_view`): `dict[str, Any]` for mypy, `Never` for the checkers that read PEP
+728. mypy then accepts any dict there, and checks every other place exactly.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from zomgen import ir
 
-MYPY_FALLBACK = "_MypyFallback"
+MYPY_FALLBACK = "MypyFallback"
 
 
 def open_names(h: ir.Hierarchy) -> frozenset[str]:
@@ -58,7 +58,7 @@ def reaching_open(h: ir.Hierarchy) -> frozenset[str]:
 
 
 def needs_fallback(options: Iterable[ir.TypeRef], reaching: frozenset[str]) -> bool:
-    """Whether mypy must read a union of these options with `_MypyFallback`: several options,
+    """Whether mypy must read a union of these options with `MypyFallback`: several options,
     one of which reaches an open TypedDict."""
     distinct = list(dict.fromkeys(options))
     return len(distinct) > 1 and any(n in reaching for o in distinct for n in _names_in(o))

@@ -13,8 +13,9 @@ from zomgen.ir.queries import any_node_version, merge_literals
 from zomgen.names import BaseNames
 from zomgen.targets.python import open_dicts
 
-View = TLiteral["public", "precise", "mypy"]
-Flavour = TLiteral["model"] | View
+# Where a type is spelled: the frozen models (tuples, mappings) or the TypedDict documents
+# (lists, dicts, as `json.loads` gives them).
+Flavour = TLiteral["model", "document"]
 
 PRIMITIVES = {
     "string": "str",
@@ -31,11 +32,10 @@ class Spelling:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.hierarchy = hierarchy
         self.names = BaseNames(hierarchy.zarr_formats)
-        # The TypedDicts that allow other keys (see typeddict.j2 and `document`), and the
-        # types that reach one: a union of those gets mypy's fallback (open_dicts.py).
-        self.open_names = open_dicts.open_names(hierarchy)
+        # The types that reach a TypedDict that allows other keys: a union of those gets
+        # mypy's fallback (open_dicts.py).
         self.reaching_open = open_dicts.reaching_open(hierarchy)
-        self.uses_fallback = False  # whether a document spelling has used `_MypyFallback`
+        self.uses_fallback = False  # whether a document spelling has used `MypyFallback`
 
     def base_name(self, kind: ir.NodeKind, version: int) -> str:
         return self.names.base(kind, version)
@@ -50,16 +50,13 @@ class Spelling:
         models the spelling uses (the importer of the type imports those)."""
         return self._spell(t, "model", set[str]() if names is None else names)
 
-    def document(self, t: ir.TypeRef, view: View = "public") -> str:
-        """The TypedDict type of `t`. `view` says how TypedDicts that allow other keys are
-        named (typeddict.j2): by their public name, by their PEP 728 class ("precise"), or by
-        mypy's view of them ("mypy"). A union with an option that reaches one also holds
-        `_MypyFallback` (open_dicts.py)."""
-        return self._spell(t, view, set())
+    def document(self, t: ir.TypeRef) -> str:
+        """The TypedDict type of `t`. A union with an option that reaches a TypedDict that
+        allows other keys also holds `MypyFallback` (open_dicts.py)."""
+        return self._spell(t, "document", set())
 
     def _spell(self, t: ir.TypeRef, flavour: Flavour, names: set[str]) -> str:
-        """`t` in the models (`flavour` "model": tuples, mappings) or in the documents (a
-        `View`: lists, dicts, as `json.loads` gives them)."""
+        """`t` in the models (tuples, mappings) or in the documents (lists, dicts)."""
         model = flavour == "model"
         if isinstance(t, ir.Primitive):
             return PRIMITIVES[t.name]
@@ -88,8 +85,6 @@ class Spelling:
             return union(spelled + self.fallback(options, flavour))
         if isinstance(t, ir.Ref):
             names.add(t.name)
-            if t.name in self.open_names and flavour in ("precise", "mypy"):
-                return f"_{t.name}Open" if flavour == "precise" else f"_{t.name}Mypy"
             return t.name
         if isinstance(t, ir.BaseNode):
             base = self.base_name(t.kind, t.zarr_format)
@@ -102,7 +97,7 @@ class Spelling:
         assert_never(t)
 
     def fallback(self, options: Sequence[ir.TypeRef], flavour: Flavour) -> list[str]:
-        """`[_MypyFallback]` where a document's union of these options needs it, else `[]`."""
+        """`[MypyFallback]` where a document's union of these options needs it, else `[]`."""
         if flavour == "model" or not open_dicts.needs_fallback(options, self.reaching_open):
             return []
         self.uses_fallback = True

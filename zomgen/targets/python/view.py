@@ -21,15 +21,6 @@ class PyField:
     default: str | None  # None: no default (required)
     comment: str | None
     convert: SlotType | None  # the type its value converts by (_convert.py)
-    # The value type inside the listed keys of a TypedDict that allows other keys, as pyright,
-    # pyrefly and ty read it (naming such TypedDicts by their PEP 728 classes) and as mypy
-    # reads it (naming them by mypy's view): see typeddict.j2.
-    precise_type: str = ""
-    mypy_type: str = ""
-
-    def __post_init__(self) -> None:
-        self.precise_type = self.precise_type or self.doc_type
-        self.mypy_type = self.mypy_type or self.doc_type
 
 
 # What models.py defines before any class (models.py.j2's header).
@@ -61,29 +52,11 @@ class PyTypedDict:
     name: str
     fields: list[PyField]
     docstring: str | None
-    extra_items: str | None  # PEP 728 extra_items type for open objects (pyright honours it)
-    functional: bool
+    # The type of the other keys of an object that allows them (PEP 728 `extra_items`; mypy,
+    # which lacks PEP 728, reads the listed keys only: typeddict.j2), None for a closed one.
+    extra_items: str | None
+    functional: bool  # a key no class body can spell: written with the functional syntax
     generic: str = ""  # "Generic[...]" parameters for the base node TypedDicts
-    # What mypy (no PEP 728) reads instead, when `extra_items` is set: the listed keys.
-    fallback: str | None = None
-    precise_extra: str | None = None  # `extra_items` as the PEP 728 class reads it
-
-    def __post_init__(self) -> None:
-        self.precise_extra = self.precise_extra or self.extra_items
-
-    @property
-    def pyright_rules(self) -> str:
-        """What pyright reports on the three definitions of the public name: a redeclaration,
-        and for an all-capitals name (pyright's constants) a constant redefined."""
-        constant = self.name.upper() == self.name and any(c.isalpha() for c in self.name)
-        return (
-            "reportRedeclaration, reportConstantRedefinition" if constant else "reportRedeclaration"
-        )
-
-    @property
-    def needs_mypy_keys(self) -> bool:
-        """Do mypy's listed keys differ from the precise ones (an open object inside)?"""
-        return any(f.precise_type != f.mypy_type for f in self.fields)
 
 
 @dataclass
@@ -115,8 +88,6 @@ class PyPackage:
     model_members: list[PyTypedDict]  # TypedDicts of named members holding models
     documents: list[PyTypedDict]
     aliases: list[PyAlias]
-    open_documents: list[PyTypedDict]  # TypedDicts that allow other keys (see typeddict.j2)
-    open_members: list[PyTypedDict]
     exports: list[str]
     convert: ConvertModule
     runtime_checks: list[tuple[str, str]]
@@ -124,7 +95,17 @@ class PyPackage:
     checker_notes: list[str] = field(default_factory=list)
     # each version's base array fields, declared in models.py and in documents.py
     base_arrays: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
-    mypy_fallback: bool = False  # a document union holds `_MypyFallback` (open_dicts.py)
+    mypy_fallback: bool = False  # a document union holds `MypyFallback` (open_dicts.py)
+
+    @property
+    def open_documents(self) -> bool:
+        """Does documents.py hold a TypedDict that allows other keys (PEP 728)?"""
+        return any(t.extra_items is not None for t in self.documents)
+
+    @property
+    def open_members(self) -> bool:
+        """Does models.py hold a members' TypedDict that allows other members (PEP 728)?"""
+        return any(t.extra_items is not None for t in self.model_members)
 
 
 def docstring(text: str | None) -> str | None:

@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -70,42 +66,10 @@ _ImageMembersKeys = TypedDict(
 )
 
 
-class _ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+class ImageMembers(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _ImageMembersKeys, extra_items="Level"
 ):
     pass
-
-
-_ImageMembersMypy: TypeAlias = "_ImageMembersKeys"
-
-
-class _LabelsAttributesKeys(TypedDict):
-    labels: list[str]
-
-
-class _LabelsAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _LabelsAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_LabelsAttributesMypy: TypeAlias = "_LabelsAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    ImageMembers: TypeAlias = _ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageMembers: TypeAlias = _ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageMembers: TypeAlias = _ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    LabelsAttributes: TypeAlias = _LabelsAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 class Image(TypedDict):
@@ -137,3 +101,9 @@ class Labels(TypedDict):
     node_type: Literal["group"]
     attributes: LabelsAttributes
     members: dict[str, AnyNode]
+
+
+class LabelsAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    labels: list[str]

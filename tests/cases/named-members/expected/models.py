@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = (
     None | bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 )
@@ -88,26 +84,10 @@ _ImageMembersKeys = TypedDict(
 )
 
 
-class _ImageMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+class ImageMembers(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _ImageMembersKeys, extra_items="Level"
 ):
     pass
-
-
-_ImageMembersMypy: TypeAlias = "_ImageMembersKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and reads other members with `.get()` (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    ImageMembers: TypeAlias = _ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    ImageMembers: TypeAlias = _ImageMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    ImageMembers: TypeAlias = _ImageMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -61,35 +57,6 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _RGBImageAttributesKeys(TypedDict):
-    bbox: list[float]
-    range: NotRequired[list[float | str]]
-    nothing: NotRequired[None]
-    maybe: NotRequired[str | None]
-
-
-class _RGBImageAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _RGBImageAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_RGBImageAttributesMypy: TypeAlias = "_RGBImageAttributesKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    RGBImageAttributes: TypeAlias = _RGBImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    RGBImageAttributes: TypeAlias = _RGBImageAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    RGBImageAttributes: TypeAlias = _RGBImageAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 class RGBImage(TypedDict):
     zarr_format: Literal[3]
     node_type: Literal["array"]
@@ -102,3 +69,12 @@ class RGBImage(TypedDict):
     codecs: list[str | NamedConfig]
     storage_transformers: NotRequired[list[str | NamedConfig]]
     dimension_names: list[Literal["y", "x", "c"]]
+
+
+class RGBImageAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    bbox: list[float]
+    range: NotRequired[list[float | str]]
+    nothing: NotRequired[None]
+    maybe: NotRequired[str | None]

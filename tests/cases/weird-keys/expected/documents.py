@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -61,32 +57,6 @@ class GroupSpec(TypedDict, Generic[TAttrs, TMembers]):
 AnyNode: TypeAlias = "GroupSpec[JsonObject, dict[str, AnyNode]] | ArraySpec[JsonObject]"
 
 
-class _WeirdAttrsAttributesOmeZarrKeys(TypedDict):
-    version: Literal["0.5"]
-
-
-class _WeirdAttrsAttributesOmeZarrOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _WeirdAttrsAttributesOmeZarrKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_WeirdAttrsAttributesOmeZarrMypy: TypeAlias = "_WeirdAttrsAttributesOmeZarrKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    WeirdAttrsAttributesOmeZarr: TypeAlias = _WeirdAttrsAttributesOmeZarrOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    WeirdAttrsAttributesOmeZarr: TypeAlias = _WeirdAttrsAttributesOmeZarrMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    WeirdAttrsAttributesOmeZarr: TypeAlias = _WeirdAttrsAttributesOmeZarrOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-
-
 WeirdAttrsMembers = TypedDict(
     "WeirdAttrsMembers",
     {
@@ -119,3 +89,9 @@ WeirdAttrsAttributes = TypedDict(
         'it\'s "quoted"': NotRequired["str"],
     },
 )
+
+
+class WeirdAttrsAttributesOmeZarr(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    version: Literal["0.5"]

@@ -14,10 +14,6 @@ from typing import Generic, Literal, NotRequired, TypeAlias, TypeVar
 
 from typing_extensions import TypedDict
 
-# mypy reads this name as True (a convention older than TYPE_CHECKING), every other checker as
-# False: the TypedDicts with other keys give mypy, which lacks PEP 728, a view of its own.
-MYPY = False
-
 JsonValue: TypeAlias = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject: TypeAlias = dict[str, JsonValue]
 
@@ -59,58 +55,10 @@ _SurveyMembersKeys = TypedDict(
 )
 
 
-class _SurveyMembersOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+class SurveyMembers(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
     _SurveyMembersKeys, extra_items="AnyNode"
 ):
     pass
-
-
-_SurveyMembersMypy: TypeAlias = "_SurveyMembersKeys"
-
-
-class _SurveyAttributesKeys(TypedDict):
-    site: str
-
-
-class _SurveyAttributesOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _SurveyAttributesKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_SurveyAttributesMypy: TypeAlias = "_SurveyAttributesKeys"
-
-
-class _CountsCalibrationKeys(TypedDict):
-    gain: float
-
-
-class _CountsCalibrationOpen(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
-    _CountsCalibrationKeys, extra_items="JsonValue"
-):
-    pass
-
-
-_CountsCalibrationMypy: TypeAlias = "_CountsCalibrationKeys"
-
-
-# The TypedDicts above allow other keys (PEP 728 `extra_items`), which pyright, pyrefly and ty
-# read. mypy does not yet: it reads each as its listed keys (run it with
-# `typeddict-unknown-key` off), and a union holding one as any dict (README.md).
-# Each name is defined three times because the checkers read repeated definitions differently:
-# pyright the first, pyrefly the last, ty and mypy the ones their reading of MYPY reaches.
-if not MYPY:
-    SurveyMembers: TypeAlias = _SurveyMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SurveyAttributes: TypeAlias = _SurveyAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CountsCalibration: TypeAlias = _CountsCalibrationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-if MYPY:
-    SurveyMembers: TypeAlias = _SurveyMembersMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    SurveyAttributes: TypeAlias = _SurveyAttributesMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-    CountsCalibration: TypeAlias = _CountsCalibrationMypy  # pyright: ignore[reportRedeclaration]  # pyrefly: ignore[redefinition]  # fmt: skip
-if not MYPY:
-    SurveyMembers: TypeAlias = _SurveyMembersOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    SurveyAttributes: TypeAlias = _SurveyAttributesOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
-    CountsCalibration: TypeAlias = _CountsCalibrationOpen  # pyright: ignore[reportRedeclaration]  # fmt: skip
 
 
 class Survey(TypedDict):
@@ -124,6 +72,12 @@ class Survey(TypedDict):
     # The program that wrote the store.
     writer: str
     revision: NotRequired[int]
+
+
+class SurveyAttributes(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    site: str
 
 
 class Counts(TypedDict):
@@ -142,3 +96,9 @@ class Counts(TypedDict):
     calibration: CountsCalibration
     # A key named like the models' own attribute.
     extensions: NotRequired[str]
+
+
+class CountsCalibration(  # type: ignore[call-arg]  # mypy has no PEP 728 yet
+    TypedDict, extra_items="JsonValue"
+):
+    gain: float
