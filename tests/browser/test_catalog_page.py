@@ -25,7 +25,7 @@ from tests.support.paths import CORPUS, ROOT
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
 from zomgen.catalog.dispatch import Report, validate_declared
 
-pytestmark = pytest.mark.node
+pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 GEOZARR = CORPUS / "stores" / "geozarr-conformance"
 STRICT_CASE = CORPUS / "ome-ngff/0.6rc0/tests/zarr/strict/invalid/label/no_colors.ome.zarr"

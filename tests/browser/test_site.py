@@ -26,7 +26,7 @@ from tests.support.node import require_toolchain
 from tests.support.paths import ROOT
 from tests.support.runtime import ome_image_with_labels, xarray_dataset
 
-pytestmark = pytest.mark.node
+pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 warnings.filterwarnings("ignore", category=UserWarning)
 warnings.filterwarnings("ignore", category=DeprecationWarning)

@@ -50,6 +50,8 @@ from zomgen.errors import CompileError
 from zomgen.schema.bundle import bundle
 from zomgen.schema.registry import load_schema_set
 
+pytestmark = pytest.mark.slow
+
 MUTATIONS_PER_INSTANCE = 8
 
 

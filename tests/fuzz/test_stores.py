@@ -52,6 +52,7 @@ CLI_SAMPLE = 6  # corrupted stores also checked through `zomgen validate` (a pro
 METADATA = re.compile(r"(^|/)(zarr\.json|\.zarray|\.zattrs|\.zgroup|\.zmetadata)$")
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.fuzz,
     pytest.mark.filterwarnings("ignore"),
 ]

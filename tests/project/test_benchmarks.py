@@ -12,6 +12,8 @@ import pytest
 
 from tests.support.paths import ROOT
 
+pytestmark = pytest.mark.slow
+
 BENCHMARKS = ROOT / "benchmarks"
 
 

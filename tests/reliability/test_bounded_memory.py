@@ -16,6 +16,8 @@ import pytest
 
 from tests.support.node import HARNESS, require_toolchain
 from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.slow
 from zomgen.pipeline import Options, generate_package
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.write import write_package

@@ -22,6 +22,8 @@ from zomgen_runtime.store_lock import LOCK_NAME
 
 from tests.support.paths import ROOT
 
+pytestmark = pytest.mark.slow
+
 RACERS = 4
 RACES = 5
 MEMBERS = 150

@@ -61,7 +61,7 @@ from zomgen.cases.check_cases import message_content, twin_differences
 from zomgen.pipeline import Options, generate
 from zomgen.write import write_package
 
-pytestmark = pytest.mark.node
+pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 warnings.filterwarnings("ignore", category=UserWarning)  # zarr: v3 consolidation is not in the spec
 

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from tests.support.build_cache import cached_build
+
 
 def run_zomgen(
     *args: str | os.PathLike[str],
@@ -15,20 +17,30 @@ def run_zomgen(
     env: Mapping[str, str] | None = None,
     timeout: float | None = None,
     errors: str = "strict",
+    cached: bool = True,
 ) -> subprocess.CompletedProcess[str]:
     """Run zomgen with this interpreter; output captured as text (`errors`: how undecodable
     output is decoded, strictly unless asked), never raising on a non-zero exit. `env` adds to
-    (or overrides) this process's environment."""
-    return subprocess.run(
-        [sys.executable, "-m", "zomgen", *map(str, args)],
-        cwd=cwd,
-        env=None if env is None else {**os.environ, **env},
-        capture_output=True,
-        text=True,
-        errors=errors,
-        check=False,
-        timeout=timeout,
-    )
+    (or overrides) this process's environment. A build of a schema of the project or ../shared
+    is run once per test run and copied after (tests/support/build_cache.py), unless `cached`
+    is False."""
+    words = [str(a) for a in args]
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "zomgen", *words],
+            cwd=cwd,
+            env=None if env is None else {**os.environ, **env},
+            capture_output=True,
+            text=True,
+            errors=errors,
+            check=False,
+            timeout=timeout,
+        )
+
+    if env is not None or not cached:  # another environment may build otherwise
+        return run()
+    return cached_build(words, cwd, run)
 
 
 def build_package(

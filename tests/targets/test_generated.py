@@ -12,8 +12,9 @@ out (zomgen/cases/values.py): what the run time accepts must parse and dump back
 options are built is pinned per convention, with the reasons of the others printed on a
 mismatch: a change that builds more (or fewer) must say so here.
 
-OME-Zarr 0.6's and 0.9.dev1's conventions and GeoZarr take minutes each (the synthesiser works long on their
-relations and PROJJSON), so the fast subset leaves them to the full suite."""
+Deriving takes three and a half minutes of the suite (OME-Zarr 0.6's and 0.9.dev1's conventions
+and GeoZarr take minutes each: the synthesiser works long on their relations and PROJJSON), so
+the whole module is `slow`: the fast subset leaves it to the full suite."""
 
 from __future__ import annotations
 
@@ -36,28 +37,18 @@ from zomgen.cases.values import value_cases
 from zomgen.cases.verdict import accepts
 from zomgen.write import stale, with_manifest
 
+pytestmark = pytest.mark.slow
+
 conventions = load_script("regenerate").conventions
 derive_cases = load_script("derive_cases")
 # typecheck_cases/derived/'s files, read once for all the conventions compared below.
 checked_in_cases = functools.cache(lambda: derive_cases.case_files(derive_cases.DERIVED))
 
 PAIRS = conventions()
-SLOW = {"geozarr_dataset"}
-OME_06_AND_LATER = ("ome_ngff_06_", "ome_ngff_09dev1_")
 
 
 def _params() -> list[Any]:
-    return [
-        pytest.param(
-            s,
-            o,
-            id=o.name,
-            marks=[pytest.mark.slow]
-            if o.name.startswith(OME_06_AND_LATER) or o.name in SLOW
-            else [],
-        )
-        for s, o in PAIRS
-    ]
+    return [pytest.param(s, o, id=o.name) for s, o in PAIRS]
 
 
 # convention -> (options built, options in its unions), and what it took to build the hard ones:

@@ -42,7 +42,7 @@ from zomgen.targets.typescript.toolchain import (
 )
 from zomgen.write import write_package
 
-pytestmark = pytest.mark.node
+pytestmark = [pytest.mark.node, pytest.mark.slow]
 
 # package folder -> (its schema, the npm name the folder gives, the root type)
 PACKAGES = {

@@ -29,7 +29,7 @@ from tests.support.node import HARNESS, compile_typescript, link_node_modules, r
 from tests.support.paths import CASES, ROOT
 from tests.support.typecheck_cases import DOCUMENT_TWINS
 
-pytestmark = [pytest.mark.checkers, pytest.mark.node]
+pytestmark = [pytest.mark.checkers, pytest.mark.node, pytest.mark.slow]
 
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 TS_CASES = ROOT / "typecheck_cases" / "typescript"
