@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,11 +27,13 @@ from zomgen.schema.bundle import bundle_with_places, locate_options
 from zomgen.schema.documents import SchemaSet
 from zomgen.schema.parse import parse
 from zomgen.schema.registry import load_schema_set
-from zomgen.targets.python.files import python_files
-from zomgen.targets.shipped import runtime_files, runtime_link
-from zomgen.targets.typescript.files import typescript_files
-from zomgen.targets.typescript.npm import NpmPackage, npm_files
-from zomgen.targets.typescript.toolchain import compile_dist, find_node_modules, npm_pins
+from zomgen.targets.package import assemble
+from zomgen.targets.python.target import PythonTarget
+from zomgen.targets.shipped import runtime_link
+from zomgen.targets.target import Build, Target
+from zomgen.targets.typescript.npm import NpmPackage
+from zomgen.targets.typescript.target import TypeScriptTarget
+from zomgen.targets.typescript.toolchain import find_node_modules, npm_pins
 
 # The compiler recurses once per nesting level of the schema, ~20 frames each; Python's default
 # limit (1000) would stop at about 50 levels. Deeper than this is reported as too deep.
@@ -95,23 +98,20 @@ def compile_schema(options: Options) -> tuple[ir.Hierarchy, str, tuple[InputProb
     return hierarchy, _json_text(bundled.schema), warnings
 
 
-def generate_package(options: Options) -> Generated:
+def generate_package(options: Options, extra_targets: Sequence[Target] = ()) -> Generated:
+    """The package `options` describe: the TypeScript target's files, the Python target's
+    (unless `--npm-only`) and those of `extra_targets`, beside schema.json (targets/target.py)."""
     # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
     runtime = runtime_link(options.vendor_runtime)
     node_modules = None
     if options.npm is not None:
         node_modules = find_node_modules(npm_pins(runtime), "--npm")
     hierarchy, schema_text, warnings = compile_schema(options)
-    typescript = typescript_files(hierarchy, schema_text, runtime)
-    if options.npm is not None and node_modules is not None:
-        typescript |= npm_files(hierarchy, options.npm, runtime)
-        typescript |= compile_dist(typescript, node_modules)
-    python = python_files(hierarchy, options.package, runtime)
-    if options.vendor_runtime:
-        python |= runtime_files()
-    files = {**(python if options.python else {}), "schema.json": schema_text, **typescript}
-    files = dict(sorted(files.items()))
-    return Generated(files, warnings, hierarchy)
+    build = Build(hierarchy, schema_text, options.package, runtime)
+    targets: list[Target] = [TypeScriptTarget(options.npm, node_modules)]
+    if options.python:
+        targets.append(PythonTarget())
+    return Generated(assemble(build, [*targets, *extra_targets]), warnings, hierarchy)
 
 
 def _json_text(data: object) -> str:

@@ -37,7 +37,7 @@ from zomgen.cases.spoil import spoiled
 from zomgen.cases.synth import Synthesiser, Unsatisfiable, union_key
 from zomgen.cases.verdict import accepts
 from zomgen.targets.python.convert.view import Record
-from zomgen.targets.python.lower import PythonTarget
+from zomgen.targets.python.lower import PythonLowering
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def option_cases(
 ) -> list[OptionCase]:
     """A case for every option of every union of `hierarchy` (located: its options'
     subschemas are pointers into `bundled`), built and checked with the package `module`."""
-    target = PythonTarget(hierarchy)
+    target = PythonLowering(hierarchy)
     target.package()
     judge = _Judge(hierarchy, module, bundled, check, target.records, target.sp.base_name)
     examples = judge.from_examples()

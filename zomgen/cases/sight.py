@@ -11,7 +11,7 @@ from zomgen import ir
 from zomgen.cases import mypy_unions, walk
 from zomgen.cases.mutate import Mutation, get
 from zomgen.targets.python.bases import base_fields
-from zomgen.targets.python.lower import PythonTarget
+from zomgen.targets.python.lower import PythonLowering
 
 
 def judged(found: list[Mutation], hierarchy: ir.Hierarchy) -> list[Mutation]:
@@ -119,7 +119,7 @@ def _key_type(ref: ir.TypeRef, key: str | int, h: ir.Hierarchy) -> ir.TypeRef | 
 
 def typeddict_keys(h: ir.Hierarchy) -> mypy_unions.Keys:
     """The listed and the required keys of every TypedDict of documents.py."""
-    target = PythonTarget(h)
+    target = PythonLowering(h)
     package = target.package()
     found = {
         d.name: (

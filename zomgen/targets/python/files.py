@@ -5,7 +5,7 @@ from __future__ import annotations
 from zomgen import ir
 from zomgen.format import format_python
 from zomgen.render import render
-from zomgen.targets.python.lower import PythonTarget
+from zomgen.targets.python.lower import PythonLowering
 from zomgen.targets.shipped import RuntimeLink
 
 # (template, file) of the modules rendered from the package's view model
@@ -19,7 +19,7 @@ _MODULES = (
 def python_files(hierarchy: ir.Hierarchy, package: str, runtime: RuntimeLink) -> dict[str, str]:
     """{file name: text} of the Python modules, the package README and `py.typed`; they import
     the run time as `runtime` says."""
-    view = PythonTarget(hierarchy).package()
+    view = PythonLowering(hierarchy).package()
     files = {
         name: format_python(render(template, p=view, package=package, runtime=runtime))
         for template, name in _MODULES

@@ -32,7 +32,9 @@ BASE_CONSTS = {"zarr_format", "node_type"}
 _BASE_ATTRIBUTES = ALL_NODE_KEYS | {"extensions"}
 
 
-class PythonTarget:
+class PythonLowering:
+    """The IR lowered to the Python view model the templates print (`package()`)."""
+
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
         self.sp = Spelling(hierarchy)

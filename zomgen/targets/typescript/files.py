@@ -49,7 +49,9 @@ def key(text: str) -> str:
     return json.dumps(text)  # ASCII escapes: quotes, backslashes, lone surrogates stay inert
 
 
-class TypeScriptTarget:
+class TypeScriptTypes:
+    """types.ts: each IR type spelled in TypeScript (`type`), and the whole file (`types_ts`)."""
+
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
         self.names = BaseNames(hierarchy.zarr_formats)
@@ -212,7 +214,7 @@ def typescript_files(
     # split inside strings (at U+2028, U+0085, \x1c...).
     lines = [json.dumps(line) for line in schema_text.rstrip("\n").split("\n")]
     files = {
-        "types.ts": TypeScriptTarget(hierarchy).types_ts(),
+        "types.ts": TypeScriptTypes(hierarchy).types_ts(),
         "validate.ts": render("typescript/validate.ts.j2", t=view),
         "load.ts": render("typescript/load.ts.j2", t=view),
         "schema.ts": render("typescript/schema.ts.j2", source=hierarchy.source, lines=lines),

@@ -2,7 +2,7 @@
 document into the frozen models and back (`parse_<Name>` / `dump_<Name>`), the code one would
 write by hand for the schema.
 
-`PythonTarget` lists the records the models define (`Record`: each field's attribute, JSON key,
+`PythonLowering` lists the records the models define (`Record`: each field's attribute, JSON key,
 type and default, in the models' order); this module and its helpers decide every expression the
 functions are made of, and `_convert.py.j2` only prints them:
 

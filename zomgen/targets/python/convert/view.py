@@ -1,5 +1,5 @@
 """What a package's `_convert.py` is made of, as plain data: the records the models define
-(built by `PythonTarget`: `Record`, `Slot`, `NamedMembers`), and the view model the template
+(built by `PythonLowering`: `Record`, `Slot`, `NamedMembers`), and the view model the template
 `_convert.py.j2` prints (one dataclass per shape of function, `ConvertModule` for the file).
 Nothing here decides anything; build.py and its helper modules fill these in."""
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from zomgen import ir
 
-# --- what the models define (built by PythonTarget) --------------------------------------------
+# --- what the models define (built by PythonLowering) --------------------------------------------
 
 
 @dataclass(frozen=True)
