@@ -13,15 +13,19 @@ import pytest
 from tests.support.build_cache import ENVIRONMENT
 from tests.support.paths import ROOT
 
-# The modules that take minutes, longest first. They run before all others so that, on the two
-# workers of scripts/test.sh (each takes whole modules in this order), the short modules fill in
-# beside them instead of one long module starting last and running alone.
+# The modules that take minutes, longest first (seconds of one worker, tests/README.md "Time").
+# They run before all others so that, on the two workers of scripts/test.sh (each takes whole
+# modules in this order: it passes `--no-loadscope-reorder`), the short modules fill in beside
+# them instead of one long module starting last and running alone.
 LONG_MODULES = (
-    "tests/corpus/test_compile.py",
-    "tests/targets/test_generated.py",
-    "tests/typecheck/test_derived_cases.py",
-    "tests/fuzz/test_hostile_schemas.py",
-    "tests/corpus/test_derived.py",
+    "tests/typecheck/test_derived_cases.py",  # 302
+    "tests/targets/test_generated.py",  # 211
+    "tests/corpus/test_compile.py",  # 206
+    "tests/fuzz/test_hostile_schemas.py",  # 150
+    "tests/suite/test_suite_static.py",  # 135
+    "tests/targets/test_strict_output.py",  # 113
+    "tests/browser/test_large_stores.py",  # 83
+    "tests/suite/test_suite_build.py",  # 60
 )
 
 
