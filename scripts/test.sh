@@ -5,9 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Two workers (pytest-xdist), each running whole test modules, so that a module's fixtures are
 # built once: most tests wait on one single-threaded checker or compiler at a time, so two
-# cores run two modules side by side. The modules go out in the order tests/conftest.py gives
-# them, the longest first (`--no-loadscope-reorder`: by default xdist orders them by their
-# number of tests, which sent the longest module, 11 tests, out among the last, to run alone).
+# cores run two modules side by side. xdist sends the modules out by their number of tests,
+# most first; sending the longest first instead measured slower (tests/README.md, "Time").
 # ZOMGEN_TEST_WORKERS=0 runs everything in this process; a later `-n N` in the arguments wins.
-exec .venv/bin/python -m pytest -n "${ZOMGEN_TEST_WORKERS:-2}" --dist loadfile \
-    --no-loadscope-reorder "$@"
+exec .venv/bin/python -m pytest -n "${ZOMGEN_TEST_WORKERS:-2}" --dist loadfile "$@"
