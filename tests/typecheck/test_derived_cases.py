@@ -14,13 +14,16 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.support.cli import run_zomgen
 from tests.support.paths import ROOT
 from tests.support.scripts import load_script
+from zomgen.cases import report as agreement
 
 pytestmark = [
     pytest.mark.checkers,
@@ -188,12 +191,24 @@ def test_the_runner_agrees_with_every_checker_and_both_run_times(derived: Path) 
 
 def test_the_report_calls_static_exactly_what_the_cases_expect(derived: Path) -> None:
     """The static claims of every report come from the cases' expectations (and the runner,
-    above, fails when a checker accepts a case of a constraint the report calls static)."""
+    above, fails when a checker accepts a case of a constraint the report calls static); every
+    case mypy does not compare carries mypy's reason, and the report lists each such row with
+    its reasons under "Not compared by mypy"."""
     for path in sorted(derived.glob("*_cases/report.json")):
         report = json.loads(path.read_text("utf-8"))
         suite = json.loads((path.parent / "cases.json").read_text("utf-8"))
         named = [c["name"] for row in report["constraints"] for c in row["cases"]]
         assert sorted(named) == sorted(c["name"] for c in suite["cases"]), path
+        reasons = {}
+        for case in suite["cases"]:
+            if case["expect"]["mypy"] is None:
+                assert case["mypy_not_compared"].strip(), (path, case["name"])
+                reasons[case["name"]] = case["mypy_not_compared"]
+            else:
+                assert "mypy_not_compared" not in case, (path, case["name"])
+        markdown = (path.parent / "REPORT.md").read_text("utf-8")
+        assert markdown.startswith("# Agreement report")
+        section = markdown.split("\n## Not compared by mypy\n", 1)[1].split("\n## ", 1)[0]
         for row in report["constraints"]:
             for checker, state in row["checkers"].items():
                 codes = [c["expect"][checker] for c in row["cases"]]
@@ -201,7 +216,59 @@ def test_the_report_calls_static_exactly_what_the_cases_expect(derived: Path) ->
                     assert all(codes), (path, row["pointer"], checker)
                 elif state == "run time only":
                     assert not any(codes) and None not in codes, (path, row["pointer"], checker)
-        assert (path.parent / "REPORT.md").read_text("utf-8").startswith("# Agreement report")
+            gaps = Counter(reasons[c["name"]] for c in row["cases"] if c["name"] in reasons)
+            assert row.get("mypy_not_compared", {}) == dict(sorted(gaps.items())), path
+            mypy = row["checkers"]["mypy"]
+            assert ("n/c" in mypy or mypy == "not compared") == bool(gaps), (path, row["pointer"])
+            listed = f"| {agreement._md(row['pointer'])} | {agreement._md(row['keyword'])} | "
+            assert (listed in section) == bool(gaps), (path, row["pointer"])
+            for reason in gaps:
+                assert reason in section, (path, row["pointer"], reason)
+        if not reasons:
+            assert "None: mypy compares every case of this convention." in section, path
+
+
+def _suite(*cases: tuple[str, list[str] | None, str]) -> dict[str, Any]:
+    """A cases.json of document cases (pointer, mypy's codes, mypy's reason when None)."""
+    made = []
+    for number, (pointer, mypy, reason) in enumerate(cases, start=1):
+        expect = {"mypy": mypy, **{c: ["code"] for c in agreement.CHECKERS if c != "mypy"}}
+        case: dict[str, Any] = {"name": f"case_{number}", "kind": "wrong-json-type"}
+        case |= {"pointer": "/a", "expect": expect}
+        case["runtime"] = {"keyword": "type", "schema_path": f"/properties/{pointer}/type"}
+        made.append(case | ({"mypy_not_compared": reason} if mypy is None else {}))
+    return {"package": "p", "root": "Root", "source": "synthesised", "cases": made}
+
+
+def test_the_report_lists_each_mypy_gap_with_its_reason() -> None:
+    """Each row with cases mypy does not compare counts them by mypy's reason, sorted; the text
+    and Markdown list each such row, its share of cases and its reasons (each counted when the
+    row has several), and say so when there is none."""
+    union, beside = "below the union `U`, which ...", "a member beside named ones: ..."
+    suite = _suite(
+        ("a", None, union),
+        ("a", ["typeddict-item"], ""),
+        ("a", None, beside),
+        ("a", None, union),
+        ("b", ["typeddict-item"], ""),
+    )
+    report = agreement.build(suite, [])
+    rows = {row["pointer"]: row for row in report["constraints"]}
+    assert rows["#/properties/a/type"]["checkers"]["mypy"] == "static 1/4, 3 n/c"
+    assert rows["#/properties/a/type"]["mypy_not_compared"] == {beside: 1, union: 2}
+    assert list(rows["#/properties/a/type"]["mypy_not_compared"]) == [beside, union]
+    assert "mypy_not_compared" not in rows["#/properties/b/type"]
+    text = agreement.text(report)
+    section = text.split("\nnot compared by mypy:\n", 1)[1].split("\n\n", 1)[0]
+    assert "  #/properties/a/type  type  3 of 4 cases\n" in section
+    assert f"    - {beside} (1)\n    - {union} (2)" in section
+    assert "#/properties/b/type" not in section
+    assert '"not compared by mypy"' in agreement.LEGEND
+    markdown = agreement.markdown(report)
+    assert f"| `#/properties/a/type` | `type` | 3 of 4 | {beside} (1)<br>{union} (2) |" in markdown
+    clean = agreement.build(_suite(("a", ["typeddict-item"], "")), [])
+    assert "\nnot compared by mypy:\n  none: mypy compares every case\n" in agreement.text(clean)
+    assert "None: mypy compares every case of this convention." in agreement.markdown(clean)
 
 
 def test_report_command_text_and_json(tmp_path: Path) -> None:

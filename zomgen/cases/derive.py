@@ -325,6 +325,8 @@ def _mutation_cases(lines: _Lines, pinned: list[tuple[Mutation, Refusal]]) -> li
         name = f"case_{number}"
         lines.add_document(name, mutation.document)
         doc_line, ts_line = doc_head + len(lines.documents), ts_head + len(lines.typescript)
+        codes = expect.codes(mutation)
+        gap = expect.not_compared(mutation) if codes["mypy"] is None else None
         cases.append(
             {
                 "name": name,
@@ -336,12 +338,14 @@ def _mutation_cases(lines: _Lines, pinned: list[tuple[Mutation, Refusal]]) -> li
                     "typescript": [f"{package}_cases/cases.ts", ts_line],
                 },
                 "context": {
-                    k: v
+                    k: bool(v) if k == "loose" else v  # its reason is mypy_not_compared's
                     for k, v in dataclasses.asdict(mutation.ctx).items()
                     if k not in _IR_CONTEXT
                 },
                 "document": mutation.document,
-                "expect": expect.codes(mutation),
+                "expect": codes,
+                # why mypy's verdict is not compared, where it is not (report.py lists it)
+                **({"mypy_not_compared": gap} if gap else {}),
                 "runtime": {
                     "pointer": refusal.pointer,
                     "keyword": refusal.keyword,

@@ -4,9 +4,10 @@ The codes were found by running the checkers (mypy 2.4.1, pyright 1.1.414, pyref
 ty 0.0.105, tsc 7; ty 1.2.0 and pyrefly 1.5.1 report the same) over the cases derived from every bundled convention and compiler case
 (docs/derived-cases.md has the table). A code list is what the checker must report on the
 case's line, exactly; `[]` means the checker cannot see the mistake (run-time only for it);
-`None` means mypy reads the place as any dict (below a union holding `MypyFallback`, or in
-the other members beside named ones: it has no PEP 728), so whether it fails there is not
-compared.
+`None` means mypy cannot type the place (below a union holding `MypyFallback`, or in the other
+members beside named ones: it has no PEP 728), so whether it fails there is not compared;
+`not_compared` says why, in mypy's terms (cases.json's `mypy_not_compared`, and the agreement
+report's "Not compared by mypy").
 
 The rules, by what the mistake is:
 - a value mistake (literal near miss, wrong JSON type, wrong data type): mypy `typeddict-item`
@@ -42,11 +43,30 @@ SWAP = {"group-where-array", "array-where-group", "wrong-kind-under-pattern"}
 UNION_CODE = {"typeddict": "typeddict-item", "dict": "dict-item", "list": "list-item"}
 
 
+# mypy's reason where a union on the path has an option that allows other keys (sight.py
+# `_is_open`) but holds no `MypyFallback`: a map, say, or any JSON value.
+OPEN_UNION = (
+    "below a union with an option that allows other keys (an open object, a map or any JSON "
+    "value), which mypy reads as a dict of any values (no PEP 728) that may admit the mistake"
+)
+
+
+def not_compared(mutation: Mutation) -> str | None:
+    """Why mypy's verdict on a document mutation is not compared (its expectation is `None`),
+    as mypy's own reason; None when it is compared."""
+    if mutation.hidden:
+        return mutation.ctx.loose
+    if mutation.kind == "tuple-length" or not mutation.python_static:
+        return None
+    return mutation.ctx.loose or (OPEN_UNION if mutation.open_union else None)
+
+
 def codes(mutation: Mutation) -> Codes:
     """Per checker, the codes a document mutation must be reported with."""
-    kind, ctx = mutation.kind, mutation.ctx
+    kind = mutation.kind
+    gap = not_compared(mutation)
     if mutation.hidden:
-        return {c: None if c == "mypy" and ctx.loose else [] for c in CHECKERS}
+        return {c: None if c == "mypy" and gap else [] for c in CHECKERS}
     if kind == "tuple-length" or not mutation.python_static:
         tsc = [] if mutation.widened_admits else ["TS2322"]
         return {"mypy": [], "pyright": [], "pyrefly": [], "ty": [], "tsc": tsc}
@@ -57,7 +77,7 @@ def codes(mutation: Mutation) -> Codes:
         "ty": _ty(mutation),
         "tsc": _tsc(mutation),
     }
-    if ctx.loose or mutation.open_union:
+    if gap:
         found["mypy"] = None
     if _tsc_blind(mutation):
         found["tsc"] = []

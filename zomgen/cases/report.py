@@ -4,8 +4,11 @@ statically and whether the Python and TypeScript run times do (docs/derived-case
 The static claims come only from the derived cases' expectations (`expect.py`, pinned in
 `cases.json`): a constraint is static for a checker when every case that breaks it must be
 reported by that checker. The runner (`check_cases.py`) re-reads `report.json` and fails when a
-checker accepts a case of a constraint the report calls static for it. The constraints no
-static type can say are the IR's `runtime_checks`, listed with their pointers.
+checker accepts a case of a constraint the report calls static for it. Where mypy cannot type a
+case's place (no PEP 728), its expectation is `None`, not compared (`n/c`), and the case carries
+mypy's reason (`mypy_not_compared`, expect.py): each row counts its cases by reason, and the
+report lists them under "not compared by mypy". The constraints no static type can say are the
+IR's `runtime_checks`, listed with their pointers.
 
 Pointers are the convention's own: `#/...` in the root schema, `image.schema#/...` in a file it
 references (the bundled `schema.json` keeps them under `$defs/zomgen:<file>`).
@@ -19,6 +22,7 @@ from typing import Any
 CHECKERS = ("mypy", "pyright", "pyrefly", "ty", "tsc")
 RUN_TIMES = ("python", "typescript")
 BUNDLED = "/$defs/zomgen:"
+NO_REASON = "no reason recorded"  # a case of an older cases.json, without `mypy_not_compared`
 
 
 def source_pointer(bundled: str) -> str:
@@ -33,6 +37,7 @@ def source_pointer(bundled: str) -> str:
 def build(suite: dict[str, Any], runtime_checks: list[tuple[str, str]]) -> dict[str, Any]:
     """The report of one derived convention (`suite` is its `cases.json`)."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
+    not_compared: dict[tuple[str, str], dict[str, int]] = {}  # row -> mypy's reason -> cases
     for case in suite["cases"]:
         runtime = case["runtime"]
         if "frozen" in runtime:
@@ -45,8 +50,12 @@ def build(suite: dict[str, Any], runtime_checks: list[tuple[str, str]]) -> dict[
         row["cases"].append(
             {"name": case["name"], "pointer": case["pointer"], "expect": case["expect"]}
         )
+        if case["expect"]["mypy"] is None:
+            reason = case.get("mypy_not_compared") or NO_REASON
+            gaps = not_compared.setdefault(key, {})
+            gaps[reason] = gaps.get(reason, 0) + 1
     static = []
-    for row in rows.values():
+    for key, row in rows.items():
         n = len(row["cases"])
         checkers: dict[str, str] = {}
         for checker in CHECKERS:
@@ -64,6 +73,8 @@ def build(suite: dict[str, Any], runtime_checks: list[tuple[str, str]]) -> dict[
         frozen = row["keyword"] == "frozen"
         row["checkers"] = checkers
         row["run_times"] = {"python": "yes", "typescript": "no models" if frozen else "yes"}
+        if key in not_compared:
+            row["mypy_not_compared"] = dict(sorted(not_compared[key].items()))
         static.append(row)
     static.sort(key=lambda r: (r["pointer"], r["keyword"]))
     only = [
@@ -97,9 +108,27 @@ INTRO = (
 HEADERS = ["constraint", "keyword", "cases", *CHECKERS, "python rt", "ts rt"]
 LEGEND = (
     "yes: every case of the constraint fails that checker; k/n: k of n cases do; "
-    "no: run time only; n/c: mypy reads the place through its view of an object that allows "
-    "other keys (no PEP 728), not compared; rt: run time (parse / validate.ts)."
+    "no: run time only; n/c: not compared, where mypy cannot type the place (no PEP 728: its "
+    'reason for each row is under "not compared by mypy"); rt: run time (parse / validate.ts).'
 )
+NOT_COMPARED = (
+    "mypy cannot type the places of these cases (it has no PEP 728), so whether it rejects them "
+    "is not compared (n/c above); mypy's reason for each:"
+)
+
+
+def _gaps(report: dict[str, Any]) -> list[tuple[dict[str, Any], str, list[str]]]:
+    """Each row with cases mypy does not compare: the row, how many of its cases, and the
+    reasons (each with its count of cases when the row has several)."""
+    found = []
+    for row in report["constraints"]:
+        gaps: dict[str, int] = row.get("mypy_not_compared", {})
+        if not gaps:
+            continue
+        count = f"{sum(gaps.values())} of {len(row['cases'])}"
+        several = len(gaps) > 1
+        found.append((row, count, [f"{r} ({k})" if several else r for r, k in gaps.items()]))
+    return found
 
 
 def text(report: dict[str, Any]) -> str:
@@ -118,7 +147,13 @@ def text(report: dict[str, Any]) -> str:
         "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
         for row in table
     ]
-    lines += ["  " + LEGEND, "", "checked only at run time (Python and TypeScript):"]
+    lines += ["  " + LEGEND, "", "not compared by mypy:"]
+    gaps = _gaps(report)
+    lines.append("  " + NOT_COMPARED if gaps else "  none: mypy compares every case")
+    for row, count, reasons in gaps:
+        lines.append(f"  {row['pointer']}  {row['keyword']}  {count} cases")
+        lines += [f"    - {reason}" for reason in reasons]
+    lines += ["", "checked only at run time (Python and TypeScript):"]
     lines += [f"  {r['pointer']}  {r['keyword']}" for r in report["runtime_only"]] or ["  none"]
     if report["not_cases"]:
         lines += ["", "mutations the run time accepts (not cases):"]
@@ -170,7 +205,24 @@ def markdown(report: dict[str, Any]) -> str:
         cells = [_md(pointer), _md(keyword), *rest]
         cells += [r["run_times"]["python"], r["run_times"]["typescript"]]
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", LEGEND, "", "## Checked only at run time", ""]
+    lines += ["", LEGEND, "", "## Not compared by mypy", ""]
+    gaps = _gaps(report)
+    if gaps:
+        lines += [
+            NOT_COMPARED,
+            "",
+            "| constraint | keyword | cases | mypy's reason |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {_md(row['pointer'])} | {_md(row['keyword'])} | {count} | "
+            + "<br>".join(r.replace("|", "\\|") for r in reasons)
+            + " |"
+            for row, count, reasons in gaps
+        ]
+    else:
+        lines.append("None: mypy compares every case of this convention.")
+    lines += ["", "## Checked only at run time", ""]
     if report["runtime_only"]:
         lines += ["| constraint | keyword | python rt | ts rt |", "|---|---|---|---|"]
         lines += [

@@ -2,7 +2,7 @@
 
 `places(document, hierarchy)` walks the valid document beside the IR and yields each node,
 attribute object, `members` mapping, member, field, literal and tuple it meets, with its path
-and its context: whether mypy reads it as any dict (below an option of a union that holds
+and its context: why mypy cannot type it, if it cannot (below an option of a union that holds
 `MypyFallback`, or among the other members of a group with named ones: docs/exact-types.md),
 and whether it sits inside a union.
 """
@@ -15,17 +15,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen import ir
-from zomgen.ir.queries import json_type, merge_literals
+from zomgen.cases.mypy_gaps import MypyGaps, tuple_union, union_at
+from zomgen.ir.queries import json_type
 from zomgen.ir.zarr import ALL_NODE_KEYS
 from zomgen.schema.patterns import matches
-from zomgen.targets.python import open_dicts
 
 Path = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
 class Context:
-    loose: bool = False  # where mypy reads any dict (open_dicts.py): not compared for mypy
+    # Why mypy cannot type the place (open_dicts.py: no PEP 728), in mypy's terms; None where it
+    # can. A mistake there is not compared for mypy (expect.py), and the reason goes into
+    # cases.json and the agreement report. The outermost reason on the path is kept.
+    loose: str | None = None
     union: bool = False  # inside an option of a union
     nested: bool = False  # below the root node (inside a member)
     # What holds the value in documents.py: a TypedDict, a dict or a list. mypy names a
@@ -111,11 +114,7 @@ def places(document: Any, hierarchy: ir.Hierarchy) -> list[Place]:
 class _Walker:
     def __init__(self, hierarchy: ir.Hierarchy) -> None:
         self.h = hierarchy
-        self.reaching_open = open_dicts.reaching_open(hierarchy)
-
-    def _fallback(self, options: tuple[ir.TypeRef, ...]) -> bool:
-        """Whether documents.py spells a union of these options with `MypyFallback`."""
-        return open_dicts.needs_fallback(merge_literals(options), self.reaching_open)
+        self.gaps = MypyGaps(hierarchy)
 
     def _options_for(self, value: Any, union: ir.UnionOf) -> tuple[ir.TypeRef, ...]:
         """The union's options, the one whose type admits `value` all the way down first: the
@@ -126,7 +125,18 @@ class _Walker:
             return union.options
         return (admitting, *(o for o in union.options if o is not admitting))
 
-    def walk(self, value: Any, ref: ir.TypeRef, path: Path, ctx: Context) -> Iterator[Place]:
+    def walk(
+        self,
+        value: Any,
+        ref: ir.TypeRef,
+        path: Path,
+        ctx: Context,
+        where: str = "",
+        alias: bool = False,
+    ) -> Iterator[Place]:
+        """The places of `value`, typed `ref`. For the reasons of Context.loose, `where` names
+        what documents.py spells this type in (an alias, or the `Object.key` it types), and
+        `alias` says that `ref` is that alias's own type."""
         if isinstance(ref, ir.Ref):
             named = self.h.type_named(ref.name)
             if isinstance(named, ir.ObjectType):
@@ -134,7 +144,7 @@ class _Walker:
             elif isinstance(named, ir.NodeType):
                 yield from self._node(value, named, path, ctx)
             else:
-                yield from self.walk(value, named.target, path, ctx)
+                yield from self.walk(value, named.target, path, ctx, f"`{ref.name}`", alias=True)
         elif isinstance(ref, ir.BaseNode) and fits(value, ref, self.h):
             yield NodePlace(path, ref.kind, ref.zarr_format, ctx)
         elif isinstance(ref, ir.UnionOf):
@@ -146,7 +156,7 @@ class _Walker:
                         union_container=ctx.union_container or ctx.container,
                         unions=(*ctx.unions, (path, ref)),
                         union_containers=(*ctx.union_containers, ctx.container),
-                        loose=ctx.loose or self._fallback(ref.options),
+                        loose=ctx.loose or self.gaps.below(ref.options, union_at(where, alias)),
                     )
                     yield from self.walk(value, option, path, inner)
                     break
@@ -161,20 +171,20 @@ class _Walker:
                 container="list",
                 in_collection=True,
                 tuple_items=ref.items,
-                loose=ctx.loose or self._fallback(items),
+                loose=ctx.loose or self.gaps.below(items, tuple_union(where)),
             )
             for index, item in enumerate(value):
                 item_type = ref.items[index] if index < len(ref.items) else ref.rest
                 if item_type is not None:
-                    yield from self.walk(item, item_type, (*path, index), inner)
+                    yield from self.walk(item, item_type, (*path, index), inner, where)
         elif isinstance(ref, ir.ListOf) and isinstance(value, list):
             inner = _with(ctx, container="list", in_collection=True, tuple_items=())
             for index, item in enumerate(value):
-                yield from self.walk(item, ref.item, (*path, index), inner)
+                yield from self.walk(item, ref.item, (*path, index), inner, where)
         elif isinstance(ref, ir.MapOf) and isinstance(value, dict):
             inner = _with(ctx, container="dict", in_collection=True, tuple_items=())
             for key, item in value.items():
-                yield from self.walk(item, ref.value, (*path, key), inner)
+                yield from self.walk(item, ref.value, (*path, key), inner, where)
 
     def _object(self, value: Any, obj: ir.ObjectType, path: Path, ctx: Context) -> Iterator[Place]:
         if not isinstance(value, dict):
@@ -184,18 +194,22 @@ class _Walker:
         for f in obj.fields:
             yield FieldPlace((*path, f.key), f, False, ctx)
             if f.key in value:
-                yield from self.walk(value[f.key], f.type, (*path, f.key), ctx)
+                at = f"`{obj.name}.{f.key}`"
+                yield from self.walk(value[f.key], f.type, (*path, f.key), ctx, at)
 
     def _node(self, value: Any, node: ir.NodeType, path: Path, ctx: Context) -> Iterator[Place]:
         if not isinstance(value, dict):
             return
         yield NodePlace(path, node.node_kind, node.zarr_format, ctx)
         ctx = _with(ctx, container="typeddict", tuple_items=())
-        yield from self.walk(value.get("attributes"), node.attributes, (*path, "attributes"), ctx)
+        attributes = value.get("attributes")
+        at = f"`{node.name}.attributes`"
+        yield from self.walk(attributes, node.attributes, (*path, "attributes"), ctx, at)
         for meta in node.metadata:
             yield FieldPlace((*path, meta.key), meta, True, ctx)
             if meta.key in value:
-                yield from self.walk(value[meta.key], meta.type, (*path, meta.key), ctx)
+                at = f"`{node.name}.{meta.key}`"
+                yield from self.walk(value[meta.key], meta.type, (*path, meta.key), ctx, at)
         members = value.get("members")
         if node.members is None or not isinstance(members, dict):
             return
@@ -218,13 +232,9 @@ class _Walker:
                     index = [n.type for n in spec.named] + [t for _, t in spec.patterns]
                     others = tuple(t for t in dict.fromkeys([*index, spec.other]) if t != found[0])
                     here = _with(inner, widened=(*inner.widened, ((*where, name), others)))
-                if found[1] != "named" and (spec.named or self._fallback(other_types)):
-                    # mypy reads the other members beside named ones as unknown keys, and
-                    # those of a union with `MypyFallback` as any dict.
-                    here = _with(here, loose=True)
                 target = alias_target(found[0], self.h)
-                if isinstance(target, ir.UnionOf) and self._fallback(target.options):
-                    here = _with(here, loose=True)  # a member that is one of several nodes
+                loose = self.gaps.of_member(node.name, spec, name, found, other_types, target)
+                here = _with(here, loose=here.loose or loose)
                 yield MemberPlace((*where, name), found[0], found[1], here)
                 yield from self.walk(member, found[0], (*where, name), here)
 
