@@ -99,8 +99,9 @@ def compile_schema(options: Options) -> tuple[ir.Hierarchy, str, tuple[InputProb
 
 
 def generate_package(options: Options, extra_targets: Sequence[Target] = ()) -> Generated:
-    """The package `options` describe: the TypeScript target's files, the Python target's
-    (unless `--npm-only`) and those of `extra_targets`, beside schema.json (targets/target.py)."""
+    """The package `options` describe: the Python target's files (unless `--npm-only`), the
+    TypeScript target's and those of `extra_targets`, beside the package's own schema.json,
+    README.md and manifest (targets/package.py)."""
     # Before any work: a missing TypeScript toolchain is the user's to fix, named at once.
     runtime = runtime_link(options.vendor_runtime)
     node_modules = None
@@ -108,9 +109,9 @@ def generate_package(options: Options, extra_targets: Sequence[Target] = ()) -> 
         node_modules = find_node_modules(npm_pins(runtime), "--npm")
     hierarchy, schema_text, warnings = compile_schema(options)
     build = Build(hierarchy, schema_text, options.package, runtime)
-    targets: list[Target] = [TypeScriptTarget(options.npm, node_modules)]
-    if options.python:
-        targets.append(PythonTarget())
+    # the README shows the targets' parts in this order: Python first, as zomgen is a Python tool
+    targets: list[Target] = [PythonTarget()] if options.python else []
+    targets.append(TypeScriptTarget(options.npm, node_modules))
     return Generated(assemble(build, [*targets, *extra_targets]), warnings, hierarchy)
 
 

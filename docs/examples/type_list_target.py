@@ -2,14 +2,15 @@
 types, `types.md`, written beside the package's other files. tests/targets/test_targets.py
 builds a package with it.
 
-A target is any class with `files(build) -> {path: text}` (zomgen/targets/target.py). It reads
-the frozen `Build` only: here the IR's named types and their descriptions.
+A target is any class with `files(build) -> {path: text}` and `readme(build) -> ReadmePart` (its
+rows in the package README's table, and any sections of its own) (zomgen/targets/target.py). It
+reads the frozen `Build` only: here the IR's named types and their descriptions.
 """
 
 from __future__ import annotations
 
 from zomgen import ir
-from zomgen.targets.target import Build
+from zomgen.targets.target import Build, ReadmePart
 
 
 class TypeListTarget:
@@ -20,6 +21,9 @@ class TypeListTarget:
             about = f": {named.description}" if named.description else ""
             lines.append(f"- `{named.name}` ({kind}){about}")
         return {"types.md": "\n".join(lines) + "\n"}
+
+    def readme(self, build: Build) -> ReadmePart:
+        return ReadmePart(files=(("types.md", "every named type, with its description"),))
 
 
 _KINDS = {ir.NodeType: "node", ir.ObjectType: "object", ir.AliasType: "alias"}

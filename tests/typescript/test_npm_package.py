@@ -361,19 +361,18 @@ def test_the_same_schema_gives_the_same_bytes_in_any_folder(tmp_path: Path) -> N
     )
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
-    # --npm-only writes the same TypeScript half and no Python.
+    # --npm-only writes the same TypeScript half and no Python, and a README of its TypeScript.
     only = tmp_path / "only" / "xarray_v3"
     assert _build(only, "--npm-only").returncode == 0
-    python = {
-        n
-        for n in names
-        if n.endswith((".py", "py.typed", "README.md")) or n.startswith("_runtime/")
-    }
+    python = {n for n in names if n.endswith((".py", "py.typed")) or n.startswith("_runtime/")}
     alone = sorted(p.relative_to(only).as_posix() for p in only.rglob("*") if p.is_file())
     assert alone == sorted(set(names) - python)
     for name in alone:
-        if name != ".zomgen-files":
+        if name not in (".zomgen-files", "README.md"):
             assert (only / name).read_bytes() == (first / name).read_bytes(), name
+    readme = (only / "README.md").read_text("utf-8")
+    assert "## TypeScript\n" in readme and "## Python\n" not in readme
+    assert "| `package.json` |" in readme and "| `models.py` |" not in readme
 
 
 def test_a_rebuild_with_check_is_clean_and_npm_names_and_versions_are_written(

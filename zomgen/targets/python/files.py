@@ -17,7 +17,7 @@ _MODULES = (
 
 
 def python_files(hierarchy: ir.Hierarchy, package: str, runtime: RuntimeLink) -> dict[str, str]:
-    """{file name: text} of the Python modules, the package README and `py.typed`; they import
+    """{file name: text} of the Python modules and `py.typed`; they import
     the run time as `runtime` says."""
     view = PythonLowering(hierarchy).package()
     files = {
@@ -26,6 +26,5 @@ def python_files(hierarchy: ir.Hierarchy, package: str, runtime: RuntimeLink) ->
     }
     convert = render("python/_convert.py.j2", c=view.convert, runtime=runtime)
     files["_convert.py"] = format_python(convert)
-    files["README.md"] = render("python/README.md.j2", p=view, package=package, runtime=runtime)
     files["py.typed"] = ""
     return files

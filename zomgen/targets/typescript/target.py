@@ -7,10 +7,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from zomgen.targets.target import Build
+from zomgen.render import render
+from zomgen.targets.target import Build, ReadmePart
 from zomgen.targets.typescript.files import typescript_files
 from zomgen.targets.typescript.npm import NpmPackage, npm_files
 from zomgen.targets.typescript.toolchain import compile_dist
+
+# The package README's rows of this target's files.
+_TYPES = "TypeScript types, same names"
+_VALIDATE = (
+    "TypeScript run-time checks: `validate`, `is{0}`, `assert{0}`, `parse`, `ZomError`, `Problem`"
+)
+_LOAD = "the TypeScript loader of stores (zarrita): `load`, `validateStore`, `StoreError`"
+_SCHEMA = (
+    "what `validate.ts` and `load.ts` read: `schema.json` as text (and they import the TypeScript "
+    "run time, `@zomgen/runtime`)"
+)
+_SCHEMA_VENDORED = (
+    "what `validate.ts` and `load.ts` read: `schema.json` as text, and zomgen's TypeScript run time"
+)
+_NPM = "the npm package (`--npm`): `package.json`, `tsconfig.json`, and `dist/` compiled"
 
 
 @dataclass(frozen=True)
@@ -27,3 +43,15 @@ class TypeScriptTarget:
             files |= npm_files(build.hierarchy, self.npm, build.runtime)
             files |= compile_dist(files, self.node_modules)
         return files
+
+    def readme(self, build: Build) -> ReadmePart:
+        root = build.hierarchy.root
+        rows = [("types.ts", _TYPES), ("validate.ts", _VALIDATE.format(root)), ("load.ts", _LOAD)]
+        if build.runtime.vendored:
+            rows.append(("schema.ts`, `_runtime_ts/", _SCHEMA_VENDORED))
+        else:
+            rows.append(("schema.ts", _SCHEMA))
+        if self.npm is not None:
+            rows.append(("package.json", _NPM))
+        sections = render("typescript/README.md.j2", root=root, package=build.package)
+        return ReadmePart(tuple(rows), sections)
