@@ -150,7 +150,10 @@ def test_without_esbuild_the_site_says_what_to_install(tmp_path: Path) -> None:
     schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
     result = run_zomgen("site", schema, "-o", out, env={"ZOMGEN_NODE_MODULES": str(empty)})
     assert result.returncode == 2, result.stderr
-    assert "esbuild missing, ajv 8.20.0, re2js missing, zarrita missing" in result.stderr
+    assert (
+        "esbuild missing, @marcbachmann/cel-js missing, ajv 8.20.0, re2js missing, "
+        "zarrita missing" in result.stderr
+    )
     assert "npm install --save-dev esbuild@" in result.stderr
     assert "Traceback" not in result.stderr and not out.exists()
 

@@ -146,6 +146,10 @@ ONE_SIDED_MODULES: dict[str, str] = {
 
 # (module, name) -> why only one run time has that name there; a TypeScript name in snake_case
 ONE_SIDED_NAMES: dict[tuple[str, str], str] = {
+    ("rules", "compile_error"): (
+        "Python only: the compiler refuses a rule that is not CEL when the convention is built "
+        "(zomgen/schema/rules.py), with the engine's words and the place in the rule"
+    ),
     ("checks", "uses_checks"): (
         "Python only: jsonschema-rs gets the check keywords only where a schema uses them; "
         "engine.ts always adds them to Ajv"

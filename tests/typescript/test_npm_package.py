@@ -33,6 +33,8 @@ from zomgen.targets.shipped import runtime_ts_version
 from zomgen.targets.typescript.npm import NpmPackage
 from zomgen.targets.typescript.toolchain import (
     AJV_VERSION,
+    CEL_JS,
+    CEL_JS_VERSION,
     NPM_PINS,
     PEER_RANGES,
     RE2JS_VERSION,
@@ -425,12 +427,13 @@ def test_without_the_pinned_toolchain_the_build_says_what_to_install(tmp_path: P
     )
     assert result.returncode == 2, result.stderr
     assert (
-        f"typescript@{TYPESCRIPT_VERSION} ajv@{AJV_VERSION} re2js@{RE2JS_VERSION} "
+        f"typescript@{TYPESCRIPT_VERSION} {CEL_JS}@{CEL_JS_VERSION} ajv@{AJV_VERSION} "
+        f"re2js@{RE2JS_VERSION} "
         f"zarrita@{ZARRITA_VERSION} @zomgen/runtime@{runtime_ts_version()}" in result.stderr
     )
     assert (
-        "typescript 5.4.0, ajv missing, re2js missing, zarrita missing, @zomgen/runtime missing"
-        in result.stderr
+        f"typescript 5.4.0, {CEL_JS} missing, ajv missing, re2js missing, zarrita missing, "
+        "@zomgen/runtime missing" in result.stderr
     )
     assert "Traceback" not in result.stderr and not out.exists()
 
@@ -494,6 +497,7 @@ def test_the_pinned_versions_are_the_ones_the_tests_install() -> None:
         assert {name: installed.get(name) for name in pins} == pins
     expected = {
         "typescript": TYPESCRIPT_VERSION,
+        CEL_JS: CEL_JS_VERSION,
         "ajv": AJV_VERSION,
         "re2js": RE2JS_VERSION,
         "zarrita": ZARRITA_VERSION,

@@ -5,7 +5,8 @@ against its draft's meta-schema once, so a malformed keyword (`"type": 5`, `"ite
 2020-12, `"properties": ["a"]`) is reported with its pointer instead of being misread.
 
 A pattern is well-formed when RE2 can match it as ECMA-262 means it (patterns.py); a refused
-pattern is reported with the reason.
+pattern is reported with the reason. The rules of `x-zomgen-rules` must compile as CEL
+(rules.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from zomgen_runtime.pointers import to_pointer
 from zomgen.errors import CompileError, InputProblem
 from zomgen.schema.documents import SchemaDocument, SchemaSet
 from zomgen.schema.patterns import refused
+from zomgen.schema.rules import rule_problems
 
 _VALIDATORS = {
     "2020-12": Draft202012Validator,
@@ -53,6 +55,9 @@ def check_document(doc: SchemaDocument) -> None:
     validator = validator_class(validator_class.META_SCHEMA, format_checker=_REGEX_ONLY)
     errors = list(validator.iter_errors(doc.contents))
     if not errors:
+        rules = rule_problems(doc)  # when the rest is well-formed, the rules' CEL
+        if rules:
+            raise CompileError(rules)
         return
     problems: list[InputProblem] = []
     seen: set[str] = set()

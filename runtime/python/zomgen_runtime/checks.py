@@ -19,6 +19,7 @@ documentation of the check keywords is the full reference.
 The relation keywords (`x-zomgen-equal`, `-equal-length`, `-count-equal`, `-reaches`, `-in`,
 `-unique-by`, `-index-of`, `-partition`) compare values that paths reach anywhere in the node and its members: relations.py.
 `x-zomgen-connected` asks that what the paths link forms one connected graph: connected.py.
+`x-zomgen-rules` holds rules in CEL, on any subschema: rules.py.
 
 The functions here are pure: each compiles a keyword's value into a check (instance in,
 violations out). The validators plug them into
@@ -61,6 +62,7 @@ from .relations import (
     reaches,
     unique_by,
 )
+from .rules import RULES, rules
 from .values import is_array, is_object
 from .violations import Check, Violation, malformed, n_dims, n_items
 
@@ -243,6 +245,7 @@ CHECKS: dict[str, Callable[[Any], Check]] = {
     INDEX_OF: index_of,
     PARTITION: partition,
     CONNECTED: connected,
+    RULES: rules,
 }
 
 

@@ -13,7 +13,7 @@
  * and the table of all of them (`CHECKS`). The relations between paths that reach into the node
  * and its members (`x-zomgen-equal`, `-equal-length`, `-count-equal`, `-reaches`, `-in`,
  * `-unique-by`, `-index-of`, `-partition`) are relations.ts; where a path reaches, paths.ts;
- * `x-zomgen-connected`, connected.ts.
+ * `x-zomgen-connected`, connected.ts; `x-zomgen-rules` (rules in CEL), rules.ts.
  *
  * Each function compiles a keyword's value once into a check (node document in, violations
  * out); engine.ts plugs them into Ajv as ordinary keywords, so they compose with `anyOf`,
@@ -49,6 +49,7 @@ import {
   reaches,
   uniqueBy,
 } from "./relations.js";
+import { RULES, rules } from "./rules.js";
 import { type Check, type Violation, malformed, nDims, nItems } from "./violations.js";
 
 export const NDIM_LENGTH = "x-zomgen-ndim-length";
@@ -193,6 +194,7 @@ export const CHECKS: { readonly [keyword: string]: (value: unknown) => Check } =
   [UNIQUE_BY]: uniqueBy,
   [INDEX_OF]: indexOf,
   [PARTITION]: partition,
+  [RULES]: rules,
 };
 
 type Schema = { readonly [key: string]: unknown };

@@ -4,7 +4,7 @@ builds `dist/` (docs/typescript.md, "The npm package").
 The package is the same folder as the generated files, so its sources are the `.ts` files beside
 the Python ones; `files` in package.json keeps `npm pack` to the TypeScript half. It depends on
 @zomgen/runtime (`^` the version it was built with; a package built with `--vendor-runtime`
-carries `_runtime_ts/` instead). Ajv, re2js and zarrita are peer dependencies, as they are of
+carries `_runtime_ts/` instead). Ajv, re2js, zarrita and @marcbachmann/cel-js are peer dependencies, as they are of
 @zomgen/runtime, in the ranges tests/typescript/test_peer_ranges.py runs at both ends: the app
 installs each once, and no second copy ends up in a bundle.
 """

@@ -2,8 +2,9 @@
 `dist/` (run here), and esbuild, which bundles a validator page (run by site.py).
 
 zomgen carries neither. `zomgen build --npm` and `zomgen site` run the ones a project already
-has: a `node_modules` folder holding them, and Ajv, re2js and zarrita, at the versions below
-(tsc reads their types, as the TypeScript run time imports them; esbuild bundles them), and for
+has: a `node_modules` folder holding them, and Ajv, re2js, zarrita and @marcbachmann/cel-js,
+at the versions below (tsc reads their types, as the TypeScript run time imports them; esbuild
+bundles them), and for
 `--npm` without `--vendor-runtime` @zomgen/runtime, built. It is looked for, in order, in
 `$ZOMGEN_NODE_MODULES`,
 in the current folder and its parents, and beside zomgen itself (a source checkout's own
@@ -29,17 +30,21 @@ ZARRITA_VERSION = "0.7.5"
 # RE2 in JavaScript: validate.ts matches every pattern with it, in linear time (patterns.ts)
 RE2JS_VERSION = "2.10.0"
 ESBUILD_VERSION = "0.28.2"
+# CEL in JavaScript: the rules of `x-zomgen-rules` (rules.ts)
+CEL_JS = "@marcbachmann/cel-js"
+CEL_JS_VERSION = "8.0.0"
 NODE_MODULES_VARIABLE = "ZOMGEN_NODE_MODULES"
 # The versions a generated npm package and @zomgen/runtime accept of their peers (the same in
 # runtime/typescript/package.json: a test says so): the lowest tests/typescript/test_peer_ranges.py
 # found to pass, up to the next major version (zarrita, before 1.0: the next minor one).
 # (ajv 8.12 has no named export `Ajv2020`; re2js 1.x lacks what patterns.ts calls; zarrita 0.7.1
-# is the first 0.7.)
-PEER_RANGES = {"ajv": "^8.13.0", "re2js": "^2.0.0", "zarrita": "^0.7.1"}
+# is the first 0.7; @marcbachmann/cel-js 8.0.0 is the first 8.)
+PEER_RANGES = {CEL_JS: "^8.0.0", "ajv": "^8.13.0", "re2js": "^2.0.0", "zarrita": "^0.7.1"}
 # What `--npm` needs (tsc, and the types it reads), and what `zomgen site` needs (esbuild, and
 # what it bundles).
 NPM_PINS = {
     "typescript": TYPESCRIPT_VERSION,
+    CEL_JS: CEL_JS_VERSION,
     "ajv": AJV_VERSION,
     "re2js": RE2JS_VERSION,
     "zarrita": ZARRITA_VERSION,
@@ -56,6 +61,7 @@ def npm_pins(runtime: RuntimeLink) -> dict[str, str]:
 
 SITE_PINS = {
     "esbuild": ESBUILD_VERSION,
+    CEL_JS: CEL_JS_VERSION,
     "ajv": AJV_VERSION,
     "re2js": RE2JS_VERSION,
     "zarrita": ZARRITA_VERSION,
