@@ -1,6 +1,6 @@
 """`x-zomgen-rules` on a convention of a format the bundled ones do not cover: netCDF-style
 variables with named, declared dimensions (tests/runtime/conventions/netcdf-dimensions.json),
-whose rules need member names as values, membership and strings. Stores written by
+whose rules need member names as values, membership, positions (`indices`) and strings. Stores written by
 zarr-python, valid and broken each way, checked by the Python loader and by load.ts under Node:
 the same problems, each at its node with its message. A rule that is not CEL is refused when
 the convention is built, at its file and pointer, with the place in the rule. The cases both
@@ -51,6 +51,13 @@ def _wrong_length(root: zarr.Group) -> None:
     root.create_array("w", shape=(5,), dtype="int8").attrs["dims"] = ["lat"]
 
 
+def _axes_swapped(root: zarr.Group) -> None:
+    """Both dimensions declared and used, each axis as long as the other's: only a rule that
+    pairs `shape[i]` with `dims[i]` sees it."""
+    del root["v"]
+    root.create_array("v", shape=(3, 2), dtype="int16").attrs["dims"] = ["time", "lat"]
+
+
 def _one_name_short(root: zarr.Group) -> None:
     root["v"].attrs["dims"] = ["time"]
 
@@ -68,6 +75,10 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
     ),
     "an axis of another length": (
         _wrong_length,
+        [("/", "", f"/{RULE}/1", "each axis has the length its dimension declares")],
+    ),
+    "axes of each other's lengths": (
+        _axes_swapped,
         [("/", "", f"/{RULE}/1", "each axis has the length its dimension declares")],
     ),
     "a dimension name short": (
@@ -155,3 +166,29 @@ def test_a_rule_that_is_not_cel_is_refused_where_it_stands(tmp_path: Path) -> No
         f"zomgen: {path}:/$defs/Variable/{RULE}/0: {RULE}: unknown key 'severity' (a rule has "
         "fieldPath, message, messageExpression, reason, rule)"
     )
+
+
+def test_a_rule_only_the_python_engine_reads_is_refused(tmp_path: Path) -> None:
+    """What cel-expr-python compiles and @marcbachmann/cel-js refuses would pass in Python and
+    be malformed in TypeScript: the build refuses it, so a package's rules run in both. The
+    same text inside a string literal is no code, and passes."""
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    schema[RULE] = [
+        {"rule": "self.members.all(v, !has(self.members[v].attributes.refers_to))"},
+        {"rule": "self.attributes.name.replace('-', '_') != ''"},
+        {"rule": "'has(a[0]).replace(' != ''"},
+    ]
+    path = tmp_path / "schema.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "out"))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert [line.split(": ", 3)[1] for line in lines] == [
+        f"{path}:/{RULE}/0/rule",
+        f"{path}:/{RULE}/1/rule",
+    ], result.stderr
+    assert lines[0].endswith(
+        "uses has() of a selection below an index, which the TypeScript run time's CEL cannot "
+        "read: write 'key' in map"
+    )
+    assert lines[1].endswith("uses replace(), which the TypeScript run time's CEL does not have")

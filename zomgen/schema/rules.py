@@ -4,7 +4,10 @@ a function or reads a variable CEL does not know, is refused with its file, its 
 the place in the rule, instead of failing on every store at run time.
 
 The rules are compiled by the Python run time's evaluator (zomgen_runtime.rules, Google's CEL
-runtime for Python), whose type checker also refuses unknown functions and variables.
+runtime for Python), whose type checker also refuses unknown functions and variables. What that
+engine accepts and the TypeScript one (@marcbachmann/cel-js) refuses is refused too, so that a
+built package's rules run in both: `has()` of a selection below an index, and `replace`
+(docs/extra-checks.md, "Rules in CEL").
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ _DATA = frozenset(("const", "enum", "default", "examples"))
 # Keywords whose value maps names to schemas: a key there is a name, even `x-zomgen-rules`.
 _NAMED = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
 _ENGINE_HEAD = re.compile(r"^(?:[A-Z_]+: )?ERROR: <input>:")
+# CEL's string literals (their text is no code), then what only the Python engine reads.
+_STRINGS = re.compile(r"'(?:\\.|[^'\\])*'" + r'|"(?:\\.|[^"\\])*"')
+_HAS_BELOW_INDEX = re.compile(r"\bhas\(([^()]*\[[^()]*)\)")
+_REPLACE = re.compile(r"\.replace\(")
 
 
 def rule_problems(doc: SchemaDocument) -> list[InputProblem]:
@@ -47,6 +54,8 @@ def rule_problems(doc: SchemaDocument) -> list[InputProblem]:
                         f"the {key} {entry[key]!r} is not CEL that compiles: {_first_line(error)}"
                     )
                     problems.append(_problem(doc, [*at, key], said))
+                elif key in entry and (why := _not_portable(entry[key])) is not None:
+                    problems.append(_problem(doc, [*at, key], f"the {key} {entry[key]!r} {why}"))
     return problems
 
 
@@ -61,6 +70,19 @@ def _rule_lists(value: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
     elif isinstance(value, list):
         for index, inner in enumerate(value):
             yield from _rule_lists(inner, [*path, str(index)])
+
+
+def _not_portable(text: str) -> str | None:
+    """Why the TypeScript engine would refuse `text`, which the Python one compiles, or None."""
+    code = _STRINGS.sub("''", text)
+    if _HAS_BELOW_INDEX.search(code):
+        return (
+            "uses has() of a selection below an index, which the TypeScript run time's CEL "
+            "cannot read: write 'key' in map"
+        )
+    if _REPLACE.search(code):
+        return "uses replace(), which the TypeScript run time's CEL does not have"
+    return None
 
 
 def _first_line(error: str) -> str:

@@ -14,9 +14,9 @@ JSON pointer inside `self`; `self` itself without one) with `message`, or the te
 boolean is a problem too: a rule holds only where it says `true`.
 
 The evaluator is Google's CEL runtime for Python (`cel-expr-python`), with CEL's standard
-macros (`all`, `exists`, `exists_one`, `map`, `filter`, `has`, `size`) and the strings
-extension (`split`, `join`, `indexOf`, `lowerAscii`, ...). Each rule is compiled once per
-process. The TypeScript run time evaluates the same rules with @marcbachmann/cel-js (rules.ts),
+macros (`all`, `exists`, `exists_one`, `map`, `filter`, `has`, `size`), the strings extension
+(`split`, `join`, `indexOf`, `lowerAscii`, ...) and zomgen's `indices(list)`. Each rule is
+compiled once per process. The TypeScript run time evaluates the same rules with @marcbachmann/cel-js (rules.ts),
 and both give the same verdicts and messages (runtime/cases/rules.json). A problem's message
 never quotes either engine's own error text, which differs between them.
 """
@@ -142,4 +142,21 @@ def _environment() -> Any:
     # names `Any`, as keywords.py does with jsonschema.
     cel: Any = importlib.import_module("cel_expr_python.cel")
     strings: Any = importlib.import_module("cel_expr_python.ext.ext_strings")
-    return cel.NewEnv(variables={"self": cel.Type.DYN}, extensions=[strings.ExtStrings()])
+    types = cel.Type
+    indices = cel.FunctionDecl(
+        "indices",
+        [
+            cel.Overload(
+                "indices_list", types.List(types.INT), [types.List(types.DYN)], impl=_indices
+            )
+        ],
+    )
+    return cel.NewEnv(
+        variables={"self": types.DYN}, extensions=[strings.ExtStrings()], functions=[indices]
+    )
+
+
+def _indices(items: list[Any]) -> list[int]:
+    """`indices(list)`: 0, 1, ... size - 1, to pair lists by position (neither engine has
+    two-variable comprehensions): `indices(self.shape).all(i, self.shape[i] == ...)`."""
+    return list(range(len(items)))

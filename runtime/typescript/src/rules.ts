@@ -33,7 +33,10 @@ const programs = new Map<string, ParseResult | null>();
 function program(text: string): ParseResult | null {
   let found = programs.get(text);
   if (found === undefined) {
-    environment ??= new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
+    environment ??= new Environment({
+      unlistedVariablesAreDyn: true,
+      homogeneousAggregateLiterals: false,
+    }).registerFunction("indices(list): list<int>", indices);
     try {
       found = environment.parse(text);
       // checked as Python's compiler checks it: an unknown function or variable is refused
@@ -97,6 +100,12 @@ export function rules(value: unknown): Check {
 }
 
 const NOT_EVALUATED = Symbol("not evaluated");
+
+/** `indices(list)`: 0, 1, ... size - 1, to pair lists by position (neither engine has
+ * two-variable comprehensions): `indices(self.shape).all(i, self.shape[i] == ...)`. */
+function indices(items: readonly unknown[]): bigint[] {
+  return items.map((_item, index) => BigInt(index));
+}
 
 /** What the rule `text` gives with `self` bound to `self` (a value `asCel` made), or
  * NOT_EVALUATED. */
