@@ -42,7 +42,7 @@ __all__ = [
 
 # The run time this package calls: refused here, naming the range to install, if the installed
 # one is another major version or an older minor one.
-require("1.2", __name__)
+require("1.3", __name__)
 
 # The run time (readers, checks, writer) and the converters are imported by the call that needs
 # them, and `documents` (types alone) when first named, so that importing the package, or only

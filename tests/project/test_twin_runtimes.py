@@ -146,6 +146,24 @@ ONE_SIDED_MODULES: dict[str, str] = {
 
 # (module, name) -> why only one run time has that name there; a TypeScript name in snake_case
 ONE_SIDED_NAMES: dict[tuple[str, str], str] = {
+    ("rules", "BUDGET"): (
+        "Python only: cel-expr-python stops a program after 10,000 comprehension iterations and "
+        "lets no caller change that; cel-js has no such budget (docs/extra-checks.md)"
+    ),
+    (
+        "rules",
+        "OVER_BUDGET",
+    ): "Python only: the reason of a place a rule past BUDGET left unchecked",
+    ("rules", "over_budget"): "Python only: which problems are rules left unevaluated past BUDGET",
+    ("pointers", "PROTO"): (
+        "TypeScript only: a document's key `__proto__` is renamed while Ajv looks (engine.ts) and "
+        "given back its name where a check reads keys as names (tree.ts); a Python dict holds it "
+        "as any other key"
+    ),
+    (
+        "pointers",
+        "PROTO_ALIAS",
+    ): "TypeScript only: the name `__proto__` has while Ajv looks (as PROTO)",
     ("rules", "compile_error"): (
         "Python only: the compiler refuses a rule that is not CEL when the convention is built "
         "(zomgen/schema/rules.py), with the engine's words and the place in the rule"

@@ -16,6 +16,7 @@ import dataclasses
 import importlib
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -72,14 +73,21 @@ def derive(schema: Path, out: Path, include: tuple[Path, ...], package: str) -> 
     options = Options(schema=schema, include_dirs=include, package=package)
     generated = generate_package(options)
     hierarchy = build_ir(load(options))
-    write_package(generated.files, out / package)
-    with _imported(out, package) as module:
-        return _derive(schema, out, package, generated, hierarchy, module)
+    # imported from a scratch folder, so that a convention no case can be derived from (no valid
+    # hierarchy) leaves `out` as it was
+    with tempfile.TemporaryDirectory(prefix="zomgen-cases-") as scratch:
+        write_package(generated.files, Path(scratch) / package)
+        with _imported(Path(scratch), package) as module:
+            derived = _derive(schema, package, generated, hierarchy, module)
+    for name, text in derived.case_files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text, encoding="utf-8")
+    write_package(derived.package_files, out / package)
+    return derived
 
 
 def _derive(
     schema: Path,
-    out: Path,
     package: str,
     generated: Generated,
     hierarchy: ir.Hierarchy,
@@ -111,12 +119,8 @@ def _derive(
         derived, hierarchy, valid, model, pinned, derived.options, module
     )
     derived.case_files.update(shared_files())
-    for name, text in derived.case_files.items():
-        (out / name).parent.mkdir(parents=True, exist_ok=True)
-        (out / name).write_text(text, encoding="utf-8")
     readme = report.in_readme(generated.files["README.md"], derived.report)
     derived.package_files = {**generated.files, "README.md": readme}
-    write_package(derived.package_files, out / package)
     return derived
 
 
@@ -149,7 +153,7 @@ def refusals(module: ModuleType, document: Any) -> list[Refusal]:
     """What the package's run time refuses in `document` (checked, not converted: a converter
     that fails on a valid document is a finding of coverage.py, not a refusal)."""
     return [
-        Refusal(absolute(p.node_path, p.pointer), p.keyword, p.schema_path, p.message)
+        Refusal(absolute(p.node_path, p.pointer), p.keyword, p.schema_path, p.message, p.rule)
         for p in check_document(document, module.schema())
     ]
 

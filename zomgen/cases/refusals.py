@@ -18,6 +18,7 @@ class Refusal:
     keyword: str
     schema_path: str  # JSON pointer into the bundled schema
     message: str
+    rule: str = ""  # the text of the rule in CEL that refused it (x-zomgen-rules)
 
 
 # What the run time refuses in a document: its problems, as refusals.

@@ -95,9 +95,12 @@ def repaired(
                 break
         else:
             first = refusals[0]
+            # a rule in CEL is named by its text: the synthesiser cannot read CEL, so no
+            # repair makes it hold
+            who = f"the rule {first.rule}" if first.rule else f"`{first.keyword}`"
             raise Unsatisfiable(
                 first.schema_path,
-                f"`{first.keyword}` refuses the synthesised value at document pointer "
+                f"{who} refuses the synthesised value at document pointer "
                 f"{first.pointer or '/'} ({first.message}); add `examples` to this subschema "
                 "(or a valid example to the root schema)",
             )

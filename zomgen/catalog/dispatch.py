@@ -14,6 +14,7 @@ from typing import Any
 
 from zomgen_runtime import VALID, Problem, StoreError, Unchecked, read_hierarchy
 from zomgen_runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
+from zomgen_runtime.rules import OVER_BUDGET, over_budget
 
 from zomgen.catalog.bundles import bundled_schema
 from zomgen.catalog.declarations import Applied, Matcher
@@ -28,7 +29,14 @@ from zomgen.outcome import Outcome, node_paths, only_matched_nothing, outcome
 # The kinds of note that say a place was not checked (the matcher's keywords): they make a
 # report "not fully checked" instead of valid (zomgen/outcome.py).
 NOT_CHECKED = frozenset(
-    {"unknown convention", "undeclared", "no schema", "zarr format", "nothing declared"}
+    {
+        "unknown convention",
+        "undeclared",
+        "no schema",
+        "zarr format",
+        "nothing declared",
+        OVER_BUDGET,
+    }
 )
 # What the version policy and the undeclared-use notes say of a node, which a family's schema
 # judges instead below a node that family checked.
@@ -332,7 +340,10 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
         # convention that needs only the metadata is checked, and the members it names are
         # not judged (absent, the relations that reach into them find nothing to compare).
         problems = [p for p in problems if not _members_required(p)]
-    return [_rooted(node_path, p, entry.label) for p in problems]
+    for problem in problems:
+        if over_budget(problem):  # a rule left unevaluated: its place is not checked
+            report.note(replace(_rooted(node_path, problem, entry.label), keyword=OVER_BUDGET))
+    return [_rooted(node_path, p, entry.label) for p in problems if not over_budget(p)]
 
 
 def _check_document(node: dict[str, Any], schema: dict[str, Any]) -> list[Problem]:

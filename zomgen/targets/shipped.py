@@ -29,7 +29,7 @@ class RuntimeLink:
 
     @property
     def requirement(self) -> str:
-        """The pip requirement of the run time (`zomgen-runtime>=1.2,<2`); "" for copies."""
+        """The pip requirement of the run time (`zomgen-runtime>=1.3,<2`); "" for copies."""
         if self.api is None:
             return ""
         major = int(self.api.split(".")[0])

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 # The distribution's version (semantic versioning). A generated package needs the major version
 # it was built with and at least its minor version: the API it calls (`require`).
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",

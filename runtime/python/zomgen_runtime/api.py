@@ -11,6 +11,7 @@ from typing import Any
 from .members import named_member_tree
 from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError
 from .reading import read_hierarchy
+from .rules import OVER_BUDGET, over_budget
 from .validation import check_document
 
 _REQUIRED = re.compile(r"^'(.*)' is a required property$")
@@ -47,8 +48,15 @@ def check_hierarchy(
     )
     if read.document is None:
         raise StoreError(read.problems)
-    problems = read.problems + _not_explained(check_document(read.document, schema), read.problems)
-    return Checked(read.document, problems, read.unchecked())
+    found = check_document(read.document, schema)
+    problems = read.problems + _not_explained(
+        [p for p in found if not over_budget(p)], read.problems
+    )
+    # a rule stopped by the engine's iteration budget found nothing wrong: its place is unchecked
+    budget = [
+        Unchecked(p.node_path, p.pointer, p.message, OVER_BUDGET) for p in found if over_budget(p)
+    ]
+    return Checked(read.document, problems, read.unchecked() + budget)
 
 
 def validate_store(
@@ -71,8 +79,9 @@ def validate_store(
         use_consolidated=use_consolidated,
         allow_redirects_to=allow_redirects_to,
     )
-    if not checked.problems and checked.unchecked and not named_members_only:
-        raise NotFullyChecked(checked.unchecked)
+    held = _held(checked.unchecked, named_members_only)
+    if not checked.problems and held:
+        raise NotFullyChecked(held)
     return checked.problems
 
 
@@ -96,9 +105,16 @@ def load_document(
     )
     if checked.problems:
         raise ZomError(checked.problems)
-    if checked.unchecked and not named_members_only:
-        raise NotFullyChecked(checked.unchecked)
+    held = _held(checked.unchecked, named_members_only)
+    if held:
+        raise NotFullyChecked(held)
     return checked.document
+
+
+def _held(unchecked: list[Unchecked], named_members_only: bool) -> list[Unchecked]:
+    """The places left unchecked that the caller did not accept: `named_members_only` accepts
+    groups that could not be listed, not rules left unevaluated."""
+    return [u for u in unchecked if not (named_members_only and u.reason == "unlisted")]
 
 
 def _not_explained(checked: list[Problem], read: list[Problem]) -> list[Problem]:

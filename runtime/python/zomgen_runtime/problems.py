@@ -27,6 +27,7 @@ class Problem:
     written. `schema_path` is a JSON pointer into the bundled schema ("" when no schema is
     involved). `convention` names the convention (and its version) whose rule found it, where
     a check applies several (`zomgen validate` by declared conventions); "" elsewhere.
+    `rule` is the CEL text of the rule that found it, for `x-zomgen-rules`; "" elsewhere.
     """
 
     node_path: str
@@ -35,6 +36,7 @@ class Problem:
     keyword: str = "read"
     schema_path: str = ""
     convention: str = ""
+    rule: str = ""
 
     def __str__(self) -> str:
         where = f"{self.node_path}: {self.pointer}" if self.pointer else self.node_path
@@ -48,7 +50,8 @@ class Problem:
             "keyword": self.keyword,
             "schema_path": self.schema_path,
         }
-        return found | ({"convention": self.convention} if self.convention else {})
+        found |= {"convention": self.convention} if self.convention else {}
+        return found | ({"rule": self.rule} if self.rule else {})
 
 
 def format_problems_text(problems: Iterable[Problem], limit: int | None = None) -> str:

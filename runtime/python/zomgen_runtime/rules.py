@@ -15,24 +15,41 @@ boolean is a problem too: a rule holds only where it says `true`.
 
 The evaluator is Google's CEL runtime for Python (`cel-expr-python`), with CEL's standard
 macros (`all`, `exists`, `exists_one`, `map`, `filter`, `has`, `size`), the strings extension
-(`split`, `join`, `indexOf`, `lowerAscii`, ...) and zomgen's `indices(list)`. Each rule is
-compiled once per process. The TypeScript run time evaluates the same rules with @marcbachmann/cel-js (rules.ts),
+(`split`, `join`, `indexOf`, `lowerAscii`, ...), `cel.bind`, and zomgen's library (tree.py):
+the variable `nodes` (every node at and below `self`, by path) and the functions `indices`,
+`pathParent` and `pathName`. Each rule is compiled once per process.
+
+A JSON number is a CEL `int` when it is whole and within 64 bits, a `double` otherwise (JSON
+Schema's view: 2.0 is an integer), in both run times, whatever the JSON text: the TypeScript run
+time cannot see whether a number was written `2` or `2.0`. The TypeScript run time evaluates the same rules with @marcbachmann/cel-js (rules.ts),
 and both give the same verdicts and messages (runtime/cases/rules.json). A problem's message
 never quotes either engine's own error text, which differs between them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from .pointers import parse_pointer
+from .pointers import parse_pointer, resolve_local_ref
+from .problems import Problem
+from .tree import FUNCTIONS, NODES, as_cel, nodes_of, uses_nodes
 from .values import is_array, is_object
 from .violations import Check, Violation, malformed
 
 RULES = "x-zomgen-rules"
+# What an unchecked place is called (`Unchecked.reason`) where a rule was not evaluated because
+# it iterates past the engine's budget: cel-expr-python stops a program after 10,000 iterations
+# of its comprehensions (nested ones count together), and lets no caller change that.
+OVER_BUDGET = "rule budget"
+BUDGET = 10_000
+_OVER_BUDGET_WORDS = (
+    f"was not evaluated: it iterates more than {BUDGET:,} times, the most the Python run "
+    "time's CEL engine allows"
+)
 _FIELDS = frozenset(("rule", "message", "messageExpression", "fieldPath", "reason"))
 
 
@@ -44,6 +61,7 @@ class _Rule:
     message: str | None
     message_expression: str | None
     field_path: tuple[str, ...]
+    reads_nodes: bool  # does the rule or its message read the variable `nodes`?
 
 
 def compile_error(text: str) -> str | None:
@@ -71,6 +89,28 @@ def entry_problem(entry: Any) -> str | None:
     return None
 
 
+def over_budget(problem: Problem) -> bool:
+    """Is `problem` a rule not evaluated past the iteration budget? (Not a fault of the
+    hierarchy: a place not checked; api.py and the catalog report it as one.)"""
+    return problem.keyword == RULES and problem.message.endswith(_OVER_BUDGET_WORDS)
+
+
+def with_rule_texts(problems: list[Problem], schema: Any) -> list[Problem]:
+    """`problems` with each rule's problem given its rule's text (`rule`, in JSON output), found
+    at its schema path in `schema`, the bundled schema."""
+    if not any(p.keyword == RULES for p in problems):
+        return problems
+    return [
+        dataclasses.replace(p, rule=_rule_text(schema, p.schema_path)) if p.keyword == RULES else p
+        for p in problems
+    ]
+
+
+def _rule_text(schema: Any, schema_path: str) -> str:
+    entry = resolve_local_ref(schema, "#" + schema_path)
+    return entry["rule"] if is_object(entry) and isinstance(entry.get("rule"), str) else ""
+
+
 def rules(value: Any) -> Check:
     parsed: list[_Rule] = []
     why = "expected a list of rules" if not is_array(value) else None
@@ -80,14 +120,17 @@ def rules(value: Any) -> Check:
             why = f"the rule {entry['rule']} does not compile as CEL"
         if why is None:
             field = entry.get("fieldPath")
+            expression = entry.get("messageExpression")
             parsed.append(
                 _Rule(
                     entry["rule"],
                     entry.get("message"),
-                    entry.get("messageExpression"),
+                    expression,
                     tuple(parse_pointer(field)) if field else (),
+                    uses_nodes(entry["rule"]) or uses_nodes(expression or ""),
                 )
             )
+    with_nodes = any(rule.reads_nodes for rule in parsed)
 
     def check(instance: Any) -> list[Violation]:
         if why is not None:
@@ -95,13 +138,18 @@ def rules(value: Any) -> Check:
         found: list[Violation] = []
         # `self` made a CEL value once for all the rules of this place (as rules.ts does): the
         # conversion of a large group costs far more than a rule's evaluation
-        bound = _bind(instance)
+        try:
+            bound = _bind(instance, with_nodes)
+        except RecursionError:  # nests past what can be converted: no rule can be evaluated
+            bound = None
         for index, rule in enumerate(parsed):
             verdict = _evaluate(rule.rule, bound)
             if verdict is True:
                 continue
             if verdict is False:
                 message = _message(rule, bound)
+            elif verdict is _OVER_BUDGET:
+                message = f"the rule {rule.rule} {_OVER_BUDGET_WORDS}"
             elif verdict is None:
                 message = f"the rule {rule.rule} cannot be evaluated on this value"
             else:
@@ -112,18 +160,29 @@ def rules(value: Any) -> Check:
     return check
 
 
-def _bind(instance: Any) -> Any:
-    """The evaluation context with `self` bound to `instance`."""
-    return _environment().Activation({"self": instance})
+def _bind(instance: Any, with_nodes: bool) -> Any:
+    """The evaluation context with `self` bound to `instance`, and `nodes` to its tree where a
+    rule reads it (only then: it costs a second conversion of every node)."""
+    value = as_cel(instance)
+    if not with_nodes:
+        return _environment().Activation({"self": value})
+    return _environment().Activation({"self": value, NODES: nodes_of(value)})
+
+
+_OVER_BUDGET = object()  # _evaluate's verdict for a rule stopped by the iteration budget
 
 
 def _evaluate(text: str, bound: Any) -> Any:
-    """The value the rule `text` gives in the context `bound` (a bool, or another value), or
-    None when it cannot be evaluated there (CEL's errors; a value CEL cannot hold, such as an
-    integer past 64 bits, anywhere in `self`)."""
+    """The value the rule `text` gives in the context `bound` (a bool, or another value),
+    _OVER_BUDGET, or None when it cannot be evaluated there (CEL's errors; a value CEL cannot
+    hold anywhere in `self`)."""
+    if bound is None:
+        return None
     try:
         result = _program(text).eval(bound)
-    except (RuntimeError, ValueError, TypeError, OverflowError):
+    except RuntimeError as exc:
+        return _OVER_BUDGET if "Iteration budget exceeded" in str(exc) else None
+    except (ValueError, TypeError, OverflowError):
         return None
     if result.type().name() == "ERROR":  # CEL's own errors are values
         return None
@@ -151,21 +210,24 @@ def _environment() -> Any:
     # names `Any`, as keywords.py does with jsonschema.
     cel: Any = importlib.import_module("cel_expr_python.cel")
     strings: Any = importlib.import_module("cel_expr_python.ext.ext_strings")
+    bindings: Any = importlib.import_module("cel_expr_python.ext.ext_bindings")
     types = cel.Type
-    indices = cel.FunctionDecl(
-        "indices",
-        [
-            cel.Overload(
-                "indices_list", types.List(types.INT), [types.List(types.DYN)], impl=_indices
-            )
-        ],
-    )
+    type_of = {
+        "list": types.List(types.DYN),
+        "list<int>": types.List(types.INT),
+        "list<string>": types.List(types.STRING),
+        "map": types.Map(types.STRING, types.DYN),
+        "string": types.STRING,
+    }
+    functions = [
+        cel.FunctionDecl(
+            name,
+            [cel.Overload(f"{name}_{takes}", type_of[gives], [type_of[takes]], impl=impl)],
+        )
+        for name, takes, gives, impl in FUNCTIONS
+    ]
     return cel.NewEnv(
-        variables={"self": types.DYN}, extensions=[strings.ExtStrings()], functions=[indices]
+        variables={"self": types.DYN, NODES: types.Map(types.STRING, types.DYN)},
+        extensions=[strings.ExtStrings(), bindings.ExtBindings()],
+        functions=functions,
     )
-
-
-def _indices(items: list[Any]) -> list[int]:
-    """`indices(list)`: 0, 1, ... size - 1, to pair lists by position (neither engine has
-    two-variable comprehensions): `indices(self.shape).all(i, self.shape[i] == ...)`."""
-    return list(range(len(items)))

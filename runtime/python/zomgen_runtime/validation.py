@@ -35,6 +35,7 @@ from .patterns import search
 from .pointers import escape, split_node_pointer, to_pointer
 from .problems import Problem
 from .pruned import pruning, worth_pruning
+from .rules import with_rule_texts
 from .values import is_array, is_object
 
 _COMBINATORS = ("anyOf", "oneOf")
@@ -56,6 +57,12 @@ def check_document(
 ) -> list[Problem]:
     """Every problem of a whole ZOM document under `schema` (a bundled convention schema):
     JSON Schema errors at their deepest cause, plus the zomgen check keywords. [] if valid."""
+    return with_rule_texts(_check_document(document, schema, fast=fast), schema)
+
+
+def _check_document(
+    document: dict[str, Any], schema: dict[str, Any], *, fast: bool
+) -> list[Problem]:
     engines = engines_for(schema)
     if fast and fast_verdict(engines, document):
         return []

@@ -31,6 +31,8 @@ import { type LinearPattern, linearPattern, unreadable } from "./patterns.js";
 import { CHECKS, MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH } from "./checks.js";
 import { CONNECTED, connected } from "./connected.js";
 import {
+  PROTO,
+  PROTO_ALIAS,
   escapeToken,
   hasOwn,
   isArray,
@@ -44,9 +46,6 @@ import type { Check } from "./violations.js";
 
 /** The bundled schema's own id inside Ajv; fragments of it are compiled on demand (report.ts). */
 export const SCHEMA_ID = "urn:zomgen:bundled-schema";
-const PROTO = "__proto__";
-/** What `__proto__` is called while Ajv looks (a private-use character cannot clash). */
-export const PROTO_ALIAS = "__proto__\uE000";
 
 type Mutable = { [key: string]: unknown };
 

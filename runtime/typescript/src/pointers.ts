@@ -15,6 +15,10 @@ export type JsonValue =
 export type Segment = string | number;
 
 export const WILDCARD = "*";
+export const PROTO = "__proto__";
+/** What a document's key `__proto__` is called while Ajv looks (engine.ts): a private-use
+ * character cannot clash. A check that reads keys as names gives it back its own. */
+export const PROTO_ALIAS = "__proto__\uE000";
 
 export function isObject(value: unknown): value is { readonly [key: string]: unknown } {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -17,6 +17,8 @@ export interface Problem {
   readonly schema_path: string;
   /** The convention (and version) whose rule found it, where a check applies several. */
   readonly convention?: string;
+  /** The CEL text of the rule that found it, for `x-zomgen-rules`. */
+  readonly rule?: string;
 }
 
 /** Past this many problems an error message counts the rest instead of listing them. */

@@ -16,8 +16,8 @@
  */
 
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { PROTO_ALIAS, SCHEMA_ID, type Engines, forbidsKey, unescapeKey } from "./engine.js";
-import { escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
+import { SCHEMA_ID, type Engines, forbidsKey, unescapeKey } from "./engine.js";
+import { PROTO_ALIAS, escapeToken, isArray, isObject, parsePointer, repr, splitNodePointer } from "./pointers.js";
 import { type Resolve, resolver, ruledOut } from "./meant.js";
 import { unreadable } from "./patterns.js";
 import {

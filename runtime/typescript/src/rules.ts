@@ -7,13 +7,16 @@
  *
  * The evaluator is @marcbachmann/cel-js (the Python run time uses Google's cel-expr-python);
  * both give the same verdicts and messages (runtime/cases/rules.json). JSON numbers are all
- * `number` here, so an integer becomes a CEL `int` (a BigInt) before a rule reads it, as Python
- * reads JSON integers; one past CEL's 64 bits cannot be evaluated, as in Python.
+ * `number` here, so a whole number within 64 bits becomes a CEL `int` (a BigInt) before a rule
+ * reads it, and every other number a `double`, as in Python (tree.ts). zomgen's library of
+ * functions and the variable `nodes` are in tree.ts.
  */
 
 import { Environment, type ParseResult } from "@marcbachmann/cel-js";
 
 import { isArray, isObject, parsePointer } from "./pointers.js";
+import type { Problem } from "./problems.js";
+import { FUNCTIONS, NODES, asCel, nodesOf, usesNodes } from "./tree.js";
 import { type Check, type Violation, malformed } from "./violations.js";
 
 export const RULES = "x-zomgen-rules";
@@ -24,6 +27,7 @@ interface Rule {
   readonly message: string | null;
   readonly messageExpression: string | null;
   readonly fieldPath: readonly string[];
+  readonly readsNodes: boolean;
 }
 
 let environment: Environment | null = null;
@@ -33,10 +37,7 @@ const programs = new Map<string, ParseResult | null>();
 function program(text: string): ParseResult | null {
   let found = programs.get(text);
   if (found === undefined) {
-    environment ??= new Environment({
-      unlistedVariablesAreDyn: true,
-      homogeneousAggregateLiterals: false,
-    }).registerFunction("indices(list): list<int>", indices);
+    environment ??= celEnvironment();
     try {
       found = environment.parse(text);
       // checked as Python's compiler checks it: an unknown function or variable is refused
@@ -47,6 +48,12 @@ function program(text: string): ParseResult | null {
     programs.set(text, found);
   }
   return found;
+}
+
+function celEnvironment(): Environment {
+  const made = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
+  for (const [signature, handler] of FUNCTIONS) made.registerFunction(signature, handler);
+  return made;
 }
 
 /** What is wrong with one entry's form (not its CEL), or null. */
@@ -61,6 +68,22 @@ export function entryProblem(entry: unknown): string | null {
   return null;
 }
 
+/** `problems` with each rule's problem given its rule's text (`rule`), found at its schema path
+ * in `schema`, the bundled schema (parsed only when a rule found a problem). */
+export function withRuleTexts(problems: Problem[], schema: () => unknown): Problem[] {
+  if (!problems.some((problem) => problem.keyword === RULES)) return problems;
+  const bundled = schema();
+  return problems.map((problem) => {
+    if (problem.keyword !== RULES) return problem;
+    let entry: unknown = bundled;
+    for (const token of parsePointer(problem.schema_path)) {
+      entry = isObject(entry) ? entry[token] : isArray(entry) ? entry[Number(token)] : undefined;
+    }
+    const rule = isObject(entry) ? entry["rule"] : undefined;
+    return typeof rule === "string" ? { ...problem, rule } : problem;
+  });
+}
+
 export function rules(value: unknown): Check {
   const parsed: Rule[] = [];
   let why: string | null = isArray(value) ? null : "expected a list of rules";
@@ -73,24 +96,25 @@ export function rules(value: unknown): Check {
       continue;
     }
     const field = entry["fieldPath"];
+    const messageExpression = typeof entry["messageExpression"] === "string" ? entry["messageExpression"] : null;
     parsed.push({
       rule,
       message: typeof entry["message"] === "string" ? entry["message"] : null,
-      messageExpression:
-        typeof entry["messageExpression"] === "string" ? entry["messageExpression"] : null,
+      messageExpression,
       fieldPath: typeof field === "string" && field !== "" ? parsePointer(field) : [],
+      readsNodes: usesNodes(rule) || usesNodes(messageExpression ?? ""),
     });
   }
 
   return (instance: unknown): Violation[] => {
     if (why !== null) return [malformed(RULES, why)];
     const found: Violation[] = [];
-    const self = asCel(instance); // once for all the rules of this place
+    const context = bind(instance, parsed.some((rule) => rule.readsNodes));
     parsed.forEach((rule, index) => {
-      const verdict = evaluate(rule.rule, self);
+      const verdict = evaluate(rule.rule, context);
       if (verdict === true) return;
       let message: string;
-      if (verdict === false) message = ruleMessage(rule, self);
+      if (verdict === false) message = ruleMessage(rule, context);
       else if (verdict === NOT_EVALUATED) message = `the rule ${rule.rule} cannot be evaluated on this value`;
       else message = `the rule ${rule.rule} gives no boolean`;
       found.push({ path: rule.fieldPath, message, at: index });
@@ -100,48 +124,34 @@ export function rules(value: unknown): Check {
 }
 
 const NOT_EVALUATED = Symbol("not evaluated");
+type Context = Record<string, unknown> | typeof NOT_EVALUATED;
 
-/** `indices(list)`: 0, 1, ... size - 1, to pair lists by position (neither engine has
- * two-variable comprehensions): `indices(self.shape).all(i, self.shape[i] == ...)`. */
-function indices(items: readonly unknown[]): bigint[] {
-  return items.map((_item, index) => BigInt(index));
+/** The variables a rule reads: `self` made a CEL value once for all the rules of this place,
+ * and `nodes` where a rule reads it (only then: it costs a second walk of every node). */
+function bind(instance: unknown, withNodes: boolean): Context {
+  try {
+    const self = asCel(instance);
+    return withNodes ? { self, [NODES]: nodesOf(self) } : { self };
+  } catch {
+    return NOT_EVALUATED; // nests past what the stack holds: no rule can be evaluated
+  }
 }
 
-/** What the rule `text` gives with `self` bound to `self` (a value `asCel` made), or
- * NOT_EVALUATED. */
-function evaluate(text: string, self: unknown): unknown {
+/** What the rule `text` gives in `context`, or NOT_EVALUATED. */
+function evaluate(text: string, context: Context): unknown {
   const compiled = program(text);
-  if (compiled === null || self === NOT_EVALUATED) return NOT_EVALUATED;
+  if (compiled === null || context === NOT_EVALUATED) return NOT_EVALUATED;
   try {
-    return compiled({ self });
+    return compiled(context);
   } catch {
     return NOT_EVALUATED;
   }
 }
 
-function ruleMessage(rule: Rule, self: unknown): string {
+function ruleMessage(rule: Rule, context: Context): string {
   if (rule.messageExpression !== null) {
-    const said = evaluate(rule.messageExpression, self);
+    const said = evaluate(rule.messageExpression, context);
     if (typeof said === "string" && said !== "") return said;
   }
   return rule.message ?? `fails the rule ${rule.rule}`;
-}
-
-const INT_MIN = -(2n ** 63n);
-const INT_MAX = 2n ** 63n - 1n;
-
-/** `value` with its integers as BigInt (CEL `int`), or NOT_EVALUATED when one is past 64 bits. */
-function asCel(value: unknown): unknown {
-  if (typeof value === "number") {
-    if (!Number.isInteger(value)) return value;
-    const whole = BigInt(value);
-    return whole < INT_MIN || whole > INT_MAX ? NOT_EVALUATED : whole;
-  }
-  if (isArray(value)) {
-    const items = value.map(asCel);
-    return items.includes(NOT_EVALUATED) ? NOT_EVALUATED : items;
-  }
-  if (!isObject(value)) return value;
-  const entries = Object.entries(value).map(([key, item]) => [key, asCel(item)] as const);
-  return entries.some(([, item]) => item === NOT_EVALUATED) ? NOT_EVALUATED : Object.fromEntries(entries);
 }

@@ -8,6 +8,7 @@ import { type Engines, compileEngines, escapeKeys } from "./engine.js";
 import { isArray, isObject } from "./pointers.js";
 import { type Problem, ZomError } from "./problems.js";
 import { report } from "./report.js";
+import { withRuleTexts } from "./rules.js";
 
 export class Validator {
   private compiled: Engines | undefined;
@@ -42,7 +43,8 @@ export class Validator {
     return deeply(
       () => {
         const escaped = escapeKeys(document);
-        return engines.fast(escaped) === true ? [] : report(engines, escaped);
+        if (engines.fast(escaped) === true) return [];
+        return withRuleTexts(report(engines, escaped), () => JSON.parse(this.schemaText));
       },
       () => [TOO_DEEP],
     );

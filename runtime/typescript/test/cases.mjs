@@ -9,10 +9,11 @@ import { fileURLToPath } from "node:url";
 import { Validator } from "../dist/validator.js";
 
 const folder = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cases");
-const FIELDS = ["node_path", "pointer", "keyword", "schema_path", "message"];
+const FIELDS = ["node_path", "pointer", "keyword", "schema_path", "message", "rule"];
 
-/** A problem as the case files spell it: these fields, in this order (others are left out). */
-const row = (problem) => JSON.stringify(FIELDS.map((field) => problem[field]));
+/** A problem as the case files spell it: these fields, in this order (others are left out; a
+ * problem of no rule in CEL has no `rule`). */
+const row = (problem) => JSON.stringify(FIELDS.map((field) => problem[field] ?? ""));
 
 let held = 0;
 const failures = [];
