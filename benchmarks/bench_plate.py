@@ -175,7 +175,7 @@ def main() -> None:
             if not args.without_models:
                 rows.append(_models_row(url))
     table = _table(args, nodes, groups, ideal, computed, rows)
-    args.out.write_text(table + _analysis(args.out), "utf-8")
+    args.out.write_text(table + analysis_below(args.out), "utf-8")
     print(table)
 
 
@@ -195,7 +195,7 @@ def _models_row(url: str) -> tuple[str, float, str]:
     return ("ome-zarr-models HCS.from_zarr", seconds, "valid")
 
 
-def _analysis(out: Path) -> str:
+def analysis_below(out: Path) -> str:
     """What `out` says below the table (from its first `## ` heading on), kept as written:
     the reading of the figures is a person's, the figures are this run's."""
     if not out.exists():

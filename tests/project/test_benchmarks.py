@@ -73,6 +73,35 @@ def test_bench_validate_ts_runs() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.node
+def test_bench_rules_puts_each_rule_beside_its_relation(tmp_path: Path) -> None:
+    out = tmp_path / "rules.md"
+    result = _run(
+        str(BENCHMARKS / "bench_rules.py"),
+        "-n",
+        "20",
+        "--rows",
+        "1",
+        "--columns",
+        "2",
+        "--repeat",
+        "1",
+        "--out",
+        str(out),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = out.read_text("utf-8")
+    for row in (
+        "| xarray, 20 variables | x-zomgen-ndim-length on each variable | valid | ",
+        "| xarray, 20 variables | the rule on each variable | one fault | ",
+        "| xarray, 20 variables | one rule on the root | valid | ",
+        "| plate, 2 wells | PlateRules' five relation keywords | one fault | ",
+        "| plate, 2 wells | the same as five rules | valid | ",
+    ):
+        assert row in table, table
+    assert table.count(" ms (") == 2 * 10
+
+
 def test_bench_plate_runs(tmp_path: Path) -> None:
     out = tmp_path / "plate.md"
     out.write_text("# old table\n\n| x |\n\n## Reading the figures\n\nkept as written\n", "utf-8")
