@@ -164,6 +164,10 @@ ONE_SIDED_NAMES: dict[tuple[str, str], str] = {
         "pointers",
         "PROTO_ALIAS",
     ): "TypeScript only: the name `__proto__` has while Ajv looks (as PROTO)",
+    ("pointers", "own_key"): (
+        "TypeScript only: finds a member named `__proto__` under the name Ajv's checks see "
+        "it by (PROTO_ALIAS); a Python dict needs no such step"
+    ),
     ("rules", "compile_error"): (
         "Python only: the compiler refuses a rule that is not CEL when the convention is built "
         "(zomgen/schema/rules.py), with the engine's words and the place in the rule"

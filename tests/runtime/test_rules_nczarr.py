@@ -16,8 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import netCDF4
-import numpy as np
 import pytest
 import zarr
 from zomgen_runtime import validate_store
@@ -25,6 +23,17 @@ from zomgen_runtime.api import check_hierarchy
 from zomgen_runtime.pointers import resolve_local_ref
 
 from tests.support.cli import run_zomgen
+from tests.support.nczarr_stores import (
+    array_added,
+    attribute_without_type,
+    axis_resized,
+    dimension_dropped,
+    dimension_renamed_for_xarray,
+    reference_dropped,
+    scalar_given_an_axis,
+    text_attribute_made_a_number,
+    write_netcdf,
+)
 from tests.support.node import HARNESS, require_toolchain, run_node
 from tests.support.paths import ROOT
 from zomgen.pipeline import Options, generate_package
@@ -36,80 +45,13 @@ RULE = "x-zomgen-rules"
 ATTRIBUTES = f"/$defs/TypedAttributes/{RULE}"
 
 
-def _write_netcdf(path: Path) -> None:
-    """A dataset as a netCDF user writes one: an unlimited and a fixed dimension at the root, a
-    dimension declared two groups down, arrays that use dimensions of their own group and of
-    the root, a scalar, and text, numeric and string-list attributes."""
-    ds = netCDF4.Dataset(f"file://{path}#mode=nczarr,file", "w")
-    ds.createDimension("time", None)
-    ds.createDimension("lat", 3)
-    ds.title = "rules in CEL"
-    temperature = ds.createVariable("t", "f8", ("time", "lat"))
-    temperature.units = "K"
-    temperature.valid_range = np.array([150.0, 350.0])
-    temperature[0:4, :] = np.full((4, 3), 280.0)
-    counts = ds.createVariable("n", "i2", ("time",))
-    counts.flag = np.int8(3)
-    counts.names = ["a", "bb"]
-    ds.createVariable("s", "i4", ()).assignValue(7)
-    levels = ds.createGroup("forecast").createGroup("member1")
-    levels.createDimension("lev", 2)
-    pressure = levels.createVariable("p", "f4", ("lev", "lat"))
-    pressure.long_name = "pressure"
-    pressure[:] = np.ones((2, 3))
-    ds.close()
-
-
-def _attribute_without_type(root: zarr.Group) -> None:
-    root["t"].attrs["comment"] = "added by another tool"
-
-
-def _text_attribute_made_a_number(root: zarr.Group) -> None:
-    root["t"].attrs["units"] = 273
-
-
-def _axis_resized(root: zarr.Group) -> None:
-    root["forecast/member1/p"].resize((2, 5))
-
-
-def _dimension_dropped(root: zarr.Group) -> None:
-    group = root["forecast/member1"]
-    declared = dict(group.attrs["_nczarr_group"])
-    declared["dimensions"] = {}
-    group.attrs["_nczarr_group"] = declared
-
-
-def _dimension_renamed_for_xarray(root: zarr.Group) -> None:
-    root["t"].attrs["_ARRAY_DIMENSIONS"] = ["time", "latitude"]
-
-
-def _array_added(root: zarr.Group) -> None:
-    extra = root["forecast"].create_array("extra", shape=(3,), dtype="int8")
-    extra.attrs.update(
-        {
-            "_nczarr_array": {"dimension_references": ["/lat"]},
-            "_nczarr_attr": {"types": {"_nczarr_array": "|J0", "_nczarr_attr": "|J0"}},
-        }
-    )
-
-
-def _scalar_given_an_axis(root: zarr.Group) -> None:
-    root["s"].resize((2,))
-
-
-def _reference_dropped(root: zarr.Group) -> None:
-    array = dict(root["t"].attrs["_nczarr_array"])
-    array["dimension_references"] = ["/time"]
-    root["t"].attrs["_nczarr_array"] = array
-
-
 GROUP_LISTS = f"/$defs/Group/{RULE}/0"
 VARIABLE = f"/$defs/Variable/{RULE}"
 # (what changed the store, its problems: node, pointer, schema path, message)
 STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str, str, str]]]] = {
     "as netCDF wrote it": (None, []),
     "an attribute another tool added": (
-        _attribute_without_type,
+        attribute_without_type,
         [
             (
                 "/t",
@@ -120,7 +62,7 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
         ],
     ),
     "a text attribute made a number": (
-        _text_attribute_made_a_number,
+        text_attribute_made_a_number,
         [
             (
                 "/t",
@@ -131,7 +73,7 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
         ],
     ),
     "an axis resized": (
-        _axis_resized,
+        axis_resized,
         [
             (
                 "/",
@@ -142,7 +84,7 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
         ],
     ),
     "a dimension no longer declared": (
-        _dimension_dropped,
+        dimension_dropped,
         [
             (
                 "/",
@@ -153,7 +95,7 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
         ],
     ),
     "a dimension renamed for xarray": (
-        _dimension_renamed_for_xarray,
+        dimension_renamed_for_xarray,
         [
             (
                 "/t",
@@ -164,7 +106,7 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
         ],
     ),
     "an array the group does not list": (
-        _array_added,
+        array_added,
         [
             (
                 "/forecast",
@@ -175,11 +117,11 @@ STORES: dict[str, tuple[Callable[[zarr.Group], None] | None, list[tuple[str, str
         ],
     ),
     "a scalar given a length": (
-        _scalar_given_an_axis,
+        scalar_given_an_axis,
         [("/s", "/shape", f"{VARIABLE}/1", "a scalar is stored as one value")],
     ),
     "a dimension reference dropped": (
-        _reference_dropped,
+        reference_dropped,
         [
             (
                 "/t",
@@ -204,7 +146,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     found = {}
     for number, (name, (change, _problems)) in enumerate(STORES.items()):
         path = folder / f"{number}.zarr"
-        _write_netcdf(path)
+        write_netcdf(path)
         if change is not None:
             change(zarr.open_group(path, mode="r+", zarr_format=2))
         found[name] = path

@@ -24,6 +24,7 @@ import {
   hasOwn,
   isArray,
   isObject,
+  ownKey,
   repr,
   toPointer,
   unescapeToken,
@@ -45,10 +46,9 @@ export function findMember(instance: unknown, relative: string): unknown {
   let node: unknown = instance;
   for (const name of relative.split("/")) {
     const members = isObject(node) ? node["members"] : undefined;
-    if (!isObject(members) || name === "" || name === "." || name === ".." || !hasOwn(members, name)) {
-      return undefined;
-    }
-    node = members[name];
+    const key = isObject(members) && name !== "" && name !== "." && name !== ".." ? ownKey(members, name) : null;
+    if (key === null || !isObject(members)) return undefined;
+    node = members[key];
   }
   return node;
 }
@@ -279,9 +279,10 @@ export function relativeNode(root: unknown, holder: Location, relative: string):
       continue;
     }
     const members = isObject(node) ? node["members"] : undefined;
-    if (!isObject(members) || name === "" || name === "." || !hasOwn(members, name)) return null;
-    node = members[name];
-    target.push("members", name);
+    const key = isObject(members) && name !== "" && name !== "." ? ownKey(members, name) : null;
+    if (key === null || !isObject(members)) return null;
+    node = members[key];
+    target.push("members", key);
   }
   return target;
 }

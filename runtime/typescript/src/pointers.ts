@@ -32,6 +32,14 @@ export function hasOwn(value: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key);
 }
 
+/** The key under which `value` holds `key`: `key` itself, or for `__proto__` the name Ajv's
+ * checks see it under (PROTO_ALIAS); null when `value` does not hold it. A check that reads a
+ * name from the document (a member named in an attribute) finds the member by it. */
+export function ownKey(value: object, key: string): string | null {
+  if (hasOwn(value, key)) return key;
+  return key === PROTO && hasOwn(value, PROTO_ALIAS) ? PROTO_ALIAS : null;
+}
+
 export function escapeToken(token: Segment): string {
   return String(token).replaceAll("~", "~0").replaceAll("/", "~1");
 }
