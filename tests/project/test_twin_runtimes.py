@@ -168,6 +168,10 @@ ONE_SIDED_NAMES: dict[tuple[str, str], str] = {
         "TypeScript only: finds a member named `__proto__` under the name Ajv's checks see "
         "it by (PROTO_ALIAS); a Python dict needs no such step"
     ),
+    ("rules", "result_type"): (
+        "Python only: the compiler refuses a rule that gives no bool, or a messageExpression no "
+        "string, where the type checker knows (zomgen/schema/rules.py)"
+    ),
     ("rules", "compile_error"): (
         "Python only: the compiler refuses a rule that is not CEL when the convention is built "
         "(zomgen/schema/rules.py), with the engine's words and the place in the rule"

@@ -192,3 +192,37 @@ def test_a_rule_only_the_python_engine_reads_is_refused(tmp_path: Path) -> None:
         "read: write 'key' in map"
     )
     assert lines[1].endswith("uses replace(), which the TypeScript run time's CEL does not have")
+
+
+def test_a_rule_is_type_checked_against_what_its_schema_says_of_self(tmp_path: Path) -> None:
+    """Where the subschema pins `self`'s type, the build type-checks each rule and message with
+    it; where it does not (a node's schema), `self` is dyn and nothing more is refused."""
+    dims: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+    lengths: dict[str, Any] = {"type": "object", "additionalProperties": {"type": "integer"}}
+    dims[RULE] = [{"rule": "self.all(d, d > 0)"}, {"rule": "self.all(d, d.size() > 0)"}]
+    lengths[RULE] = [
+        {"rule": "self.all(k, self[k] >= 1)", "messageExpression": "self.size()"},
+        {
+            "rule": "self.all(k, self[k] >= 1)",
+            "messageExpression": "'lengths: ' + keys(self).join(', ')",
+        },
+    ]
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Typed",
+        "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+        "properties": {"attributes": {"properties": {"dims": dims, "lengths": lengths}}},
+        RULE: [{"rule": "self.attributes.dims.size() > 0 || self.size() > 2"}],
+    }
+    path = tmp_path / "typed.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    result = run_zomgen("build", str(path), "-o", str(tmp_path / "out"))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    attributes = "/properties/attributes/properties"
+    assert result.stderr.splitlines() == [
+        f"zomgen: {path}:{attributes}/dims/{RULE}/0/rule: {RULE}: the rule 'self.all(d, d > 0)' "
+        "does not type-check with `self` a list(string), as the schema here says: 1:15: found no "
+        "matching overload for '_>_' applied to '(string, int)'",
+        f"zomgen: {path}:{attributes}/lengths/{RULE}/0/messageExpression: {RULE}: the "
+        "messageExpression 'self.size()' gives a value of type int, not string",
+    ]

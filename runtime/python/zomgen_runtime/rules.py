@@ -64,14 +64,31 @@ class _Rule:
     reads_nodes: bool  # does the rule or its message read the variable `nodes`?
 
 
-def compile_error(text: str) -> str | None:
-    """Why CEL cannot compile `text` (the engine's words, with the position in the rule), or
-    None when it can. The compiler refuses such a rule when the convention is built."""
+# What the schema says `self` is, as CEL types: "dyn", "int", "string", "bool", or ("list", T)
+# and ("map", T) (string keys) of another. Only the compiler's check reads it (SelfType).
+SelfType = str | tuple[str, Any]
+
+
+def compile_error(text: str, self_type: SelfType = "dyn") -> str | None:
+    """Why CEL cannot compile `text` with `self` of `self_type` (the engine's words, with the
+    position in the rule), or None when it can. The compiler refuses such a rule when the
+    convention is built; at run time `self` is always `dyn`, so a rule typed against its schema
+    reads each value as the type checker assumed."""
     try:
-        _program(text)
+        if self_type == "dyn":
+            _program(text)
+        else:
+            _environment(self_type).compile(text)
     except RuntimeError as exc:
         return str(exc).strip()
     return None
+
+
+def result_type(text: str, self_type: SelfType = "dyn") -> str:
+    """The CEL type the type checker gives `text` (which compiles), as the engine names it:
+    `bool`, `string`, `int`, `dyn` (not known before it runs), ..."""
+    expression = _program(text) if self_type == "dyn" else _environment(self_type).compile(text)
+    return str(expression.return_type().name()).lower()
 
 
 def entry_problem(entry: Any) -> str | None:
@@ -204,7 +221,7 @@ def _program(text: str) -> Any:
 
 
 @functools.cache
-def _environment() -> Any:
+def _environment(self_type: SelfType = "dyn") -> Any:
     # Imported here: a package that never meets a rule never loads the CEL runtime. The
     # library ships stubs but no py.typed, so the checkers would refuse it; importlib keeps its
     # names `Any`, as keywords.py does with jsonschema.
@@ -227,7 +244,15 @@ def _environment() -> Any:
         for name, takes, gives, impl in FUNCTIONS
     ]
     return cel.NewEnv(
-        variables={"self": types.DYN, NODES: types.Map(types.STRING, types.DYN)},
+        variables={"self": _cel_type(types, self_type), NODES: types.Map(types.STRING, types.DYN)},
         extensions=[strings.ExtStrings(), bindings.ExtBindings()],
         functions=functions,
     )
+
+
+def _cel_type(types: Any, described: SelfType) -> Any:
+    if isinstance(described, tuple):
+        kind, inner = described
+        inner_type = _cel_type(types, inner)
+        return types.List(inner_type) if kind == "list" else types.Map(types.STRING, inner_type)
+    return {"int": types.INT, "string": types.STRING, "bool": types.BOOL}.get(described, types.DYN)
