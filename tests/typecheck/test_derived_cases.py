@@ -85,6 +85,7 @@ EXPECTED_CASES = {
     "pattern_members": 10,
     "prefix_items_tuple": 21,
     "recursive_group": 14,
+    "root_union": 18,
     "weird_keys": 31,
     "writer_keys": 17,
 }

@@ -44,12 +44,13 @@ class Builder(ValueShapes):
                 exc = Builder(self.schema_set, self.x, collect_all=True).root_failure() or exc
             raise CompileError(root_problems(str(root.path), exc)) from None
         named = self.types.get(result.name) if isinstance(result, ir.Ref) else None
-        if not isinstance(named, ir.NodeType):
+        if not isinstance(named, ir.NodeType) and not self._union_of_nodes(named):
             raise CompileError.one(
                 str(root.path),
                 "",
-                "the root is not a Zarr node: extend a base node with "
-                '`"allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}]` (or ArraySpec, or urn:zom:v2)',
+                "the root is not a Zarr node, nor a union (oneOf, anyOf) of nodes: extend a base "
+                'node with `"allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}]` (or ArraySpec, or '
+                "urn:zom:v2), in each option of a union",
             )
         types = tuple(t for t in self.types.values() if t is not None)
         description = root.contents.get("description") if isinstance(root.contents, dict) else None
@@ -61,6 +62,16 @@ class Builder(ValueShapes):
             runtime_checks=tuple(sorted(self.runtime, key=lambda c: (c.pointer, c.keyword))),
             description=description if isinstance(description, str) else None,
         )
+
+    def _union_of_nodes(self, named: ir.NamedType | None) -> bool:
+        """Is `named` an alias of a union whose every option is a node type (a root that is one
+        of several layouts: `oneOf` of groups, or of a group and an array)?"""
+        if not isinstance(named, ir.AliasType) or not isinstance(named.target, ir.UnionOf):
+            return False
+        options = [
+            self.types.get(o.name) if isinstance(o, ir.Ref) else None for o in named.target.options
+        ]
+        return all(isinstance(o, ir.NodeType) or self._union_of_nodes(o) for o in options)
 
     def root_failure(self) -> Impossible | None:
         """Why the root admits no value, every required key that cannot hold included."""
