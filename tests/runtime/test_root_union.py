@@ -45,6 +45,9 @@ def test_each_layout_loads_as_its_options_class(stores: dict[str, Path], tmp_pat
         read = json.loads((stores[name] / "zarr.json").read_text("utf-8"))
         assert package.dump(model)["attributes"] == read["attributes"]
         assert package.parse(package.dump(model)) == model
+        # written back through `create`, an array root included, it reads as the same model
+        package.create(model, tmp_path / f"copy-{name}.zarr")
+        assert package.load(tmp_path / f"copy-{name}.zarr") == model
     with pytest.raises(ZomError) as raised:
         package.load(stores["none"])
     (problem,) = raised.value.problems
