@@ -212,3 +212,38 @@ def test_the_bundled_catalogs_inline_schemas_hold_what_a_users_must() -> None:
                 assert inline_schema_problems(str(path), pointer, item[key]) == []
                 checked += 1
     assert checked >= 19
+
+
+def test_a_users_convention_with_rules_in_cel(tmp_path: Path) -> None:
+    """A catalog convention's rules in CEL run under `zomgen validate`: a rule that fails is a
+    problem naming its rule; one past the Python engine's 10,000 iterations leaves the node not
+    checked (exit 3), never valid, never invalid."""
+    rule = (
+        "self.attributes['lab:wells'].all(a, self.attributes['lab:wells'].all(b, a == b || a != b))"
+    )
+    schema = LAB_SCHEMA | {
+        "x-zomgen-rules": [
+            {"rule": "self.attributes['lab:sample'].size() <= 4", "message": "a short sample id"},
+            {"rule": rule},
+        ]
+    }
+    catalog = _catalog(tmp_path / "mine", [LAB_ENTRY], schema)
+    good = _store(tmp_path / "good.zarr", _declaring("S12") | {"lab:wells": ["A1", "A2"]})
+    long = _store(tmp_path / "long.zarr", _declaring("S12345") | {"lab:wells": []})
+    many = _store(tmp_path / "many.zarr", _declaring("S1") | {"lab:wells": list(range(101))})
+
+    assert run_zomgen("validate", good, "--catalog", catalog).returncode == 0
+    wrong = run_zomgen("validate", long, "--catalog", catalog, "--format", "json")
+    assert wrong.returncode == 1, wrong.stderr
+    (problem,) = json.loads(wrong.stdout)["problems"]
+    assert (problem["message"], problem["rule"], problem["convention"]) == (
+        "a short sample id",
+        "self.attributes['lab:sample'].size() <= 4",
+        "lab:",
+    )
+    unchecked = run_zomgen("validate", many, "--catalog", catalog, "--format", "json")
+    assert unchecked.returncode == 3, unchecked.stdout + unchecked.stderr
+    report = json.loads(unchecked.stdout)
+    assert report["status"] == "not fully checked" and report["problems"] == []
+    assert [u["reason"] for u in report["unchecked"]] == ["rule budget"]
+    assert f"the rule {rule} was not evaluated" in report["unchecked"][0]["message"]

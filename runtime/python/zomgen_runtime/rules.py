@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,10 +215,28 @@ def _message(rule: _Rule, bound: Any) -> str:
     return rule.message or f"fails the rule {rule.rule}"
 
 
+# cel-cpp's type checker refuses a key index of a `dyn` value as the range of a macro
+# (`self.attributes['lab:wells'].all(w, ...)`: "expression of type 'dyn' cannot be the range of a
+# comprehension"), which CEL allows and cel-js accepts; `dyn(...)` around it passes. Such a text
+# is checked with each literal key index as a field selection instead (of the same type), and
+# compiled as written without the checker. (A key held in a variable, `m[k].all(...)`, is
+# still refused: write `dyn(m[k]).all(...)`.)
+_DYN_RANGE = "cannot be the range of a comprehension"
+_KEY_INDEX = re.compile(r"(?<=[\w)\]])\[\s*(?:'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\")\s*\]")
+
+
 @functools.lru_cache(maxsize=4096)
 def _program(text: str) -> Any:
     """`text` compiled (raises RuntimeError, with the position, when it does not compile)."""
-    return _environment().compile(text)
+    environment = _environment()
+    try:
+        return environment.compile(text)
+    except RuntimeError as exc:
+        if _DYN_RANGE not in str(exc):
+            raise
+        # raises what else is wrong, at its place: the selection is padded to the index's length
+        environment.compile(_KEY_INDEX.sub(lambda key: ".k".ljust(len(key[0])), text))
+    return environment.compile(text, disable_check=True)
 
 
 @functools.cache
