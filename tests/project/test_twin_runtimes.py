@@ -46,6 +46,10 @@ _WRITES = "Python only: writes stores (the TypeScript run time reads only)"
 
 # module stem -> why only one run time has a module of that name
 ONE_SIDED_MODULES: dict[str, str] = {
+    "iterations": (
+        "TypeScript only: counts the steps of a rule's macros as Google's engine counts them "
+        "in Python (cel-js counts nothing), so both stop at the same budget"
+    ),
     # Python only
     "api": "Python only by this name: its twins are validator.ts (checks) and stores.ts (loads)",
     "collector": "Python only: pauses CPython's cyclic garbage collector, which JavaScript lacks",
@@ -146,15 +150,6 @@ ONE_SIDED_MODULES: dict[str, str] = {
 
 # (module, name) -> why only one run time has that name there; a TypeScript name in snake_case
 ONE_SIDED_NAMES: dict[tuple[str, str], str] = {
-    ("rules", "BUDGET"): (
-        "Python only: cel-expr-python stops a program after 10,000 comprehension iterations and "
-        "lets no caller change that; cel-js has no such budget (docs/extra-checks.md)"
-    ),
-    (
-        "rules",
-        "OVER_BUDGET",
-    ): "Python only: the reason of a place a rule past BUDGET left unchecked",
-    ("rules", "over_budget"): "Python only: which problems are rules left unevaluated past BUDGET",
     ("pointers", "PROTO"): (
         "TypeScript only: a document's key `__proto__` is renamed while Ajv looks (engine.ts) and "
         "given back its name where a check reads keys as names (tree.ts); a Python dict holds it "

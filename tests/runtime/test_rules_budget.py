@@ -1,8 +1,9 @@
-"""A rule that iterates past the Python CEL engine's budget: cel-expr-python stops a program
-after 10,000 iterations of its comprehensions (nested ones count together) and lets no caller
-raise that. Python cannot say whether such a rule holds, so the place is not checked: never
-"valid", never a problem of the hierarchy. The TypeScript engine has no such budget and
-evaluates it (docs/extra-checks.md, "Rules in CEL": the budget)."""
+"""A rule that iterates past the budget of a rule's evaluation: Google's CEL engine (the
+Python run time) stops a program at the 10,000th step of its macros' loops, nested ones counted
+together, and lets no caller change that; the TypeScript run time counts the same steps and
+stops there too (iterations.ts). Neither can say whether such a rule holds, so the place is not
+checked: never "valid", never a problem of the hierarchy, in Python, `zomgen validate` and
+load.ts alike (docs/extra-checks.md, "Rules in CEL": the budget)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import zarr
 from zomgen_runtime import NotFullyChecked, validate_store
 from zomgen_runtime.api import check_hierarchy
-from zomgen_runtime.rules import OVER_BUDGET
+from zomgen_runtime.rules import RULE_BUDGET
 
 from tests.support.cli import run_zomgen
 from tests.support.node import HARNESS, require_toolchain, run_node
@@ -27,8 +28,8 @@ from zomgen.write import write_package
 RULE = "self.members.all(a, self.members.all(b, a == b || a.lowerAscii() != b.lowerAscii()))"
 MESSAGE = "no two members whose names differ only in case"
 WORDS = (
-    f"the rule {RULE} was not evaluated: it iterates more than 10,000 times, the most the "
-    "Python run time's CEL engine allows"
+    f"the rule {RULE} was not evaluated: it takes 10,000 iterations or more, the budget of a "
+    "rule's evaluation"
 )
 
 
@@ -75,7 +76,7 @@ def test_past_the_budget_the_place_is_not_checked(folder: Path) -> None:
     checked = check_hierarchy(store, schema)
     assert checked.problems == []
     assert [(u.node_path, u.message, u.reason) for u in checked.unchecked] == [
-        ("/", WORDS, OVER_BUDGET)
+        ("/", WORDS, RULE_BUDGET)
     ]
     with pytest.raises(NotFullyChecked) as raised:
         validate_store(store, schema)
@@ -87,11 +88,14 @@ def test_past_the_budget_the_place_is_not_checked(folder: Path) -> None:
     assert result.returncode == 3, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert report["status"] == "not fully checked" and report["problems"] == []
-    assert [u["reason"] for u in report["unchecked"]] == [OVER_BUDGET]
+    assert [u["reason"] for u in report["unchecked"]] == [RULE_BUDGET]
 
 
 @pytest.mark.node
-def test_load_ts_evaluates_what_python_cannot(folder: Path, tmp_path: Path) -> None:
+def test_load_ts_stops_at_the_same_budget(folder: Path, tmp_path: Path) -> None:
+    """load.ts counts the steps Google's engine counts: 99 members (9,801 steps and the outer
+    99) are evaluated, a clash found; 101 are not, and the place is not checked, in the same
+    words; `namedMembersOnly` does not accept it."""
     require_toolchain()
     convention = _convention(folder)
     package = tmp_path / "packages" / "case_safe"
@@ -101,12 +105,28 @@ def test_load_ts_evaluates_what_python_cannot(folder: Path, tmp_path: Path) -> N
     )
     (tmp_path / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
     shutil.copy(HARNESS / "loader_twins.mjs", tmp_path / "loader_twins.mjs")
-    stores = [_store(tmp_path / "large.zarr", 101), _store(tmp_path / "clash.zarr", 101, True)]
+    small, clash, large = (
+        _store(tmp_path / "small.zarr", 99),
+        _store(tmp_path / "clash.zarr", 98, clash=True),
+        _store(tmp_path / "large.zarr", 101),
+    )
     jobs = [
-        {"package": str(package), "store": str(s), "kind": "path", "options": {}} for s in stores
+        {"package": str(package), "store": str(store), "kind": "path", "options": options}
+        for store, options in (
+            (small, {}),
+            (clash, {}),
+            (large, {}),
+            (large, {"namedMembersOnly": True}),
+        )
     ]
-    large, clash = run_node(tmp_path / "loader_twins.mjs", jobs)
-    assert large["problems"] == []
-    assert [(p["node_path"], p["message"], p["rule"]) for p in clash["problems"]] == [
+    found = run_node(tmp_path / "loader_twins.mjs", jobs)
+    assert found[0]["problems"] == []
+    assert [(p["node_path"], p["message"], p["rule"]) for p in found[1]["problems"]] == [
         ("/", MESSAGE, RULE)
     ]
+    for result in found[2:]:
+        error = result["storeError"]
+        assert error["name"] == "NotFullyChecked" and error["problems"] == []
+        assert [(u["node_path"], u["message"], u["reason"]) for u in error["unchecked"]] == [
+            ("/", WORDS, RULE_BUDGET)
+        ]

@@ -20,7 +20,7 @@ CASES = ROOT / "runtime" / "cases"
 RUNNER = ROOT / "runtime" / "typescript" / "test" / "cases.mjs"
 FIELDS = ("node_path", "pointer", "keyword", "schema_path", "message", "rule")
 # How many cases each file holds: a case lost in an edit is noticed.
-EXPECTED_COUNTS = {"malformed.json": 29, "relations.json": 54, "rules.json": 43}
+EXPECTED_COUNTS = {"malformed.json": 29, "relations.json": 54, "rules.json": 47}
 
 
 def _cases() -> list[tuple[str, dict[str, Any]]]:

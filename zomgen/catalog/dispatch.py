@@ -14,7 +14,7 @@ from typing import Any
 
 from zomgen_runtime import VALID, Problem, StoreError, Unchecked, read_hierarchy
 from zomgen_runtime.jsontext import DEFAULT_MAX_BYTES, parse_object, too_large
-from zomgen_runtime.rules import OVER_BUDGET, over_budget
+from zomgen_runtime.rules import RULE_BUDGET, over_budget
 
 from zomgen.catalog.bundles import bundled_schema
 from zomgen.catalog.declarations import Applied, Matcher
@@ -35,7 +35,7 @@ NOT_CHECKED = frozenset(
         "no schema",
         "zarr format",
         "nothing declared",
-        OVER_BUDGET,
+        RULE_BUDGET,
     }
 )
 # What the version policy and the undeclared-use notes say of a node, which a family's schema
@@ -342,7 +342,7 @@ def _check(node_path: str, node: dict[str, Any], entry: Entry, report: Report) -
         problems = [p for p in problems if not _members_required(p)]
     for problem in problems:
         if over_budget(problem):  # a rule left unevaluated: its place is not checked
-            report.note(replace(_rooted(node_path, problem, entry.label), keyword=OVER_BUDGET))
+            report.note(replace(_rooted(node_path, problem, entry.label), keyword=RULE_BUDGET))
     return [_rooted(node_path, p, entry.label) for p in problems if not over_budget(p)]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from .members import named_member_tree
 from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError
 from .reading import read_hierarchy
-from .rules import OVER_BUDGET, over_budget
+from .rules import RULE_BUDGET, over_budget
 from .validation import check_document
 
 _REQUIRED = re.compile(r"^'(.*)' is a required property$")
@@ -54,7 +54,7 @@ def check_hierarchy(
     )
     # a rule stopped by the engine's iteration budget found nothing wrong: its place is unchecked
     budget = [
-        Unchecked(p.node_path, p.pointer, p.message, OVER_BUDGET) for p in found if over_budget(p)
+        Unchecked(p.node_path, p.pointer, p.message, RULE_BUDGET) for p in found if over_budget(p)
     ]
     return Checked(read.document, problems, read.unchecked() + budget)
 

@@ -42,14 +42,13 @@ from .values import is_array, is_object
 from .violations import Check, Violation, malformed
 
 RULES = "x-zomgen-rules"
-# What an unchecked place is called (`Unchecked.reason`) where a rule was not evaluated because
-# it iterates past the engine's budget: cel-expr-python stops a program after 10,000 iterations
-# of its comprehensions (nested ones count together), and lets no caller change that.
-OVER_BUDGET = "rule budget"
-BUDGET = 10_000
-_OVER_BUDGET_WORDS = (
-    f"was not evaluated: it iterates more than {BUDGET:,} times, the most the Python run "
-    "time's CEL engine allows"
+# A rule stopped by the iteration budget: cel-expr-python stops a program at the 10,000th step
+# of its macros' loops (nested ones count together) and lets no caller change that; the
+# TypeScript run time counts the same steps (iterations.ts). Such a rule is not a fault of the
+# hierarchy but a place not checked, whose `Unchecked.reason` is RULE_BUDGET (api.py).
+RULE_BUDGET = "rule budget"
+OVER_BUDGET_WORDS = (
+    "was not evaluated: it takes 10,000 iterations or more, the budget of a rule's evaluation"
 )
 _FIELDS = frozenset(("rule", "message", "messageExpression", "fieldPath", "reason"))
 
@@ -110,7 +109,7 @@ def entry_problem(entry: Any) -> str | None:
 def over_budget(problem: Problem) -> bool:
     """Is `problem` a rule not evaluated past the iteration budget? (Not a fault of the
     hierarchy: a place not checked; api.py and the catalog report it as one.)"""
-    return problem.keyword == RULES and problem.message.endswith(_OVER_BUDGET_WORDS)
+    return problem.keyword == RULES and problem.message.endswith(OVER_BUDGET_WORDS)
 
 
 def with_rule_texts(problems: list[Problem], schema: Any) -> list[Problem]:
@@ -167,7 +166,7 @@ def rules(value: Any) -> Check:
             if verdict is False:
                 message = _message(rule, bound)
             elif verdict is _OVER_BUDGET:
-                message = f"the rule {rule.rule} {_OVER_BUDGET_WORDS}"
+                message = f"the rule {rule.rule} {OVER_BUDGET_WORDS}"
             elif verdict is None:
                 message = f"the rule {rule.rule} cannot be evaluated on this value"
             else:

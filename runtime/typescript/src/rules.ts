@@ -14,6 +14,7 @@
 
 import { Environment, type ParseResult } from "@marcbachmann/cel-js";
 
+import { ITERATION, counted, iteration, pastBudget, startCounting } from "./iterations.js";
 import { isArray, isObject, parsePointer } from "./pointers.js";
 import type { Problem } from "./problems.js";
 import { FUNCTIONS, NODES, asCel, nodesOf, usesNodes } from "./tree.js";
@@ -33,15 +34,16 @@ interface Rule {
 let environment: Environment | null = null;
 const programs = new Map<string, ParseResult | null>();
 
-/** `text` parsed once per process (null when it is not CEL). */
+/** `text` parsed once per process, each macro's step counted (iterations.ts); null when it is
+ * not CEL. */
 function program(text: string): ParseResult | null {
   let found = programs.get(text);
   if (found === undefined) {
     environment ??= celEnvironment();
     try {
-      found = environment.parse(text);
+      const written = environment.parse(text);
       // checked as Python's compiler checks it: an unknown function or variable is refused
-      if (!found.check().valid) found = null;
+      found = written.check().valid ? environment.parse(counted(text, written.ast)) : null;
     } catch {
       found = null;
     }
@@ -53,7 +55,7 @@ function program(text: string): ParseResult | null {
 function celEnvironment(): Environment {
   const made = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false });
   for (const [signature, handler] of FUNCTIONS) made.registerFunction(signature, handler);
-  return made;
+  return made.registerFunction(`${ITERATION}(): bool`, iteration);
 }
 
 /** What is wrong with one entry's form (not its CEL), or null. */
@@ -115,6 +117,7 @@ export function rules(value: unknown): Check {
       if (verdict === true) return;
       let message: string;
       if (verdict === false) message = ruleMessage(rule, context);
+      else if (verdict === OVER_BUDGET) message = `the rule ${rule.rule} ${OVER_BUDGET_WORDS}`;
       else if (verdict === NOT_EVALUATED) message = `the rule ${rule.rule} cannot be evaluated on this value`;
       else message = `the rule ${rule.rule} gives no boolean`;
       found.push({ path: rule.fieldPath, message, at: index });
@@ -124,6 +127,13 @@ export function rules(value: unknown): Check {
 }
 
 const NOT_EVALUATED = Symbol("not evaluated");
+const OVER_BUDGET = Symbol("over budget");
+/** How a rule stopped by the iteration budget is reported, in both run times: not a fault of the
+ * hierarchy but a place not checked (stores.ts). */
+export const OVER_BUDGET_WORDS =
+  "was not evaluated: it takes 10,000 iterations or more, the budget of a rule's evaluation";
+/** What an unchecked place is called (`Unchecked.reason`) where a rule was stopped so. */
+export const RULE_BUDGET = "rule budget";
 type Context = Record<string, unknown> | typeof NOT_EVALUATED;
 
 /** The variables a rule reads: `self` made a CEL value once for all the rules of this place,
@@ -137,15 +147,23 @@ function bind(instance: unknown, withNodes: boolean): Context {
   }
 }
 
-/** What the rule `text` gives in `context`, or NOT_EVALUATED. */
+/** What the rule `text` gives in `context`, OVER_BUDGET, or NOT_EVALUATED. */
 function evaluate(text: string, context: Context): unknown {
   const compiled = program(text);
   if (compiled === null || context === NOT_EVALUATED) return NOT_EVALUATED;
+  startCounting();
+  let value: unknown;
   try {
-    return compiled(context);
+    value = compiled(context);
   } catch {
-    return NOT_EVALUATED;
+    value = NOT_EVALUATED;
   }
+  return pastBudget() ? OVER_BUDGET : value;
+}
+
+/** Is `problem` a rule not evaluated past the iteration budget? */
+export function overBudget(problem: Problem): boolean {
+  return problem.keyword === RULES && problem.message.endsWith(OVER_BUDGET_WORDS);
 }
 
 function ruleMessage(rule: Rule, context: Context): string {

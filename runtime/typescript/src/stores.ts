@@ -8,7 +8,8 @@ import { httpSource } from "./http.js";
 import { namedMemberTree } from "./members.js";
 import type { JsonObject } from "./node_files.js";
 import { repr } from "./pointers.js";
-import { NotFullyChecked, type Problem, ZomError, formatProblems } from "./problems.js";
+import { NotFullyChecked, type Problem, type Unchecked, ZomError, formatProblems } from "./problems.js";
+import { RULE_BUDGET, overBudget } from "./rules.js";
 import { folderSource } from "./local_folder.js";
 import { type Readable, type Source, listedSource, readableSource } from "./sources.js";
 import { type ReadResult, readDocument } from "./walk.js";
@@ -160,9 +161,17 @@ export async function storeProblems(
 ): Promise<{ document: JsonObject; problems: Problem[] }> {
   const read = await readStore(input, schema, options);
   if (read.document === null) throw new StoreError(read.problems);
-  const problems = [...read.problems, ...notExplained(check(read.document), read.problems)];
-  if (problems.length === 0 && read.unchecked.length > 0 && options.namedMembersOnly !== true) {
-    throw new NotFullyChecked(read.unchecked);
-  }
+  const found = check(read.document);
+  const problems = [...read.problems, ...notExplained(found.filter((p) => !overBudget(p)), read.problems)];
+  // a rule stopped by the iteration budget found nothing wrong: its place is not checked
+  const budget: Unchecked[] = found.filter(overBudget).map((p) => ({
+    node_path: p.node_path,
+    pointer: p.pointer,
+    message: p.message,
+    reason: RULE_BUDGET,
+  }));
+  // `namedMembersOnly` accepts groups that could not be listed, not rules left unevaluated
+  const held = [...read.unchecked.filter(() => options.namedMembersOnly !== true), ...budget];
+  if (problems.length === 0 && held.length > 0) throw new NotFullyChecked(held);
   return { document: read.document, problems };
 }
