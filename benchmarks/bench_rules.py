@@ -196,15 +196,16 @@ def measure(
             assert unchecked or bool(found) is broken, (label, name, broken, problems[:3])
             python = median_ms(lambda s=schema, d=document: check_document(d, s), repeat)
             node = next(ts)
-            assert (node["count"] > 0) is broken, (label, name, node)
+            assert node["unchecked"] or (node["count"] > 0) is broken, (label, name, node)
             node_time = node["problems"] if broken else node["verdict"]
             first = baseline.setdefault(broken, (python, node_time))
-            # past cel-expr-python's 10,000 iterations a rule is not evaluated (not checked)
+            # past 10,000 steps a rule is not evaluated (not checked), in both run times
             note = " past the budget: not checked" if unchecked else ""
+            node_note = " past the budget: not checked" if node["unchecked"] else ""
             rows.append(
                 f"| {label} | {name} | {'one fault' if broken else 'valid'} "
                 f"| {python:.1f} ms ({python / first[0]:.2f}x){note} "
-                f"| {node_time:.1f} ms ({node_time / first[1]:.2f}x) |"
+                f"| {node_time:.1f} ms ({node_time / first[1]:.2f}x){node_note} |"
             )
     return rows
 
