@@ -1,7 +1,8 @@
 """The validator page of a convention whose rules are in CEL (NCZarr,
 tests/runtime/conventions/nczarr.json), in Chromium: the page's own CEL engine (cel-js, bundled
 into it) evaluates the rules on stores netCDF4-python wrote, and on such stores changed by
-zarr-python, and shows the problems the Python loader finds, messages included."""
+zarr-python, and shows the problems the Python loader finds, messages included. A rule past the
+budget of its evaluation leaves its place not checked on the page, as in Python."""
 
 from __future__ import annotations
 
@@ -41,8 +42,39 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Serve
         write_netcdf(root / f"{name}.zarr")
         if change is not None:
             change(zarr.open_group(root / f"{name}.zarr", mode="r+", zarr_format=2))
+    result = run_zomgen("site", _case_safe(root), "-o", root / "case-safe")
+    assert result.returncode == 0, result.stderr
+    group = zarr.open_group(root / "many.zarr", mode="w", zarr_format=3)
+    for index in range(101):  # 10,201 steps of the quadratic rule
+        group.create_group(f"g{index}")
     with serve(root, listing=True) as served:
         yield root, served
+
+
+def _case_safe(folder: Path) -> Path:
+    """A convention whose one rule is quadratic in the members."""
+    rule = "self.members.all(a, self.members.all(b, a == b || a.lowerAscii() != b.lowerAscii()))"
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "CaseSafeGroup",
+        "allOf": [{"$ref": "urn:zom:v3#/$defs/GroupSpec"}],
+        "x-zomgen-rules": [{"rule": rule}],
+    }
+    path = folder / "case-safe.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    return path
+
+
+def test_a_rule_past_its_budget_leaves_the_page_not_fully_checked(
+    site: tuple[Path, Served],
+) -> None:
+    _root, served = site
+    cases = [{"name": "many", "url": f"{served.url}/many.zarr"}]
+    seen = drive(cases, f"{served.url}/case-safe/index.html")["many"]
+    assert seen["summary"].startswith(
+        "Not fully checked: CaseSafeGroup: 102 nodes, 0 problems, 1 place not checked"
+    ), seen
+    assert seen["problems"] == [] and seen["error"] is None and uncaught(seen) == []
 
 
 def test_the_page_evaluates_the_rules_as_python_does(site: tuple[Path, Served]) -> None:

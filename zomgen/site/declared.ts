@@ -18,6 +18,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { repr } from "./_runtime_ts/pointers.js";
 import { type Problem, type Unchecked, type Verdict, verdict } from "./_runtime_ts/problems.js";
+import { RULE_BUDGET, overBudget } from "./_runtime_ts/rules.js";
 import { Validator } from "./_runtime_ts/validator.js";
 import { declaredNodeKeys, otherKeys, otherKeyWarning } from "./other_keys.js";
 
@@ -65,7 +66,7 @@ export interface DeclaredReport {
 }
 
 /** The matcher's notes that say a place was not checked (dispatch.py's NOT_CHECKED). */
-const NOT_CHECKED = new Set(["unknown convention", "undeclared", "no schema", "zarr format", "nothing declared"]);
+const NOT_CHECKED = new Set(["unknown convention", "undeclared", "no schema", "zarr format", "nothing declared", RULE_BUDGET]);
 /** What a family's schema judges instead, below a node that family checked (dispatch.py). */
 const JUDGED = new Set(["undeclared", "no schema", "ome-zarr version"]);
 
@@ -460,7 +461,9 @@ export class DeclaredChecker {
     // A node's metadata alone: every rule that needs only the metadata, not the members'
     // requirement (dispatch.py's `_check`).
     if (noMembers(node)) problems = problems.filter((p) => !membersRequired(p));
-    return problems.map((p) => rooted(path, p, label(entry)));
+    // a rule left unevaluated by the budget of its evaluation: its place is not checked
+    for (const p of problems.filter(overBudget)) note(report, { ...rooted(path, p, label(entry)), keyword: RULE_BUDGET });
+    return problems.filter((p) => !overBudget(p)).map((p) => rooted(path, p, label(entry)));
   }
 }
 
