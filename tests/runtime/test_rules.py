@@ -220,9 +220,13 @@ def test_a_rule_is_type_checked_against_what_its_schema_says_of_self(tmp_path: P
     assert result.returncode == 2 and "Traceback" not in result.stderr
     attributes = "/properties/attributes/properties"
     assert result.stderr.splitlines() == [
-        f"zomgen: {path}:{attributes}/dims/{RULE}/0/rule: {RULE}: the rule 'self.all(d, d > 0)' "
-        "does not type-check with `self` a list(string), as the schema here says: 1:15: found no "
-        "matching overload for '_>_' applied to '(string, int)'",
-        f"zomgen: {path}:{attributes}/lengths/{RULE}/0/messageExpression: {RULE}: the "
-        "messageExpression 'self.size()' gives a value of type int, not string",
+        (
+            f"zomgen: {path}:{attributes}/dims/{RULE}/0/rule: {RULE}: the rule "
+            "'self.all(d, d > 0)' does not type-check with `self` a list(string), as the schema "
+            "here says: 1:15: found no matching overload for '_>_' applied to '(string, int)'"
+        ),
+        (
+            f"zomgen: {path}:{attributes}/lengths/{RULE}/0/messageExpression: {RULE}: the "
+            "messageExpression 'self.size()' gives a value of type int, not string"
+        ),
     ]

@@ -20,7 +20,8 @@ The rules, by what the mistake is:
 - a key mistake inside an option of a union: the checkers only say that the union does not
   match: mypy names the union's container (`typeddict-item`, `dict-item`, `list-item`); for
   value mistakes, and always for pyrefly and ty, `bad-assignment`,
-  ty `invalid-argument-type`; tsc still tells an unknown key (TS2353) from the rest (TS2322);
+  ty `invalid-argument-type` (`invalid-assignment` where the union is the document itself, a
+  root of several layouts); tsc still tells an unknown key (TS2353) from the rest (TS2322);
 - a node of the wrong kind is both: value and key mistakes at once (v2 nodes have no
   `node_type`, so there only the keys differ);
 - a tuple is a list in documents.py, so its length and a position's literal that another
@@ -123,6 +124,10 @@ def _pyrefly(m: Mutation) -> list[str]:
 
 
 def _ty(m: Mutation) -> list[str]:
+    if m.ctx.unions and not m.ctx.unions[0][0]:
+        # the document itself is a union (a root of several layouts): ty says the literal is
+        # not assignable to it, as it would of any annotated variable
+        return ["invalid-assignment"]
     if m.ctx.union or m.kind in VALUE:
         return ["invalid-argument-type"]
     found = set()

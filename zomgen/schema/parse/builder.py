@@ -44,7 +44,7 @@ class Builder(ValueShapes):
                 exc = Builder(self.schema_set, self.x, collect_all=True).root_failure() or exc
             raise CompileError(root_problems(str(root.path), exc)) from None
         named = self.types.get(result.name) if isinstance(result, ir.Ref) else None
-        if not isinstance(named, ir.NodeType) and not self._union_of_nodes(named):
+        if named is None or not (isinstance(named, ir.NodeType) or self._union_of_nodes(named)):
             raise CompileError.one(
                 str(root.path),
                 "",
