@@ -78,7 +78,7 @@ def compile_error(text: str, self_type: SelfType = "dyn") -> str | None:
         if self_type == "dyn":
             _program(text)
         else:
-            _environment(self_type).compile(text)
+            _compiled(_environment(self_type), text)
     except RuntimeError as exc:
         return str(exc).strip()
     return None
@@ -87,8 +87,11 @@ def compile_error(text: str, self_type: SelfType = "dyn") -> str | None:
 def result_type(text: str, self_type: SelfType = "dyn") -> str:
     """The CEL type the type checker gives `text` (which compiles), as the engine names it:
     `bool`, `string`, `int`, `dyn` (not known before it runs), ..."""
-    expression = _program(text) if self_type == "dyn" else _environment(self_type).compile(text)
-    return str(expression.return_type().name()).lower()
+    environment = _environment(self_type)
+    try:
+        return str(environment.compile(text).return_type().name()).lower()
+    except RuntimeError:  # compiles only past the checker's refusal: its type is not known
+        return "dyn"
 
 
 def entry_problem(entry: Any) -> str | None:
@@ -227,7 +230,11 @@ _KEY_INDEX = re.compile(r"(?<=[\w)\]])\[\s*(?:'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\]
 @functools.lru_cache(maxsize=4096)
 def _program(text: str) -> Any:
     """`text` compiled (raises RuntimeError, with the position, when it does not compile)."""
-    environment = _environment()
+    return _compiled(_environment(), text)
+
+
+def _compiled(environment: Any, text: str) -> Any:
+    """`text` compiled in `environment`, past the checker's refusal above."""
     try:
         return environment.compile(text)
     except RuntimeError as exc:
