@@ -18,7 +18,7 @@ from zomgen.errors import CompileError, InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
 from zomgen.terminal import escaped_output
 
-COMMANDS = ("build", "site", "cases", "ir", "validate")
+COMMANDS = ("build", "site", "cases", "ir", "validate", "diff")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,6 +52,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         from zomgen.validate_cli import add_validate
 
         add_validate(sub, _add_include)
+    if "diff" in wanted:
+        from zomgen.diff_cli import add_diff
+
+        add_diff(sub)
     return parser
 
 
@@ -127,6 +131,10 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
         from zomgen.validate_cli import run_validate
 
         return run_validate
+    if command == "diff":
+        from zomgen.diff_cli import run_diff
+
+        return run_diff
     return _cases if command == "cases" else _ir
 
 

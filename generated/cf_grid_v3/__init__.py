@@ -3,13 +3,14 @@
 
 `load` / `validate` read a store (a path, an fsspec URL, or a zarr store or group) and check
 every node against the bundled `schema.json`; `parse` / `dump` convert between JSON documents
-(`documents`) and frozen models (`models`) losslessly; `create` writes a hierarchy's metadata.
+(`documents`) and frozen models (`models`) losslessly; `create` writes a hierarchy's metadata;
+`diff` / `like` compare two hierarchies (models, documents or stores).
 Checks no static type can express are made at run time: see README.md beside this file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,6 +23,7 @@ from .models import (
 
 if TYPE_CHECKING:
     from zomgen_runtime import NotFullyChecked, Problem, ZomError
+    from zomgen_runtime.diffs import Difference
 
     from . import documents
 
@@ -31,8 +33,10 @@ __all__ = [
     "Problem",
     "ZomError",
     "create",
+    "diff",
     "documents",
     "dump",
+    "like",
     "load",
     "models",
     "parse",
@@ -42,7 +46,7 @@ __all__ = [
 
 # The run time this package calls: refused here, naming the range to install, if the installed
 # one is another major version or an older minor one.
-require("1.3", __name__)
+require("1.4", __name__)
 
 # The run time (readers, checks, writer) and the converters are imported by the call that needs
 # them, and `documents` (types alone) when first named, so that importing the package, or only
@@ -171,3 +175,65 @@ def create(model: models.CFGrid, store: object, path: str = "", *, overwrite: bo
     problems = write_document(dict(document), store, path, overwrite=overwrite)
     if problems:
         raise ZomError(problems)
+
+
+def diff(
+    before: object,
+    after: object,
+    *,
+    path: str = "",
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    use_consolidated: bool = True,
+    named_members_only: bool = False,
+    allow_redirects_to: Collection[str] = (),
+) -> list[Difference]:
+    """Every difference between two hierarchies, each a model, a JSON document or a store (read
+    as `load` reads it, at `path`, but not required to follow the convention), at its node path
+    and JSON pointer; members matched by name. `include` / `exclude`: key names or pointers of
+    each node's document (`history`, `/attributes/*/units`). Raises `StoreError` for an unusable
+    store, `ZomError` naming a node that could not be read, and `NotFullyChecked` where a
+    group's members could not be listed, unless `named_members_only=True`: an empty list always
+    means the two were compared whole."""
+    from zomgen_runtime.collector import CollectorPaused
+    from zomgen_runtime.comparison import compare, complete_differences, read_side
+
+    with CollectorPaused():
+        sides = [
+            read_side(
+                side,
+                schema(),
+                path,
+                dump=dump,
+                use_consolidated=use_consolidated,
+                allow_redirects_to=allow_redirects_to,
+            )
+            for side in (before, after)
+        ]
+        comparison = compare(*sides, include=include, exclude=exclude)
+        return complete_differences(comparison, named_members_only=named_members_only)
+
+
+def like(
+    before: object,
+    after: object,
+    *,
+    path: str = "",
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    use_consolidated: bool = True,
+    named_members_only: bool = False,
+    allow_redirects_to: Collection[str] = (),
+) -> bool:
+    """Whether `diff` finds no difference (raising as it does)."""
+    found = diff(
+        before,
+        after,
+        path=path,
+        include=include,
+        exclude=exclude,
+        use_consolidated=use_consolidated,
+        named_members_only=named_members_only,
+        allow_redirects_to=allow_redirects_to,
+    )
+    return not found

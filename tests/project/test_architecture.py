@@ -50,6 +50,7 @@ COMMANDS = (
     "zomgen.cli",
     "zomgen.build_cli",
     "zomgen.validate_cli",
+    "zomgen.diff_cli",
     "zomgen.site_cli",
     "zomgen.site",
     "zomgen.cases",

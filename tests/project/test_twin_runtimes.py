@@ -42,6 +42,8 @@ from tests.support.paths import ROOT
 PYTHON_RUNTIME = ROOT / "runtime" / "python" / "zomgen_runtime"
 TYPESCRIPT_RUNTIME = ROOT / "runtime" / "typescript" / "src"
 
+# (issue 57's first step: the command line and the Python packages; load.ts gets its twin next)
+_DIFF = "Python only so far: `zomgen diff` and a package's diff/like (docs/diff.md)"
 _WRITES = "Python only: writes stores (the TypeScript run time reads only)"
 
 # module stem -> why only one run time has a module of that name
@@ -57,12 +59,14 @@ ONE_SIDED_MODULES: dict[str, str] = {
         "Python only by this name: local_folder.ts keeps a folder's reads inside it; "
         "Python also keeps writes in"
     ),
+    "comparison": _DIFF,
     "consolidated": "Python only by this name: node_files.ts reads consolidated metadata",
     "consolidated_writes": _WRITES,
     "converting": (
         "Python only: what generated _convert.py calls to build models; "
         "TypeScript's parse returns the checked document, no classes"
     ),
+    "diffs": _DIFF,
     "document_files": _WRITES,
     "engines": (
         "Python only by this name: jsonschema-rs and python-jsonschema; "

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .api import Checked, check_hierarchy, load_document, validate_store
     from .checks import MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH
+    from .diffs import Difference, diff, like
     from .members import MemberTree, named_member_tree
     from .problems import (
         INVALID,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 # The distribution's version (semantic versioning). A generated package needs the major version
 # it was built with and at least its minor version: the API it calls (`require`).
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -51,6 +52,7 @@ __all__ = [
     "NOT_FULLY_CHECKED",
     "VALID",
     "Checked",
+    "Difference",
     "MemberTree",
     "NotFullyChecked",
     "Problem",
@@ -60,8 +62,10 @@ __all__ = [
     "ZomError",
     "check_document",
     "check_hierarchy",
+    "diff",
     "format_problems_text",
     "is_valid",
+    "like",
     "load_document",
     "named_member_tree",
     "problems_to_json",
@@ -93,6 +97,9 @@ _MODULES = {
     "MEMBER_KIND": "checks",
     "MEMBER_NDIM_LENGTH": "checks",
     "NDIM_LENGTH": "checks",
+    "Difference": "diffs",
+    "diff": "diffs",
+    "like": "diffs",
     "MemberTree": "members",
     "named_member_tree": "members",
     "DEFAULT_MAX_DEPTH": "reading",
