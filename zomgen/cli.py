@@ -18,7 +18,7 @@ from zomgen.errors import CompileError, InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
 from zomgen.terminal import escaped_output
 
-COMMANDS = ("build", "site", "cases", "ir", "validate", "diff")
+COMMANDS = ("build", "site", "cases", "ir", "validate", "diff", "consolidate")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,6 +56,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         from zomgen.diff_cli import add_diff
 
         add_diff(sub)
+    if "consolidate" in wanted:
+        from zomgen.consolidate_cli import add_consolidate
+
+        add_consolidate(sub)
     return parser
 
 
@@ -135,6 +139,10 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
         from zomgen.diff_cli import run_diff
 
         return run_diff
+    if command == "consolidate":
+        from zomgen.consolidate_cli import run_consolidate
+
+        return run_consolidate
     return _cases if command == "cases" else _ir
 
 

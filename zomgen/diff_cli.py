@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from zomgen.convention_option import schema_option
 from zomgen.errors import InputProblem
 from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED, EXIT_USAGE, report_input
-from zomgen.resources import conventions_dir
 
 
 def add_diff(sub: argparse._SubParsersAction[Any]) -> None:
@@ -65,10 +65,9 @@ def run_diff(args: argparse.Namespace) -> int:
             return report_input([InputProblem("--include/--exclude", "", str(exc))])
     schema = None
     if args.schema is not None:
-        schema = _schema(args.schema)
+        schema = schema_option(args.schema)
         if schema is None:
-            message = "no such schema file, nor a bundled convention of that name"
-            return report_input([InputProblem(str(args.schema), "", message)])
+            return EXIT_USAGE
     sides = []
     for given in (args.before, args.after):
         side = _side(given, schema, args)
@@ -84,24 +83,6 @@ def run_diff(args: argparse.Namespace) -> int:
     if not comparison.complete:
         return EXIT_UNCHECKED
     return EXIT_FAILED if comparison.differences else EXIT_OK
-
-
-def _schema(given: Path) -> dict[str, Any] | None:
-    """--schema as a bundled document: a file (compiled now) or a bundled convention's name."""
-    path = given
-    if not given.exists():
-        if str(given) != given.name or not (conventions_dir() / given.name).is_dir():
-            return None
-        path = conventions_dir() / given.name / "schema.json"
-    from zomgen.catalog.bundles import bundled_ahead
-
-    document = bundled_ahead(path)
-    if document is None:
-        from zomgen.pipeline import Options, load
-        from zomgen.schema.bundle import bundle
-
-        document = bundle(load(Options(path, ())))
-    return document
 
 
 def _side(given: str, schema: dict[str, Any] | None, args: argparse.Namespace) -> Any:

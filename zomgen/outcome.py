@@ -16,13 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen_runtime import INVALID, VALID, Problem, Unchecked, verdict
+from zomgen_runtime.consolidated import TRUSTED
 
 from zomgen.catalog.patterns import NodePattern
 from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED
 
 # The reasons a user may accept, each by its option: a server that cannot list is a property
 # of where the store is served, which a user may know and accept; an unknown convention is not.
-ACCEPTED_BY = {"unlisted": "--named-members-only"}
+# Consolidated metadata is "trusted" only where the user said so (its option is the acceptance).
+ACCEPTED_BY = {"unlisted": "--named-members-only", TRUSTED: "--trust-consolidated"}
 # Past this many places left unchecked, the text says how many more there are.
 MAX_SHOWN = 20
 
@@ -81,7 +83,7 @@ def outcome(
     problems: Iterable[Problem], unchecked: Iterable[Unchecked], *, named_members_only: bool = False
 ) -> Outcome:
     """The outcome of `problems` found and `unchecked` places, with what the options accept."""
-    accepted_reasons = {"unlisted"} if named_members_only else set()
+    accepted_reasons = {"unlisted", TRUSTED} if named_members_only else {TRUSTED}
     places = tuple(unchecked)
     held = tuple(u for u in places if u.reason not in accepted_reasons)
     accepted = tuple(u for u in places if u.reason in accepted_reasons)

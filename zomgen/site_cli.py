@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from zomgen.build_cli import AddInclude
+from zomgen.convention_option import add_catalog_option
 from zomgen.errors import InputProblem
 from zomgen.exits import EXIT_FAILED, EXIT_OK, report_input
 
@@ -30,14 +31,7 @@ def add_site(sub: argparse._SubParsersAction[Any], include: AddInclude) -> None:
     )
     site.add_argument("-o", "--out", type=Path, required=True, help="folder to write the page to")
     include(site, "more folders of schemas that $ref may name (repeatable)")
-    site.add_argument(
-        "--catalog",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a catalog of conventions besides zomgen's own, for the catalog page (repeatable)",
-    )
+    add_catalog_option(site, "for the catalog page")
     site.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 with a diff if it is stale"
     )

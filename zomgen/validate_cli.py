@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from zomgen.catalog.patterns import NodePattern, node_pattern
+from zomgen.convention_option import add_catalog_option, add_schema_option, schema_option
 from zomgen.errors import InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
 from zomgen.outcome import node_paths, only_matched_nothing, outcome
 from zomgen.progress import ProgressLine
-from zomgen.resources import conventions_dir
 
 
 def add_validate(
@@ -33,21 +33,9 @@ def add_validate(
         "schema, nothing declared, --only matching no node)",
     )
     validate.add_argument("store", help="a path, a zip file or an fsspec URL")
-    validate.add_argument(
-        "--schema",
-        type=Path,
-        help="the convention: a schema file, or the name of a bundled one (ome-ngff-05-plate); "
-        "default: what the store declares",
-    )
+    add_schema_option(validate, "what the store declares")
     add_include(validate)
-    validate.add_argument(
-        "--catalog",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a catalog of conventions besides zomgen's own (repeatable; without --schema)",
-    )
+    add_catalog_option(validate, "without --schema")
     validate.add_argument("--path", default="", help="node path inside the store (default: root)")
     validate.add_argument(
         "--only",
@@ -70,10 +58,18 @@ def add_validate(
         "by the members the conventions name: valid, not 'not fully checked', and those groups "
         "still listed as not checked",
     )
-    validate.add_argument(
+    consolidated = validate.add_mutually_exclusive_group()
+    consolidated.add_argument(
         "--no-consolidated",
         action="store_true",
         help="walk the store even if it has consolidated metadata",
+    )
+    consolidated.add_argument(
+        "--trust-consolidated",
+        action="store_true",
+        help="take a store's consolidated metadata without reading each node's own files to "
+        "compare (one request, not one per node): valid, not 'not fully checked', and the "
+        "nodes' files still listed as not checked",
     )
     validate.add_argument(
         "--allow-redirects-to",
@@ -123,29 +119,18 @@ def run_validate(args: argparse.Namespace) -> int:
         which = which or "--format verdict"
         message = f"{which} applies where the store says its conventions: drop --schema"
         return report_input([InputProblem(str(args.schema), "", message)])
-    schema = _schema_file(args.schema)
-    if schema is None:
-        names = ", ".join(_bundled_names())
-        message = f"no such schema file, nor a bundled convention of that name (one of: {names})"
-        return report_input([InputProblem(str(args.schema), "", message)])
     from zomgen_runtime import VALID, StoreError, check_hierarchy
 
-    from zomgen.catalog.bundles import bundled_ahead
-
-    # one of zomgen's conventions: bundled ahead of time, as the catalog reads it; any other
-    # schema (or one with -I) is compiled now, which imports the compiler
-    document = None if args.include else bundled_ahead(schema)
+    document = schema_option(args.schema, tuple(args.include))
     if document is None:
-        from zomgen.pipeline import Options, load
-        from zomgen.schema.bundle import bundle
-
-        document = bundle(load(Options(schema, tuple(args.include))))
+        return EXIT_USAGE
     try:
         checked = check_hierarchy(
             args.store,
             document,
             args.path,
             use_consolidated=not args.no_consolidated,
+            check_consolidated=not args.trust_consolidated,
             allow_redirects_to=args.allow_redirects_to,
         )
     except StoreError as exc:
@@ -171,20 +156,6 @@ def run_validate(args: argparse.Namespace) -> int:
         lines.append(f"{args.store}: {result.summary()} ({args.schema})")
         sys.stdout.write("\n".join(lines) + "\n")
     return result.exit_code
-
-
-def _schema_file(given: Path) -> Path | None:
-    """`--schema`: a file, or, where no file has that name, the bundled convention of that
-    name (`ome-ngff-05-plate`, a folder of zomgen's schemas/); None where it is neither."""
-    if given.exists():
-        return given
-    if str(given) == given.name and given.name in _bundled_names():
-        return conventions_dir() / given.name / "schema.json"
-    return None
-
-
-def _bundled_names() -> list[str]:
-    return sorted(p.parent.name for p in conventions_dir().glob("*/schema.json"))
 
 
 def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:
@@ -213,6 +184,7 @@ def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> in
                     only=only,
                     strict=args.strict,
                     use_consolidated=not args.no_consolidated,
+                    check_consolidated=not args.trust_consolidated,
                     named_members_only=args.named_members_only,
                     allow_redirects_to=args.allow_redirects_to,
                     progress=progress.show if progress.shown else None,

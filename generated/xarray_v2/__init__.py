@@ -4,7 +4,8 @@
 `load` / `validate` read a store (a path, an fsspec URL, or a zarr store or group) and check
 every node against the bundled `schema.json`; `parse` / `dump` convert between JSON documents
 (`documents`) and frozen models (`models`) losslessly; `create` writes a hierarchy's metadata;
-`diff` / `like` compare two hierarchies (models, documents or stores).
+`diff` / `like` compare two hierarchies (models, documents or stores); `consolidate` writes
+consolidated metadata for a store that follows the convention.
 Checks no static type can express are made at run time: see README.md beside this file.
 """
 
@@ -32,6 +33,7 @@ __all__ = [
     "Problem",
     "XarrayDataset",
     "ZomError",
+    "consolidate",
     "create",
     "diff",
     "documents",
@@ -46,7 +48,7 @@ __all__ = [
 
 # The run time this package calls: refused here, naming the range to install, if the installed
 # one is another major version or an older minor one.
-require("1.4", __name__)
+require("1.5", __name__)
 
 # The run time (readers, checks, writer) and the converters are imported by the call that needs
 # them, and `documents` (types alone) when first named, so that importing the package, or only
@@ -84,6 +86,7 @@ def load(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> models.XarrayDataset:
@@ -91,7 +94,9 @@ def load(
     every problem (node path and JSON pointer) when it does not follow the convention, and
     `NotFullyChecked` (a `ZomError`) when a group's members could not be listed (a static HTTP
     server), unless `named_members_only=True` accepts reading only the members the convention
-    names. An HTTP store's redirects are followed to its own origin only, and to
+    names. Consolidated metadata is compared with the nodes' own files, each place where they
+    disagree a problem, unless `check_consolidated=False` trusts it (one request, not one per
+    node). An HTTP store's redirects are followed to its own origin only, and to
     `allow_redirects_to` (`"https://host[:port]"`, or `"*"` for any)."""
     from zomgen_runtime.api import load_document
     from zomgen_runtime.collector import CollectorPaused
@@ -104,6 +109,7 @@ def load(
             schema(),
             path,
             use_consolidated=use_consolidated,
+            check_consolidated=check_consolidated,
             named_members_only=named_members_only,
             allow_redirects_to=allow_redirects_to,
         )
@@ -115,6 +121,7 @@ def validate(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> list[Problem]:
@@ -130,6 +137,7 @@ def validate(
             schema(),
             path,
             use_consolidated=use_consolidated,
+            check_consolidated=check_consolidated,
             named_members_only=named_members_only,
             allow_redirects_to=allow_redirects_to,
         )
@@ -177,6 +185,28 @@ def create(
     problems = write_document(dict(document), store, path, overwrite=overwrite)
     if problems:
         raise ZomError(problems)
+
+
+def consolidate(store: object, path: str = "") -> None:
+    """Write consolidated metadata for the group at `path` of `store` (v3: inline in its
+    zarr.json; v2: `.zmetadata`), made from its nodes' own files, only when the hierarchy they
+    make follows the convention: otherwise nothing is written and `ZomError` lists every problem
+    (`NotFullyChecked` where something could not be read). The store's lock is held from the
+    read to the write; the file is written whole or put back (`StoreError` when it cannot be)."""
+    from zomgen_runtime.api import Checked, check_hierarchy
+    from zomgen_runtime.collector import CollectorPaused
+    from zomgen_runtime.consolidating import consolidate_store
+    from zomgen_runtime.problems import NotFullyChecked, ZomError
+
+    def from_files() -> Checked:
+        return check_hierarchy(store, schema(), path, use_consolidated=False)
+
+    with CollectorPaused():
+        done = consolidate_store(store, path, check=from_files)
+    if done.checked.problems:
+        raise ZomError(done.checked.problems)
+    if done.written is None:
+        raise NotFullyChecked(done.checked.unchecked)
 
 
 def diff(

@@ -83,7 +83,9 @@ def test_a_store_of_100000_nodes_shows_progress_then_its_result(site: tuple[Path
     nodes = NODES + 6  # the root, xarray's five variables and the copies
     valid, broken = seen["valid"], seen["broken"]
     assert valid["summary"].startswith(f"Valid XarrayDataset: {nodes} nodes, 0 problems"), valid
-    python = validate_store(f"{served.url}/large-broken.zarr", _schema())
+    # The copies exist in the consolidated metadata alone (their files are never written), and
+    # the page takes consolidated metadata as it is: Python does the same when told to trust it.
+    python = validate_store(f"{served.url}/large-broken.zarr", _schema(), check_consolidated=False)
     assert python and {p.node_path for p in python} == {BROKEN}, python
     assert broken["summary"].startswith(
         f"Not valid XarrayDataset: {nodes} nodes, {len(python)} problem"
@@ -112,10 +114,12 @@ def test_the_catalog_page_reads_the_same_store(site: tuple[Path, Served]) -> Non
     seen = drive(cases, f"{served.url}/catalog/index.html")
     valid, broken = seen["large.zarr"], seen["large-broken.zarr"]
     for name, one in seen.items():
-        report = validate_declared(f"{served.url}/{name}")
+        # (consolidated metadata trusted, as the page takes it: see above)
+        report = validate_declared(f"{served.url}/{name}", check_consolidated=False)
         assert not report.problems and not one["problems"], report.problems
         assert one["warnings"] == [[w.node_path, w.pointer, w.message] for w in report.warnings]
-        assert one["unchecked"] == [[u.node_path, u.pointer, u.message] for u in report.unchecked]
+        unchecked = [u for u in report.unchecked if u.reason != "trusted"]
+        assert one["unchecked"] == [[u.node_path, u.pointer, u.message] for u in unchecked]
         assert f"Checking {NODES + 6} nodes..." in one["statuses"], one["statuses"]
         assert uncaught(one) == [], one["errors"]
     summary = f"by the conventions it declares: {NODES + 6} nodes, 0 problems"

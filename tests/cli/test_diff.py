@@ -92,9 +92,10 @@ def test_a_store_and_a_document_file(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[0] == "/mask: /shape/0: changed from 5 to 2"
 
 
-def test_consolidated_metadata_is_read_unless_told_not_to(tmp_path: Path) -> None:
-    # zarr-python's consolidated metadata, then a node changed behind its back: the diff of
-    # what a reader sees (consolidated) and of the files (--no-consolidated) differ
+def test_consolidated_metadata_that_disagrees_is_not_compared(tmp_path: Path) -> None:
+    # zarr-python's consolidated metadata, then a node changed behind its back: the store is
+    # two hierarchies (what a reader of the consolidated metadata sees, and the files), so the
+    # diff does not say "the same"; the files alone (--no-consolidated) are compared
     before = tmp_path / "a.zarr"
     group = zarr.open_group(before, mode="w", zarr_format=3)
     group.create_array("t", shape=(2,), dtype="i2").attrs["units"] = "m"
@@ -104,8 +105,12 @@ def test_consolidated_metadata_is_read_unless_told_not_to(tmp_path: Path) -> Non
         "units"
     ] = "m"
     zarr.open_array(before / "t", mode="r+").attrs["units"] = "km"
-    consolidated = _diff(before, after, "--exclude", "consolidated_metadata")
-    assert consolidated.returncode == 0, consolidated.stdout
+    consolidated = _diff(before, after)
+    assert consolidated.returncode == 3, consolidated.stdout
+    assert consolidated.stdout.splitlines()[0] == (
+        'not compared (before): /t: /attributes/units: the consolidated metadata says "m", '
+        'the node\'s own metadata file says "km"'
+    )
     walked = _diff(before, after, "--no-consolidated")
     assert walked.stdout.splitlines()[0] == '/t: /attributes/units: changed from "km" to "m"'
 

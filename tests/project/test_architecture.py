@@ -51,6 +51,8 @@ COMMANDS = (
     "zomgen.build_cli",
     "zomgen.validate_cli",
     "zomgen.diff_cli",
+    "zomgen.consolidate_cli",
+    "zomgen.convention_option",
     "zomgen.site_cli",
     "zomgen.site",
     "zomgen.cases",

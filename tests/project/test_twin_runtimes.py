@@ -62,6 +62,7 @@ ONE_SIDED_MODULES: dict[str, str] = {
     "comparison": _DIFF,
     "consolidated": "Python only by this name: node_files.ts reads consolidated metadata",
     "consolidated_writes": _WRITES,
+    "consolidating": _WRITES,
     "converting": (
         "Python only: what generated _convert.py calls to build models; "
         "TypeScript's parse returns the checked document, no classes"

@@ -26,7 +26,22 @@ def _count(document: dict[str, object]) -> int:
 @pytest.mark.parametrize("root", STORE_ROOTS, ids=[str(r.relative_to(STORES)) for r in STORE_ROOTS])
 def test_every_corpus_store_reads_without_problems(root: Path) -> None:
     document, problems = read_document(root)
-    assert problems == [] and document is not None
+    expected = NOT_IN_FILES.get(str(root.relative_to(STORES)), [])
+    assert [(p.node_path, p.keyword) for p in problems] == expected
+    assert document is not None
+
+
+# GDAL's v3 autotest fixtures keep only the root's zarr.json: these nodes exist in its
+# consolidated metadata alone, so a reader that does not use it (zarrita, zarr-python with
+# use_consolidated=False) finds no such node: the two hierarchies disagree, and zomgen says so
+NOT_IN_FILES = {
+    "gdal-autotest/v3/simple_multiscales": [
+        ("/level0", "consolidated"),
+        ("/level1", "consolidated"),
+        ("/level2", "consolidated"),
+    ],
+    "gdal-autotest/v3/spatial_proj_at_parent_level.zarr": [("/ar", "consolidated")],
+}
 
 
 BROKEN = {
@@ -58,7 +73,8 @@ BROKEN = {
 def test_corpus_stores_under_the_base_zom(root: Path) -> None:
     document, _ = read_document(root)
     assert document is not None
-    problems = validate_store(root, base(document["zarr_format"]))
+    # the base ZOM over what a reader of the consolidated metadata sees (NOT_IN_FILES pins the rest)
+    problems = validate_store(root, base(document["zarr_format"]), check_consolidated=False)
     expected = BROKEN.get(str(root.relative_to(STORES)), [])
     assert sorted((p.node_path, p.pointer, p.keyword) for p in problems) == sorted(expected)
 

@@ -150,10 +150,12 @@ def _check(tmp: Path, label: str, case: dict[str, Any], file: str) -> tuple[bool
     (root / file).write_text(json.dumps(case["document"]), "utf-8")
     if file == ".zmetadata":
         (root / ".zgroup").write_text('{"zarr_format": 2}', "utf-8")
-    document, problems = read_document(root)
+    # A case is one metadata document: a consolidated one lists nodes that have no files here,
+    # so it is read as a reader that trusts it would (the cases are about the document).
+    document, problems = read_document(root, check_consolidated=False)
     if document is not None:
         version = 2 if file.startswith(".") else 3
-        problems = problems + validate_store(root, base(version))
+        problems = problems + validate_store(root, base(version), check_consolidated=False)
     expected = case["problems"]
     same_verdict = (problems == []) is (expected == [])
     located = all(any(_found(e["loc"], e["kind"], p) for p in problems) for e in expected)
@@ -259,7 +261,10 @@ def test_draft07_ref_siblings_are_ignored_as_the_draft_says() -> None:
 def test_gdal_geozarr_stores_are_valid() -> None:
     package = _package("geozarr_dataset")
     for store in ("v3/simple_multiscales", "v3/spatial_proj_at_parent_level.zarr"):
-        assert package.validate(STORES / "gdal-autotest" / store) == [], store
+        # GDAL's fixtures keep only the root's zarr.json: their nodes exist in its consolidated
+        # metadata alone (test_corpus.py pins that disagreement); the convention is under test
+        found = package.validate(STORES / "gdal-autotest" / store, check_consolidated=False)
+        assert found == [], store
 
 
 def test_gdal_cf_stores_under_the_cf_grid_conventions() -> None:

@@ -146,7 +146,7 @@ def test_importing_a_package_imports_no_heavy_module(package: ModuleType) -> Non
         assert runtime_copy == {p.name: p.read_text("utf-8") for p in RUNTIME.glob("*.py")}
     else:
         assert runtime_copy == {}
-        assert "zomgen-runtime>=1.4,<2" in (folder / "README.md").read_text("utf-8")
+        assert "zomgen-runtime>=1.5,<2" in (folder / "README.md").read_text("utf-8")
 
 
 def test_a_package_runs_without_zomgen(package: ModuleType, tmp_path: Path) -> None:
@@ -217,9 +217,10 @@ def _runtime_of_version(version: str, folder: Path) -> Path:
     ("installed", "accepted"),
     [
         (zomgen_runtime.__version__, True),
-        ("1.4.0", True),
-        ("1.7.2", True),  # a later minor version keeps what 1.4 packages call
-        ("1.3.0", False),  # an older one lacks some of it (diff and like, new in 1.4)
+        ("1.5.0", True),
+        ("1.7.2", True),  # a later minor version keeps what 1.5 packages call
+        ("1.4.0", False),  # an older one lacks some of it (consolidate, new in 1.5)
+        ("1.3.0", False),
         ("1.2.0", False),
         ("1.1.0", False),
         ("1.0.0", False),
@@ -232,11 +233,11 @@ def test_a_package_refuses_a_run_time_it_was_not_built_for(
 ) -> None:
     out = tmp_path / "pkgs"
     schema = ROOT / "schemas" / "xarray-v3" / "schema.json"
-    write_package(generate(Options(schema=schema, package="needs_1_4")), out / "needs_1_4")
+    write_package(generate(Options(schema=schema, package="needs_1_5")), out / "needs_1_5")
     runtime = _runtime_of_version(installed, tmp_path / "site")
     env_path = f"{runtime}{os.pathsep}{out}"
     result = subprocess.run(
-        [PYTHON, "-c", "import needs_1_4, zomgen_runtime; print(zomgen_runtime.__file__)"],
+        [PYTHON, "-c", "import needs_1_5, zomgen_runtime; print(zomgen_runtime.__file__)"],
         capture_output=True,
         text=True,
         check=False,
@@ -249,9 +250,9 @@ def test_a_package_refuses_a_run_time_it_was_not_built_for(
     else:
         last = result.stderr.strip().splitlines()[-1]
         assert last == (
-            "ImportError: needs_1_4 was generated for zomgen-runtime>=1.4,<2, but zomgen-runtime "
-            f"{installed} is installed: pip install 'zomgen-runtime>=1.4,<2' (or rebuild "
-            "needs_1_4 with this zomgen)"
+            "ImportError: needs_1_5 was generated for zomgen-runtime>=1.5,<2, but zomgen-runtime "
+            f"{installed} is installed: pip install 'zomgen-runtime>=1.5,<2' (or rebuild "
+            "needs_1_5 with this zomgen)"
         )
 
 

@@ -87,6 +87,21 @@ def _bad_envelope(store: Path) -> None:
     _edit_json(store / "zarr.json", change)
 
 
+def _stale_consolidated(store: Path) -> None:
+    """Nodes changed behind the consolidated metadata's back: an attribute, a node removed and
+    one added (every kind of disagreement, each reported by both loaders in the same words)."""
+    v3 = (store / "zarr.json").exists()
+    attributes = store / "temperature" / ("zarr.json" if v3 else ".zattrs")
+
+    def change(document: dict[str, Any]) -> dict[str, Any]:
+        (document["attributes"] if v3 else document)["units"] = "degC"
+        return document
+
+    _edit_json(attributes, change)
+    shutil.rmtree(store / "mask")
+    shutil.copytree(store / "temperature", store / "copy")
+
+
 def _stray_zattrs(store: Path) -> None:
     (store / "stray").mkdir()
     (store / "stray" / ".zattrs").write_text("{}")
@@ -105,6 +120,8 @@ BROKEN: dict[str, tuple[str, str, Callable[[Path], object]]] = {
     "xr3c-bad-envelope": ("xarray-v3", "xr3c", _bad_envelope),
     "xr2-nan": ("xarray-v2", "xr2", lambda s: (s / "mask" / ".zattrs").write_text('{"a": NaN}')),
     "xr2c-not-json": ("xarray-v2", "xr2c", lambda s: (s / ".zmetadata").write_text("{no")),
+    "xr3c-stale": ("xarray-v3", "xr3c", _stale_consolidated),
+    "xr2c-stale": ("xarray-v2", "xr2c", _stale_consolidated),
     "ome05-missing-dataset": ("ome-ngff-05-image", "ome05", _rename_dataset),
 }
 
@@ -251,7 +268,8 @@ def test_both_loaders_read_every_store_alike(
     # Every store valid from the folder and from the listing server is "not fully checked"
     # from the server that cannot list and through zarrita's FetchStore (which lists nothing):
     # 43 valid before the verdicts told these apart, 12 of each of those two modes.
-    assert counted == {"valid": 19, "invalid": 25, "not fully checked": 24, "unusable": 4}
+    # (the two stale consolidated stores are invalid all four ways: the copy's disagreements)
+    assert counted == {"valid": 19, "invalid": 33, "not fully checked": 24, "unusable": 4}
     # Where the root has no index, neither loader asks for another folder's.
     folders = {path for _command, path in unlisted.requests if path.endswith("/")}
     assert folders and all(path.count("/") == 2 for path in folders), sorted(folders)

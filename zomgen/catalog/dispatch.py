@@ -55,6 +55,7 @@ class Report:
     unchecked: list[Unchecked] = field(default_factory=list)
     looked_at: int = 0  # nodes of the hierarchy looked at
     named_members_only: bool = False  # unlisted groups accepted (`--named-members-only`)
+    document: dict[str, Any] | None = None  # the hierarchy checked (None: one node's attributes)
 
     def note(self, warning: Problem) -> None:
         """A matcher's note: a place not checked, or a warning about what was checked."""
@@ -151,6 +152,7 @@ def validate_declared(
     only: NodePattern | None = None,
     strict: bool = False,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
     progress: Progress | None = None,
@@ -166,6 +168,7 @@ def validate_declared(
         store,
         path,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         # where the store cannot list: the members the conventions each node declares name
         expected=declared_member_tree(matcher),
         allow_redirects_to=allow_redirects_to,
@@ -181,6 +184,7 @@ def validate_declared(
     report.problems[:0] = read_problems
     report.unchecked[:0] = unlisted
     report.named_members_only = named_members_only
+    report.document = read.document
     return report
 
 

@@ -35,6 +35,7 @@ import type { Problem, Unchecked } from "./_runtime_ts/problems.js";
 import type { Readable } from "./_runtime_ts/sources.js";
 import type { StoreInput } from "./_runtime_ts/stores.js";
 import { StoreError, readStore } from "./_runtime_ts/stores.js";
+import { TRUSTED } from "./_runtime_ts/walk.js";
 import type { ReadResult } from "./_runtime_ts/walk.js";
 import type { Checked, PageChecker } from "./checker.js";
 
@@ -97,7 +98,10 @@ async function work(checker: PageChecker, source: Source, strict: boolean, progr
   let read: ReadResult;
   try {
     const input = "url" in source ? source.url : await zipStore(source.zip);
-    read = await readStore(input, checker.probe, { progress: (nodes) => progress.read(nodes) });
+    // The page takes consolidated metadata as it is, as it did before load.ts compared it with
+    // the nodes' files (docs/consolidate.md: a page option is still to come).
+    const found = await readStore(input, checker.probe, { checkConsolidated: false, progress: (nodes) => progress.read(nodes) });
+    read = { ...found, unchecked: found.unchecked.filter((place) => place.reason !== TRUSTED) };
   } catch (error) {
     const problems = error instanceof StoreError ? error.problems : [];
     const message = error instanceof Error ? `${explained(problems)} (${error.message.split("\n")[0]})` : String(error);

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .api import Checked, check_hierarchy, load_document, validate_store
     from .checks import MEMBER_KIND, MEMBER_NDIM_LENGTH, NDIM_LENGTH
+    from .consolidating import consolidate_store
     from .diffs import Difference, diff, like
     from .members import MemberTree, named_member_tree
     from .problems import (
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 # The distribution's version (semantic versioning). A generated package needs the major version
 # it was built with and at least its minor version: the API it calls (`require`).
-__version__ = "1.4.0"
+__version__ = "1.5.0"
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -62,6 +63,7 @@ __all__ = [
     "ZomError",
     "check_document",
     "check_hierarchy",
+    "consolidate_store",
     "diff",
     "format_problems_text",
     "is_valid",
@@ -97,6 +99,7 @@ _MODULES = {
     "MEMBER_KIND": "checks",
     "MEMBER_NDIM_LENGTH": "checks",
     "NDIM_LENGTH": "checks",
+    "consolidate_store": "consolidating",
     "Difference": "diffs",
     "diff": "diffs",
     "like": "diffs",

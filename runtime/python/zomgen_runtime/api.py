@@ -8,6 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from .consolidated import TRUSTED
 from .members import named_member_tree
 from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError
 from .reading import read_hierarchy
@@ -34,15 +35,18 @@ def check_hierarchy(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     allow_redirects_to: Collection[str] = (),
 ) -> Checked:
     """Read the hierarchy at `path` of `store` and check it under `schema`; raises StoreError
     only when the store is unusable. Groups the store cannot list are read by the members the
-    convention names, and are `unchecked`."""
+    convention names, and are `unchecked`. Consolidated metadata is compared with the nodes'
+    own files, each disagreement a problem, unless `check_consolidated=False` trusts it."""
     read = read_hierarchy(
         store,
         path,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         expected=named_member_tree(schema),
         allow_redirects_to=allow_redirects_to,
     )
@@ -65,6 +69,7 @@ def validate_store(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> list[Problem]:
@@ -77,6 +82,7 @@ def validate_store(
         schema,
         path,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         allow_redirects_to=allow_redirects_to,
     )
     held = _held(checked.unchecked, named_members_only)
@@ -91,6 +97,7 @@ def load_document(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     named_members_only: bool = False,
     allow_redirects_to: Collection[str] = (),
 ) -> dict[str, Any]:
@@ -101,6 +108,7 @@ def load_document(
         schema,
         path,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         allow_redirects_to=allow_redirects_to,
     )
     if checked.problems:
@@ -113,8 +121,10 @@ def load_document(
 
 def _held(unchecked: list[Unchecked], named_members_only: bool) -> list[Unchecked]:
     """The places left unchecked that the caller did not accept: `named_members_only` accepts
-    groups that could not be listed, not rules left unevaluated."""
-    return [u for u in unchecked if not (named_members_only and u.reason == "unlisted")]
+    groups that could not be listed, not rules left unevaluated; `check_consolidated=False`
+    accepted the nodes' files left unread (the only way there is such a place)."""
+    accepted = {TRUSTED, "unlisted"} if named_members_only else {TRUSTED}
+    return [u for u in unchecked if u.reason not in accepted]
 
 
 def _not_explained(checked: list[Problem], read: list[Problem]) -> list[Problem]:

@@ -19,6 +19,13 @@ from .problems import Problem
 from .values import is_object
 
 V2_NAMES = (".zarray", ".zgroup", ".zattrs")
+# The reason of the place left unread when the caller trusts consolidated metadata: the nodes'
+# own files were not compared with it (consolidated_check.py).
+TRUSTED = "trusted"
+TRUSTED_MESSAGE = (
+    "the nodes' own metadata files were not read: the consolidated metadata was trusted "
+    "without comparing it with them"
+)
 
 # relative node path ("a/b") -> metadata file name -> its parsed content (or a non-object,
 # which the walk reports against that node)

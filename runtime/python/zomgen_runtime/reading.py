@@ -5,7 +5,8 @@ On local stores the walk goes level by level: list every group of one level, the
 child's files, one node at a time. On remote stores it does not wait for a level (streamed.py):
 a group is listed as soon as its metadata arrives, many requests in flight. Neither recurses;
 what happens at each node is walk_steps.py. Consolidated metadata, when present and wanted,
-replaces the walk.
+gives the hierarchy, and the walk reads the nodes' own files beside it to say where the two
+disagree (consolidated_check.py), unless the caller trusts it.
 
 Anything wrong with one node (unreadable, not JSON, NaN, a forbidden name, v2 and v3 metadata
 in one folder, a symlink loop, too deep) is a Problem of that node, and the node is left out;
@@ -19,7 +20,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .consolidated import Entries, v2_entries, v3_entries
+from .consolidated import TRUSTED, TRUSTED_MESSAGE, Entries, v2_entries, v3_entries
 from .jsontext import DEFAULT_MAX_BYTES, DEFAULT_MAX_CONSOLIDATED_BYTES
 from .metadata_files import (
     ALL_FILES,
@@ -52,6 +53,7 @@ class _Walk(WalkSteps):
         source: Source,
         *,
         use_consolidated: bool,
+        check_consolidated: bool = True,
         tree: NamedMembers | None,
         max_depth: int,
         max_bytes: int,
@@ -62,6 +64,10 @@ class _Walk(WalkSteps):
         self.source = source
         self.progress = progress  # told the number of nodes read as the walk goes
         self.use_consolidated = use_consolidated
+        self.check_consolidated = check_consolidated
+        self.trusted = False  # consolidated metadata taken without reading the nodes' files
+        self.own_root_files = True  # False: the root is known only from a v2 .zmetadata
+        self.root_entry: dict[str, Any] | None = None  # a v2 root's files as .zmetadata has them
         self.max_root_bytes = max_root_bytes
 
     # -- the walk
@@ -75,7 +81,8 @@ class _Walk(WalkSteps):
         if files is None:
             return None
         entries: Entries | None = None
-        if not any(n in files for n in (V3, ZARRAY, ZGROUP)) and zmetadata is not None:
+        self.own_root_files = any(n in files for n in (V3, ZARRAY, ZGROUP))
+        if not self.own_root_files and zmetadata is not None:
             # zarr-python opens a consolidated v2 store from .zmetadata alone (GDAL's test
             # stores hold nothing else): the root's own files come from it too.
             self.version = 2
@@ -104,12 +111,45 @@ class _Walk(WalkSteps):
             elif zmetadata is not None:
                 entries = self.v2_consolidated(zmetadata)
                 if entries is not None:
-                    entries.pop("", None)  # the root was read from its own files
-        if entries is not None:
-            self.from_entries(root, entries)
-        else:
+                    # the root was read from its own files; its entry is compared with them
+                    self.root_entry = entries.pop("", None)
+        if entries is None:
             self.walk(root)
+        elif not self.own_root_files:
+            # A store of .zmetadata alone (GDAL's): the consolidated metadata is the hierarchy,
+            # and there are no files for it to disagree with.
+            self.from_entries(root, entries)
+        elif self.check_consolidated:
+            self.from_entries(root, entries)
+            self.compare_with_files(prefix, document, entries)
+        else:
+            self.from_entries(root, entries)
+            self.trusted = True
         return document
+
+    def compare_with_files(self, prefix: str, document: dict[str, Any], entries: Entries) -> None:
+        """Read the hierarchy again from its nodes' own files, and note every place where they
+        disagree with the consolidated metadata `document` was built from."""
+        from .consolidated_check import ListedNames, disagreements, listed_names
+
+        files = _Walk(
+            self.source,
+            use_consolidated=False,
+            tree=ListedNames(self.tree, listed_names(list(entries))),
+            max_depth=self.max_depth,
+            max_bytes=self.max_bytes,
+            max_root_bytes=self.max_root_bytes,
+        )
+        from_files = files.run(prefix)
+        seen = set(self.problems)
+        self.problems += [p for p in files.problems if p not in seen]
+        if self.root_entry is not None:  # v2: what .zmetadata says of the root itself
+            root = self.build("/", self.root_entry)
+            if root is not None:
+                document = root | {"members": document.get("members", {})}
+        if from_files is not None:
+            unreadable = sorted({p.node_path for p in files.problems})
+            self.problems += disagreements(document, from_files, unreadable)
 
     def v2_consolidated(self, zmetadata: Fetched) -> Entries | None:
         parsed = self.parse_files("/", {ZMETADATA: zmetadata})
@@ -191,15 +231,18 @@ class Read:
     document: dict[str, Any] | None
     problems: list[Problem]
     unlisted: tuple[str, ...] = ()
+    trusted: bool = False  # consolidated metadata read without the nodes' own files
 
     def unchecked(self) -> list[Unchecked]:
-        """The unlisted groups as places not fully read, in tree order (as load.ts gives them)."""
+        """The unlisted groups as places not fully read, in tree order (as load.ts gives them);
+        first, where consolidated metadata was trusted, the nodes' files left unread."""
         message = (
             "the store cannot list this group's members: only the members the convention "
             "names were read, so others may exist unchecked"
         )
         ordered = sorted(self.unlisted, key=lambda path: path.split("/"))
-        return [Unchecked(path, "/members", message, "unlisted") for path in ordered]
+        trusted = [Unchecked("/", "", TRUSTED_MESSAGE, TRUSTED)] if self.trusted else []
+        return trusted + [Unchecked(path, "/members", message, "unlisted") for path in ordered]
 
 
 def read_document(
@@ -207,6 +250,7 @@ def read_document(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     expected: NamedMembers | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_document_bytes: int = DEFAULT_MAX_BYTES,
@@ -215,11 +259,12 @@ def read_document(
     progress: Callable[[int], None] | None = None,
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
     """`read_hierarchy` as (document, problems), for callers that need not know which groups
-    could not be listed."""
+    could not be listed, or whether consolidated metadata was trusted."""
     read = read_hierarchy(
         store,
         path,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         expected=expected,
         max_depth=max_depth,
         max_document_bytes=max_document_bytes,
@@ -235,6 +280,7 @@ def read_hierarchy(
     path: str = "",
     *,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     expected: NamedMembers | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_document_bytes: int = DEFAULT_MAX_BYTES,
@@ -261,6 +307,7 @@ def read_hierarchy(
     walk = _Walk(
         source,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         tree=expected,
         max_depth=max_depth,
         max_bytes=max_document_bytes,
@@ -278,4 +325,6 @@ def read_hierarchy(
         if collecting:
             gc.enable()
         source.close()
-    return Read(document, walk.problems, tuple(walk.unlisted) if document is not None else ())
+    if document is None:
+        return Read(None, walk.problems)
+    return Read(document, walk.problems, tuple(walk.unlisted), walk.trusted)

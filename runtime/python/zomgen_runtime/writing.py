@@ -67,7 +67,7 @@ def write_document(
                 return problems
             changes.update(kept)
             found.update(dict.fromkeys(kept, True))
-        _write_whole(target, changes, [k for k in changes if found.get(k)])
+        write_whole(target, changes, [k for k in changes if found.get(k)])
         return []
     finally:
         try:
@@ -145,7 +145,7 @@ def _local_problems(local: LocalRoot, keys: dict[tuple[str, ...], list[str]]) ->
     return problems
 
 
-def _write_whole(target: Target, changes: dict[str, bytes | None], existing: list[str]) -> None:
+def write_whole(target: Target, changes: dict[str, bytes | None], existing: list[str]) -> None:
     """Apply `changes`, or, if the store fails (or the write is interrupted) part way, put back
     every key as it was before: a `create` is whole or not at all."""
     if target.atomic:

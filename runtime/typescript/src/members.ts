@@ -12,6 +12,14 @@ import { isArray, isObject, match, parsePointer } from "./pointers.js";
 
 /** name -> the names below it that the walk must also probe (from paths such as "a/b"). */
 export type Forced = Map<string, Forced>;
+
+/** What the walk asks of a node where its store cannot list: the members to probe, and the same
+ * for each member (named_members.py). MemberTree answers for a convention; ListedNames
+ * (consolidated_check.ts) adds the members consolidated metadata lists. */
+export interface NamedMembers {
+  names(document: unknown): Forced;
+  child(name: string, forced?: Forced): NamedMembers;
+}
 type Schema = { readonly [key: string]: unknown };
 
 function resolveLocalRef(root: unknown, ref: string): unknown {
@@ -31,7 +39,7 @@ function resolveLocalRef(root: unknown, ref: string): unknown {
   return node;
 }
 
-export class MemberTree {
+export class MemberTree implements NamedMembers {
   private collected: [Map<string, unknown[]>, unknown[], string[][]] | undefined;
 
   constructor(

@@ -12,7 +12,7 @@ import { NotFullyChecked, type Problem, type Unchecked, ZomError, formatProblems
 import { RULE_BUDGET, overBudget } from "./rules.js";
 import { folderSource } from "./local_folder.js";
 import { type Readable, type Source, listedSource, readableSource } from "./sources.js";
-import { type ReadResult, readDocument } from "./walk.js";
+import { type ReadResult, TRUSTED, readDocument } from "./walk.js";
 
 /** A zarrita store and every key it holds (a zip's entries), so that it can be listed. */
 export interface ListedStore {
@@ -29,6 +29,10 @@ export interface StoreOptions {
   readonly path?: string;
   /** Read consolidated metadata where the store has it (default true). */
   readonly useConsolidated?: boolean;
+  /** Compare consolidated metadata with the nodes' own files, each place where they disagree a
+   * problem (default true); false trusts it: one request, and the files left unread are an
+   * accepted place not checked (reason `trusted`). */
+  readonly checkConsolidated?: boolean;
   /** Accept that a store which cannot list its groups (a static HTTP server) is read by the
    * members the convention names; otherwise such a read rejects with NotFullyChecked where it
    * finds no problem (default false). */
@@ -124,6 +128,7 @@ export async function readStore(input: StoreInput, schema: unknown, options: Sto
     prefix,
     {
       useConsolidated: options.useConsolidated ?? true,
+      checkConsolidated: options.checkConsolidated ?? true,
       maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
       maxDocumentBytes: options.maxDocumentBytes ?? DEFAULT_MAX_BYTES,
       maxConsolidatedBytes: options.maxConsolidatedBytes ?? DEFAULT_MAX_CONSOLIDATED_BYTES,
@@ -170,8 +175,10 @@ export async function storeProblems(
     message: p.message,
     reason: RULE_BUDGET,
   }));
-  // `namedMembersOnly` accepts groups that could not be listed, not rules left unevaluated
-  const held = [...read.unchecked.filter(() => options.namedMembersOnly !== true), ...budget];
+  // `namedMembersOnly` accepts groups that could not be listed, not rules left unevaluated;
+  // `checkConsolidated: false` asked for the nodes' files to be left unread
+  const accepted = (u: Unchecked): boolean => u.reason === TRUSTED || (u.reason === "unlisted" && options.namedMembersOnly === true);
+  const held = [...read.unchecked.filter((u) => !accepted(u)), ...budget];
   if (problems.length === 0 && held.length > 0) throw new NotFullyChecked(held);
   return { document: read.document, problems };
 }

@@ -1,7 +1,9 @@
 /**
  * Reading a hierarchy into ONE ZOM document: every node's document (node_files.ts), each
  * group's under its parent's `members`. The twin of reading.py, walk_steps.py and streamed.py:
- * consolidated metadata, where present and wanted, replaces the walk; otherwise a group is
+ * consolidated metadata, where present and wanted, gives the hierarchy, and the nodes' own files
+ * are read beside it to say where the two disagree (consolidated_check.ts), unless the caller
+ * trusts it; otherwise a group is
  * listed as soon as its metadata arrives and each member it lists (or, where the store cannot
  * list, each member the convention names) is read at once, with at most `concurrency` requests
  * in flight.
@@ -9,9 +11,14 @@
  * Anything wrong with one node (unreadable, not JSON, a forbidden name, v2 and v3 metadata in
  * one node, too deep, too large) is a Problem of that node, and the node is left out; only an
  * unusable root makes the whole read fail (document null).
+ *
+ * Longer than 400 lines because it is one walk, the twin of three Python modules: the root and
+ * consolidated metadata (reading.py), what happens at each node (walk_steps.py) and the order
+ * requests go in (streamed.py) share the Walk's state, which splitting would pass around.
  */
 
-import type { Forced, MemberTree } from "./members.js";
+import { ListedNames, disagreements, listedNames } from "./consolidated_check.js";
+import type { Forced, NamedMembers } from "./members.js";
 import {
   ALL_FILES,
   type Entries,
@@ -35,6 +42,8 @@ import { Failure } from "./sources.js";
 
 export interface ReadLimits {
   readonly useConsolidated: boolean;
+  /** False: consolidated metadata is taken without reading the nodes' own files to compare. */
+  readonly checkConsolidated?: boolean | undefined;
   /** Deeper than this, members are reported instead of read. */
   readonly maxDepth: number;
   /** Each metadata file over this is a problem of its node... */
@@ -53,6 +62,12 @@ export interface ReadResult {
   readonly unchecked: Unchecked[];
 }
 
+/** The reason, and what is said, of the place left unread where the caller trusts consolidated
+ * metadata (consolidated.py's TRUSTED). */
+export const TRUSTED = "trusted";
+const TRUSTED_MESSAGE =
+  "the nodes' own metadata files were not read: the consolidated metadata was trusted without comparing it with them";
+
 /** Said of each group the store could not list (reading.py's `Read.unchecked`). */
 const UNLISTED =
   "the store cannot list this group's members: only the members the convention names were read, so others may exist unchecked";
@@ -62,7 +77,7 @@ interface WalkNode {
   readonly path: string;
   readonly prefix: string;
   readonly members: JsonObject | null; // the parent's `members`, to attach to
-  tree: MemberTree | null;
+  tree: NamedMembers | null;
   readonly forced: Forced;
   readonly listed: boolean; // found by listing (else: named by the convention, maybe absent)
   document: JsonObject | null;
@@ -105,11 +120,18 @@ class Walk extends NodeReader {
   // False once the root has no index: the source lists no folder, and asking every group's
   // would cost a request each for nothing (the named members are probed instead).
   private indexes = true;
+  /** Consolidated metadata taken without reading the nodes' files. */
+  trusted = false;
+  /** Where the nodes' files were compared with consolidated metadata: the file walk's own
+   * problems, then the disagreements, after the rest (as reading.py appends them). */
+  readonly compared: Problem[] = [];
+  /** A v2 root's files as `.zmetadata` gives them, compared with its own. */
+  private rootEntry: Map<string, unknown> | undefined;
 
   constructor(
     private readonly source: Source,
     private readonly limits: ReadLimits,
-    private readonly tree: MemberTree | null,
+    private readonly tree: NamedMembers | null,
   ) {
     super();
     this.gate = new Gate(Math.max(1, source.concurrency));
@@ -133,7 +155,8 @@ class Walk extends NodeReader {
     let files = this.parseFiles("/", fetched);
     if (files === null) return null;
     let entries: Entries | null = null;
-    if (![V3, ZARRAY, ZGROUP].some((n) => files?.has(n)) && zmetadata !== undefined) {
+    const ownRootFiles = [V3, ZARRAY, ZGROUP].some((n) => files?.has(n));
+    if (!ownRootFiles && zmetadata !== undefined) {
       // zarr-python opens a consolidated v2 store from .zmetadata alone: the root's own files
       // come from it too.
       this.version = 2;
@@ -163,7 +186,9 @@ class Walk extends NodeReader {
         this.problems.push(...problems);
       } else if (zmetadata !== undefined) {
         entries = this.v2Consolidated(zmetadata);
-        entries?.delete(""); // the root was read from its own files
+        // the root was read from its own files; its entry is compared with them
+        this.rootEntry = entries?.get("");
+        entries?.delete("");
       }
     }
     const root: WalkNode = {
@@ -176,10 +201,37 @@ class Walk extends NodeReader {
       listed: true,
       document,
     };
-    if (entries !== null) this.fromEntries(document, entries);
-    else await this.walkGroup(root);
+    if (entries === null) {
+      await this.walkGroup(root);
+    } else {
+      this.fromEntries(document, entries);
+      // A store of .zmetadata alone (GDAL's) has no files for it to disagree with.
+      if (ownRootFiles && this.limits.checkConsolidated === false) this.trusted = true;
+      else if (ownRootFiles) await this.compareWithFiles(prefix, document, entries);
+    }
     this.limits.progress?.(this.nodes);
     return document;
+  }
+
+  /** Read the hierarchy again from its nodes' own files, and note every place where they
+   * disagree with the consolidated metadata `document` was built from. */
+  private async compareWithFiles(prefix: string, document: JsonObject, entries: Entries): Promise<void> {
+    const limits = { ...this.limits, useConsolidated: false, progress: undefined };
+    const files = new Walk(this.source, limits, new ListedNames(this.tree, listedNames(entries.keys())));
+    const fromFiles = await files.run(prefix);
+    const key = (p: Problem): string => JSON.stringify([p.node_path, p.pointer, p.message, p.keyword]);
+    const seen = new Set(this.problems.map(key));
+    const own = [...files.problems].sort(walkOrder).filter((p) => !seen.has(key(p)));
+    this.compared.push(...own);
+    let consolidated = document;
+    if (this.rootEntry !== undefined) {
+      const root = this.build("/", this.rootEntry);
+      if (root !== null) consolidated = { ...root, members: document["members"] ?? {} };
+    }
+    if (fromFiles !== null) {
+      const unreadable = [...new Set(files.problems.map((p) => p.node_path))].sort();
+      this.compared.push(...disagreements(consolidated, fromFiles, unreadable));
+    }
   }
 
   private v2Consolidated(zmetadata: Fetched): Entries | null {
@@ -371,12 +423,15 @@ export async function readDocument(
   source: Source,
   prefix: string,
   limits: ReadLimits,
-  tree: MemberTree | null,
+  tree: NamedMembers | null,
 ): Promise<ReadResult> {
   const walk = new Walk(source, limits, tree);
   const document = await walk.run(prefix);
-  const unchecked = document === null ? [] : [...walk.unlisted].map((path) => ({ node_path: path, pointer: "/members", message: UNLISTED, reason: "unlisted" }));
-  return { document, problems: [...walk.problems].sort(walkOrder), unchecked: unchecked.sort(treeOrder) };
+  if (document === null) return { document, problems: [...walk.problems].sort(walkOrder), unchecked: [] };
+  const unlisted = [...walk.unlisted].map((path) => ({ node_path: path, pointer: "/members", message: UNLISTED, reason: "unlisted" }));
+  const trusted = walk.trusted ? [{ node_path: "/", pointer: "", message: TRUSTED_MESSAGE, reason: TRUSTED }] : [];
+  const problems = [...[...walk.problems].sort(walkOrder), ...walk.compared];
+  return { document, problems, unchecked: [...trusted, ...unlisted.sort(treeOrder)] };
 }
 
 /** Reading problems level by level (a node's before its members'), in tree order within a
