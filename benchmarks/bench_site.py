@@ -153,9 +153,18 @@ def build(work: Path) -> tuple[Path, Path]:
 
 
 def time_both(
-    work: Path, url: str, page_url: str, package: Path, repeat: int, cert: Path | None = None
+    work: Path,
+    url: str,
+    page_url: str,
+    package: Path,
+    repeat: int,
+    cert: Path | None = None,
+    *,
+    trust: bool = False,
 ) -> dict[str, float]:
-    """Seconds of the page and of Node on one URL; `cert`: the HTTPS server's own certificate."""
+    """Seconds of the page and of Node on one URL; `cert`: the HTTPS server's own certificate;
+    `trust`: consolidated metadata read alone (the page's box, Node's `checkConsolidated:
+    false`), the one request it buys, rather than compared with each node's files."""
     script = work / "bench_site_page.mjs"
     shutil.copy(ROOT / "benchmarks" / "bench_site_page.mjs", script)
     job = {
@@ -164,6 +173,7 @@ def time_both(
         "package": str(package),
         "url": url,
         "repeat": repeat,
+        "trust": trust,
         "ignoreCertificateErrors": cert is not None,
     }
     env = {**os.environ, **({"NODE_EXTRA_CA_CERTS": str(cert)} if cert is not None else {})}
@@ -211,14 +221,25 @@ def main() -> int:
             if http2:
                 with served_h2(work / "served", work) as (url, cert):
                     times = time_both(
-                        work, f"{url}/{name}", f"{url}/page/index.html", package, args.repeat, cert
+                        work,
+                        f"{url}/{name}",
+                        f"{url}/page/index.html",
+                        package,
+                        args.repeat,
+                        cert,
+                        trust=consolidated,
                     )
             else:
                 with served(work / "served") as url:
                     times = time_both(
-                        work, f"{url}/{name}", f"{url}/page/index.html", package, args.repeat
+                        work,
+                        f"{url}/{name}",
+                        f"{url}/page/index.html",
+                        package,
+                        args.repeat,
+                        trust=consolidated,
                     )
-            how = "consolidated" if consolidated else "listed (HTML index)"
+            how = "consolidated (trusted)" if consolidated else "listed (HTML index)"
             how += ", HTTPS: page HTTP/2, Node HTTP/1.1" if http2 else ", HTTP/1.1"
             whole = (
                 f"{times['node']:.2f} | {times['page']:.2f} | {times['page'] / times['node']:.2f}x"

@@ -1,6 +1,6 @@
 // Drives the validator page in Chromium (Playwright): stdin is {chromium, page, cases:
-// [{name, url | zip, strict?, more?, filter?, shot?, timeoutMs?, heartbeat?}]}; for each case the page is loaded,
-// the strict box ticked where asked, the URL entered (or the zip chosen) and Check pressed;
+// [{name, url | zip, strict?, trust?, more?, filter?, shot?, timeoutMs?, heartbeat?}]}; for each case the page is loaded,
+// the strict and trust-consolidated boxes ticked where asked, the URL entered (or the zip chosen) and Check pressed;
 // stdout is, per case, what a user sees: the summary, the problem and warning rows, the tree's
 // first level and every drawn node's type, an error box, the progress lines shown while it
 // read, the console's uncaught errors, where the check ran (`checkedIn`: the page's worker or
@@ -56,6 +56,7 @@ try {
       }
     }, Boolean(one.heartbeat));
     if (one.strict) await page.check("#strict");
+    if (one.trust) await page.check("#trust-consolidated");
     if (one.zip) {
       await page.setInputFiles("#zip", one.zip);
     } else {

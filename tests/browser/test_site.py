@@ -48,6 +48,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Serve
         result = run_zomgen("site", ROOT / "schemas" / schema / "schema.json", "-o", root / page)
         assert result.returncode == 0, result.stderr
     xarray_dataset().to_zarr(root / "dataset.zarr", zarr_format=3, consolidated=False)
+    # consolidated by xarray, then a variable's units changed behind its back
+    xarray_dataset().to_zarr(root / "stale.zarr", zarr_format=3, consolidated=True)
+    temperature = root / "stale.zarr" / "temperature" / "zarr.json"
+    array = json.loads(temperature.read_text("utf-8"))
+    array["attributes"]["units"] = "degC"
+    temperature.write_text(json.dumps(array), "utf-8")
     ome_image_with_labels(root / "image.zarr", "0.5")
     shutil.copytree(root / "image.zarr", root / "broken.zarr")
     _rename_dataset(root / "broken.zarr")
@@ -79,6 +85,39 @@ def test_a_valid_store_shows_no_problem_and_its_tree(site: tuple[Path, Served]) 
     names = sorted(entry.split()[0] for entry in seen["tree"])
     assert names == ["mask", "temperature", "time", "x", "y"]
     assert seen["problems"] == [] and seen["markedNodes"] == []
+
+
+def test_stale_consolidated_metadata_is_shown_unless_the_box_trusts_it(
+    site: tuple[Path, Served],
+) -> None:
+    _root, served = site
+    url = f"{served.url}/stale.zarr"
+    cases = [{"name": "checked", "url": url}, {"name": "trusted", "url": url, "trust": True}]
+    seen = drive(cases, f"{served.url}/xarray/index.html")
+    checked, trusted = seen["checked"], seen["trusted"]
+    python = validate_store(url, _xarray_schema())
+    assert [(p.node_path, p.pointer, p.keyword) for p in python] == [
+        ("/temperature", "/attributes/units", "consolidated")
+    ]
+    assert checked["summary"].startswith("Not valid XarrayDataset: 6 nodes, 1 problem"), checked
+    # the same words as the Python run time's
+    assert checked["problems"] == [[p.node_path, p.pointer, p.message] for p in python]
+    assert validate_store(url, _xarray_schema(), check_consolidated=False) == []
+    assert trusted["summary"].startswith(
+        "Valid as far as read XarrayDataset: 6 nodes, 0 problems, 1 place accepted unread"
+    ), trusted
+    assert trusted["problems"] == []
+    assert [row[:2] for row in trusted["unchecked"]] == [["/", ""]]
+    assert "consolidated metadata was trusted" in trusted["unchecked"][0][2]
+    for one in (checked, trusted):
+        assert one["error"] is None and uncaught(one) == [], one["errors"]
+
+
+def _xarray_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(
+        (ROOT / "generated" / "xarray_v3" / "schema.json").read_text("utf-8")
+    )
+    return schema
 
 
 def test_ome_pages_show_problems_at_their_node_as_the_python_loader_finds_them(

@@ -139,7 +139,7 @@ def test_bench_site_times_the_page_and_node_and_sizes_the_bundle(tmp_path: Path)
     table = out.read_text("utf-8")
     for row in (
         "| 20 | listed (HTML index), HTTP/1.1 |",
-        "| 20 | consolidated, HTTP/1.1 |",
+        "| 20 | consolidated (trusted), HTTP/1.1 |",
         "| 20 | listed (HTML index), HTTPS: page HTTP/2, Node HTTP/1.1 |",
     ):
         assert row in table, table

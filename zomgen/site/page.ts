@@ -17,6 +17,7 @@
 import { parsePointer } from "./_runtime_ts/pointers.js";
 import { type Problem, type Unchecked, verdict } from "./_runtime_ts/problems.js";
 import type { NodeLabel, PageChecker } from "./checker.js";
+import { TRUSTED } from "./_runtime_ts/walk.js";
 import { Checks, type Source, serveChecks } from "./worker.js";
 
 type Node = { readonly [key: string]: unknown };
@@ -254,6 +255,7 @@ export function startPage(checker: PageChecker): void {
   const status = byId("status");
   const result = byId("result");
   const strictBox = document.getElementById("strict");
+  const trustBox = byId("trust-consolidated") as HTMLInputElement;
   const checks = new Checks(checker);
   let running = 0;
 
@@ -264,7 +266,8 @@ export function startPage(checker: PageChecker): void {
     status.textContent = `Reading ${label}...`;
     show(result);
     const strict = strictBox instanceof HTMLInputElement && strictBox.checked;
-    const outcome = await checks.run(source, strict, {
+    const trustConsolidated = trustBox.checked;
+    const outcome = await checks.run(source, { strict, trustConsolidated }, {
       read: (nodes) => {
         if (run === running) status.textContent = `Reading ${label}: ${nodes} nodes read...`;
       },
@@ -285,13 +288,19 @@ export function startPage(checker: PageChecker): void {
     const seconds = `${(readSeconds + checkSeconds).toFixed(2)} s: read ${readSeconds.toFixed(2)} s, checked ${checkSeconds.toFixed(2)} s`;
     const byNode = grouped(problems);
     const unchecked = [...outcome.unchecked, ...checked.unchecked];
-    const verdictFound = verdict(problems, unchecked);
+    // the box asked for consolidated metadata to be trusted: that place is listed, not held
+    // against the verdict (as `zomgen validate --trust-consolidated` accepts it)
+    const accepted = unchecked.filter((place) => place.reason === TRUSTED).length;
+    const verdictFound = verdict(problems, unchecked.filter((place) => place.reason !== TRUSTED));
     const summary = element("p", "", verdictFound === "valid" ? "summary good" : verdictFound === "invalid" ? "summary bad" : "summary partial");
     summary.id = "summary";
     summary.dataset["status"] = verdictFound;
     summary.dataset["checkedIn"] = outcome.where;
-    const opening = { valid: "Valid", invalid: "Not valid", "not fully checked": "Not fully checked:" }[verdictFound];
-    const places = unchecked.length > 0 ? `, ${unchecked.length} place${unchecked.length === 1 ? "" : "s"} not checked` : "";
+    const valid = accepted > 0 ? "Valid as far as read" : "Valid";
+    const opening = { valid, invalid: "Not valid", "not fully checked": "Not fully checked:" }[verdictFound];
+    const held = unchecked.length - accepted;
+    const count = (n: number): string => `${n} place${n === 1 ? "" : "s"}`;
+    const places = (held > 0 ? `, ${count(held)} not checked` : "") + (accepted > 0 ? `, ${count(accepted)} accepted unread` : "");
     summary.textContent = `${opening} ${checker.title}: ${nodes} nodes, ${problems.length} problem${problems.length === 1 ? "" : "s"}${places}${checked.note} (${seconds})`;
     const table = problemTable("problems", problems);
     const notChecked = problemTable("unchecked", unchecked);
@@ -304,7 +313,8 @@ export function startPage(checker: PageChecker): void {
     const tools = element("div", "", "tools");
     if (url !== null) {
       // the check is a link: the address bar says which store, for a reload or a colleague
-      history.replaceState(null, "", `?url=${encodeURIComponent(url)}`);
+      const trusted = trustConsolidated ? "&consolidated=trust" : "";
+      history.replaceState(null, "", `?url=${encodeURIComponent(url)}${trusted}`);
       const copy = element("button", "Copy link", "copy");
       copy.type = "button";
       copy.addEventListener("click", () => {
@@ -357,7 +367,9 @@ export function startPage(checker: PageChecker): void {
     );
   });
   checks.prepare();
-  const asked = new URLSearchParams(location.search).get("url");
+  const query = new URLSearchParams(location.search);
+  const asked = query.get("url");
+  if (query.get("consolidated") === "trust") trustBox.checked = true;
   if (asked) {
     input.value = asked;
     form.requestSubmit();

@@ -35,9 +35,8 @@ import type { Problem, Unchecked } from "./_runtime_ts/problems.js";
 import type { Readable } from "./_runtime_ts/sources.js";
 import type { StoreInput } from "./_runtime_ts/stores.js";
 import { StoreError, readStore } from "./_runtime_ts/stores.js";
-import { TRUSTED } from "./_runtime_ts/walk.js";
 import type { ReadResult } from "./_runtime_ts/walk.js";
-import type { Checked, PageChecker } from "./checker.js";
+import type { CheckOptions, Checked, PageChecker } from "./checker.js";
 
 /** bundle.py's wrapper around app.js (undefined where the page's code runs unwrapped). */
 declare const zomgenPage: (() => void) | undefined;
@@ -48,11 +47,18 @@ type Node = { readonly [key: string]: unknown };
 /** The store to read: a URL, or a zipped store the user chose. */
 export type Source = { readonly url: string } | { readonly zip: Blob };
 
+/** The page's boxes, as they were when a check began. */
+export interface RunOptions extends CheckOptions {
+  /** Take the store's consolidated metadata without reading each node's own files to compare
+   * (one request): listed as a place not checked, accepted. */
+  readonly trustConsolidated: boolean;
+}
+
 /** What the page asks its worker. */
 interface Request {
   readonly id: number;
   readonly source: Source;
-  readonly strict: boolean;
+  readonly options: RunOptions;
 }
 
 /** A store read and checked (the document apart: it travels in parts). */
@@ -94,14 +100,13 @@ interface Progress {
 }
 
 /** Read the store and check it, wherever this runs (the worker, or the page). */
-async function work(checker: PageChecker, source: Source, strict: boolean, progress: Progress): Promise<Failed | (Found & { readonly document: Node })> {
+async function work(checker: PageChecker, source: Source, options: RunOptions, progress: Progress): Promise<Failed | (Found & { readonly document: Node })> {
   let read: ReadResult;
   try {
     const input = "url" in source ? source.url : await zipStore(source.zip);
-    // The page takes consolidated metadata as it is, as it did before load.ts compared it with
-    // the nodes' files (docs/consolidate.md: a page option is still to come).
-    const found = await readStore(input, checker.probe, { checkConsolidated: false, progress: (nodes) => progress.read(nodes) });
-    read = { ...found, unchecked: found.unchecked.filter((place) => place.reason !== TRUSTED) };
+    // consolidated metadata is compared with the nodes' own files unless the box says trust it
+    const checkConsolidated = !options.trustConsolidated;
+    read = await readStore(input, checker.probe, { checkConsolidated, progress: (nodes) => progress.read(nodes) });
   } catch (error) {
     const problems = error instanceof StoreError ? error.problems : [];
     const message = error instanceof Error ? `${explained(problems)} (${error.message.split("\n")[0]})` : String(error);
@@ -111,7 +116,7 @@ async function work(checker: PageChecker, source: Source, strict: boolean, progr
   const nodes = countNodes(read.document);
   progress.checking(nodes, read.document);
   await new Promise((resolve) => setTimeout(resolve, 0)); // let the status paint (where this runs on the page)
-  const checked = checker.check(read.document, read.problems, { strict });
+  const checked = checker.check(read.document, read.problems, { strict: options.strict });
   return { nodes, unchecked: read.unchecked, checked, document: read.document };
 }
 
@@ -313,7 +318,7 @@ interface WorkerScope {
 export function serveChecks(checker: PageChecker): void {
   const scope = globalThis as unknown as WorkerScope;
   scope.onmessage = (event) => {
-    const { id, source, strict } = event.data;
+    const { id, source, options } = event.data;
     const post = (message: Message): void => scope.postMessage(message);
     const progress: Progress = {
       read: (nodes) => post({ id, type: "read", nodes }),
@@ -323,7 +328,7 @@ export function serveChecks(checker: PageChecker): void {
         for (const part of documentParts(document)) post({ id, type: "part", part });
       },
     };
-    work(checker, source, strict, progress)
+    work(checker, source, options, progress)
       .then((outcome) => {
         if ("kind" in outcome) return post({ id, type: "failed", failed: outcome });
         const { nodes, unchecked, checked } = outcome;
@@ -398,10 +403,10 @@ export class Checks {
     return (this.current = current);
   }
 
-  run(source: Source, strict: boolean, progress: Shown): Promise<Outcome> {
+  run(source: Source, options: RunOptions, progress: Shown): Promise<Outcome> {
     this.cancel?.();
     const current = this.prepare();
-    if (current === null) return this.onPage(source, strict, progress);
+    if (current === null) return this.onPage(source, options, progress);
     const { worker } = current;
     const id = ++this.requests;
     const assembly = new Assembly();
@@ -440,7 +445,7 @@ export class Checks {
       const onError = (event: Event): void => {
         event.preventDefault();
         finish();
-        if (!current.started) resolve(this.onPage(source, strict, progress)); // it could not start
+        if (!current.started) resolve(this.onPage(source, options, progress)); // it could not start
         else {
           end();
           reject(new Error(event instanceof ErrorEvent ? event.message : "the checks' worker failed"));
@@ -455,13 +460,13 @@ export class Checks {
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
       worker.addEventListener("messageerror", onError);
-      const request: Request = { id, source, strict };
+      const request: Request = { id, source, options };
       worker.postMessage(request);
     });
   }
 
-  private async onPage(source: Source, strict: boolean, progress: Shown): Promise<Outcome> {
-    const outcome = await work(this.checker, source, strict, progress);
+  private async onPage(source: Source, options: RunOptions, progress: Shown): Promise<Outcome> {
+    const outcome = await work(this.checker, source, options, progress);
     return "kind" in outcome ? outcome : { kind: "checked", ...outcome, where: "page" };
   }
 }
