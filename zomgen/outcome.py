@@ -16,14 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from zomgen_runtime import INVALID, VALID, Problem, Unchecked, verdict
-from zomgen_runtime.consolidated import TRUSTED
 
 from zomgen.catalog.patterns import NodePattern
 from zomgen.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED
 
 # The reasons a user may accept, each by its option: a server that cannot list is a property
 # of where the store is served, which a user may know and accept; an unknown convention is not.
-# Consolidated metadata is "trusted" only where the user said so (its option is the acceptance).
+# Consolidated metadata is "trusted" only where the user said so (its option is the acceptance;
+# the reason is zomgen_runtime.consolidated.TRUSTED, not imported: a start-up cost for one word).
+TRUSTED = "trusted"
 ACCEPTED_BY = {"unlisted": "--named-members-only", TRUSTED: "--trust-consolidated"}
 # Past this many places left unchecked, the text says how many more there are.
 MAX_SHOWN = 20

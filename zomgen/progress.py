@@ -24,12 +24,12 @@ class ProgressLine:
     def __enter__(self) -> Self:
         return self
 
-    def show(self, stage: str, count: int) -> None:
+    def show(self, stage: str, count: int, noun: str = "nodes") -> None:
         now = time.monotonic()
         if now - self._last < _EVERY:
             return
         self._last = now
-        self.stream.write(f"{_ERASE}zomgen: {stage} {count:,} nodes")
+        self.stream.write(f"{_ERASE}zomgen: {stage} {count:,} {noun}")
         self.stream.flush()
         self._written = True
 

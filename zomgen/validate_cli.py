@@ -14,6 +14,7 @@ from zomgen.catalog.patterns import NodePattern, node_pattern
 from zomgen.convention_option import add_catalog_option, add_schema_option, schema_option
 from zomgen.errors import InputProblem
 from zomgen.exits import EXIT_OK, EXIT_USAGE, report_input
+from zomgen.many_stores import run_many, store_arguments, store_check
 from zomgen.outcome import node_paths, only_matched_nothing, outcome
 from zomgen.progress import ProgressLine
 
@@ -32,7 +33,27 @@ def add_validate(
         "with why; a group the store cannot list, a convention or OME-Zarr version without a "
         "schema, nothing declared, --only matching no node)",
     )
-    validate.add_argument("store", help="a path, a zip file or an fsspec URL")
+    validate.add_argument(
+        "stores",
+        nargs="*",
+        metavar="STORE",
+        help="a path, a zip file or an fsspec URL; several, or a glob ('data/*.zarr'), are "
+        "checked a few at a time and summed up in a table (docs/archives.md)",
+    )
+    validate.add_argument(
+        "--stores-from",
+        metavar="FILE",
+        help="also check the stores listed in FILE, one path or URL a line ('-': standard input)",
+    )
+    validate.add_argument(
+        "--jobs", type=int, default=4, metavar="N", help="stores checked at once (default 4)"
+    )
+    validate.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="check the stores on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://host:8786), each store a task (needs `pip install distributed`)",
+    )
     add_schema_option(validate, "what the store declares")
     add_include(validate)
     add_catalog_option(validate, "without --schema")
@@ -45,10 +66,11 @@ def add_validate(
     )
     validate.add_argument(
         "--format",
-        choices=("text", "json", "verdict"),
+        choices=("text", "json", "verdict", "jsonl"),
         default="text",
         help='verdict: one line {"valid": ..., "message": ...} and exit 0 whatever the verdict, '
-        "for conformance runners (without --schema)",
+        "for conformance runners (one store, without --schema); jsonl (several stores): each "
+        "store's report on a line as it is checked, then the summary",
     )
     _add_declared_only(validate)
     validate.add_argument(
@@ -109,6 +131,12 @@ def run_validate(args: argparse.Namespace) -> int:
             only = node_pattern(args.only)
         except ValueError as exc:
             return report_input([InputProblem("--only", "", str(exc))])
+    stores = store_arguments(args.stores, args.stores_from)
+    if isinstance(stores, InputProblem):
+        return report_input([stores])
+    if len(stores) != 1 or args.stores_from is not None or args.format == "jsonl" or args.dask:
+        return _validate_many(args, stores, only)
+    args.store = stores[0]
     if args.schema is None:
         return _validate_declared(args, only)
     if args.catalog:
@@ -156,6 +184,53 @@ def run_validate(args: argparse.Namespace) -> int:
         lines.append(f"{args.store}: {result.summary()} ({args.schema})")
         sys.stdout.write("\n".join(lines) + "\n")
     return result.exit_code
+
+
+def _validate_many(args: argparse.Namespace, stores: list[str], only: NodePattern | None) -> int:
+    """Several stores (zomgen/many_stores.py): each checked as one is, then the table."""
+    if not stores:
+        print("zomgen validate: give a store (a path, a zip or an fsspec URL)", file=sys.stderr)
+        return EXIT_USAGE
+    refused = "--attributes" if args.attributes else ""
+    refused = refused or ("--format verdict" if args.format == "verdict" else "")
+    if refused:
+        return report_input([InputProblem(refused, "", "checks one store: give one")])
+    schema = None
+    if args.schema is None and args.include:
+        message = "-I resolves a --schema's references; a catalog's are resolved beside it"
+        return report_input([InputProblem(str(args.include[0]), "", message)])
+    if args.schema is not None:
+        if args.catalog or args.strict:
+            which = "--catalog" if args.catalog else "--strict"
+            message = f"{which} applies where the store says its conventions: drop --schema"
+            return report_input([InputProblem(str(args.schema), "", message)])
+        schema = schema_option(args.schema, tuple(args.include))
+        if schema is None:
+            return EXIT_USAGE
+    check = store_check(args, schema, only)
+    if args.dask is None:
+        return run_many(stores, check, args)
+    client = _dask_client(args.dask)
+    if isinstance(client, int):
+        return client
+    try:
+        return run_many(stores, check, args, client)
+    finally:
+        client.close()
+
+
+def _dask_client(address: str) -> Any:
+    """A client of the Dask scheduler at `address`, or an exit code (the reason printed)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        message = "needs Dask's distributed scheduler: pip install distributed"
+        return report_input([InputProblem("--dask", "", message)])
+    try:
+        return Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:
+        message = f"no Dask scheduler answers at {address}: {exc}"
+        return report_input([InputProblem("--dask", "", message)])
 
 
 def _validate_declared(args: argparse.Namespace, only: NodePattern | None) -> int:

@@ -53,6 +53,7 @@ COMMANDS = (
     "zomgen.diff_cli",
     "zomgen.consolidate_cli",
     "zomgen.convention_option",
+    "zomgen.many_stores",
     "zomgen.site_cli",
     "zomgen.site",
     "zomgen.cases",

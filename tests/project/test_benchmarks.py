@@ -144,3 +144,17 @@ def test_bench_site_times_the_page_and_node_and_sizes_the_bundle(tmp_path: Path)
     ):
         assert row in table, table
     assert "| xarray-v3 |" in table and "| catalog |" in table
+
+
+def test_bench_archive_runs_in_one_process_and_on_a_cluster(tmp_path: Path) -> None:
+    out = tmp_path / "archive.md"
+    result = _run(
+        str(BENCHMARKS / "bench_archive.py"), "-n", "4", "--plates", "2", "--rows", "1",
+        "--columns", "2", "--out", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    table = out.read_text("utf-8")
+    assert "| small | 4 | 4 | " in table, table  # the group and its three arrays
+    # the plate, its row, 2 wells, 2 fields in each, 4 levels in each field
+    assert "| plates | 2 | 24 | " in table, table
+    assert "| cluster: function | cluster: command |" in table
