@@ -47,10 +47,17 @@ def add_diff(sub: argparse._SubParsersAction[Any]) -> None:
             "or a pointer from the top (/attributes/history, /attributes/*/units); repeatable",
         )
     diff.add_argument("--format", choices=("text", "json"), default="text")
-    diff.add_argument(
+    consolidated = diff.add_mutually_exclusive_group()
+    consolidated.add_argument(
         "--no-consolidated",
         action="store_true",
         help="walk each store even if it has consolidated metadata",
+    )
+    consolidated.add_argument(
+        "--trust-consolidated",
+        action="store_true",
+        help="compare what a store's consolidated metadata says, without reading each node's "
+        "own files to compare them with it (listed as accepted, not held against the result)",
     )
 
 
@@ -107,6 +114,7 @@ def _side(given: str, schema: dict[str, Any] | None, args: argparse.Namespace) -
             schema,
             args.path,
             use_consolidated=not args.no_consolidated,
+            check_consolidated=not args.trust_consolidated,
         )
     except StoreError as exc:
         for problem in exc.problems:
@@ -125,7 +133,13 @@ def _verdict(side: Any, schema: dict[str, Any]) -> dict[str, Any]:
     budget = [
         Unchecked(p.node_path, p.pointer, p.message, RULE_BUDGET) for p in found if over_budget(p)
     ]
-    return {"status": verdict(problems, [*side.unchecked(), *budget]), "problems": problems}
+    held = [u for u in side.unchecked() if not _trusted(u)]  # the user trusted it
+    return {"status": verdict(problems, [*held, *budget]), "problems": problems}
+
+
+def _trusted(place: Any) -> bool:
+    """A place the user accepted unread: consolidated metadata trusted (--trust-consolidated)."""
+    return getattr(place, "reason", None) == "trusted"
 
 
 def _not_compared(comparison: Any) -> list[tuple[str, Any]]:
@@ -139,7 +153,10 @@ def _not_compared(comparison: Any) -> list[tuple[str, Any]]:
 
 def _print_text(args: argparse.Namespace, comparison: Any, verdicts: Any) -> None:
     lines = [str(d) for d in comparison.differences]
-    lines += [f"not compared ({name}): {place}" for name, place in _not_compared(comparison)]
+    lines += [
+        f"not compared{' (--trust-consolidated)' if _trusted(place) else ''} ({name}): {place}"
+        for name, place in _not_compared(comparison)
+    ]
     for name, given, found in zip(("before", "after"), (args.before, args.after), verdicts or ()):
         problems = found["problems"]
         several = "s" if len(problems) != 1 else ""
@@ -166,7 +183,8 @@ def _print_json(args: argparse.Namespace, comparison: Any, verdicts: Any) -> Non
         "after": args.after,
         "differences": [d.to_json() for d in comparison.differences],
         "not_compared": [
-            {"side": name, **place.to_json()} for name, place in _not_compared(comparison)
+            {"side": name, **place.to_json(), "accepted": _trusted(place)}
+            for name, place in _not_compared(comparison)
         ],
     }
     if verdicts is not None:

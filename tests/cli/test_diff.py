@@ -111,6 +111,12 @@ def test_consolidated_metadata_that_disagrees_is_not_compared(tmp_path: Path) ->
         'not compared (before): /t: /attributes/units: the consolidated metadata says "m", '
         'the node\'s own metadata file says "km"'
     )
+    # trusted, the consolidated copy is what is compared, and the files left unread are listed
+    trusted = _diff(before, after, "--trust-consolidated")
+    assert trusted.returncode == 0, trusted.stdout
+    assert trusted.stdout.splitlines()[0].startswith(
+        "not compared (--trust-consolidated) (before): /: the nodes' own metadata files were not"
+    )
     walked = _diff(before, after, "--no-consolidated")
     assert walked.stdout.splitlines()[0] == '/t: /attributes/units: changed from "km" to "m"'
 

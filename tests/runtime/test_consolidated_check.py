@@ -151,3 +151,17 @@ def test_over_http_without_listing_the_listed_nodes_are_probed(
     assert read.unchecked() == []
     own = "zarr.json" if zarr_format == 3 else ".zarray"
     assert ("GET", f"/s.zarr/sub/arr/{own}") in requests
+
+
+def test_a_diff_of_trusted_consolidated_metadata_is_complete(tmp_path: Path) -> None:
+    from zomgen_runtime.comparison import compare, complete_differences, read_side
+
+    stale = _consolidated(tmp_path / "stale.zarr", 3)
+    fresh = _consolidated(tmp_path / "fresh.zarr", 3)
+    _set_attributes(stale / "sub", 3, y=3)  # the files now differ from the consolidated copy
+    checked = compare(read_side(stale), read_side(fresh))
+    assert not checked.complete  # the disagreement is a place not compared
+    trusted = compare(read_side(stale, check_consolidated=False), read_side(fresh))
+    assert trusted.complete and trusted.differences == []  # the copies say the same
+    assert complete_differences(trusted, named_members_only=False) == []
+    assert [u.reason for u in trusted.before.unchecked()] == ["trusted"]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from .consolidated import TRUSTED
 from .diffs import Difference, diff
 from .members import named_member_tree
 from .problems import NotFullyChecked, Problem, StoreError, Unchecked, ZomError
@@ -40,6 +41,7 @@ def read_side(
     *,
     dump: Callable[[Any], Mapping[str, Any]] | None = None,
     use_consolidated: bool = True,
+    check_consolidated: bool = True,
     allow_redirects_to: Collection[str] = (),
 ) -> Read:
     """One side of a comparison as a document: a mapping (a ZOM document) as it is, a model
@@ -53,6 +55,7 @@ def read_side(
         side,
         path,
         use_consolidated=use_consolidated,
+        check_consolidated=check_consolidated,
         expected=None if schema is None else named_member_tree(schema),
         allow_redirects_to=allow_redirects_to,
     )
@@ -81,7 +84,8 @@ def _at_or_below(node: str, above: str) -> bool:
 
 def complete_differences(comparison: Comparison, *, named_members_only: bool) -> list[Difference]:
     """The differences, or the error a caller who asked for all of them gets: ZomError listing
-    the nodes not read, NotFullyChecked the groups not listed (unless `named_members_only`)."""
+    the nodes not read, NotFullyChecked the groups not listed (unless `named_members_only`).
+    Consolidated metadata read with `check_consolidated=False` was trusted by the caller."""
     unread: list[Problem] = [
         dataclasses.replace(p, message=f"({name}) {p.message}")
         for name, side in (("before", comparison.before), ("after", comparison.after))
@@ -93,6 +97,7 @@ def complete_differences(comparison: Comparison, *, named_members_only: bool) ->
         dataclasses.replace(u, message=f"({name}) {u.message}")
         for name, side in (("before", comparison.before), ("after", comparison.after))
         for u in side.unchecked()
+        if u.reason != TRUSTED
     ]
     if unlisted and not named_members_only:
         raise NotFullyChecked(unlisted)
