@@ -17,10 +17,10 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from zomgen_runtime import INVALID, NOT_FULLY_CHECKED, VALID, Problem
 
@@ -187,8 +187,10 @@ def validate_stores(
     check = check or StoreCheck()
     given = list(stores)
     if client is not None:
-        from distributed import as_completed as finished
+        import distributed
 
+        # (distributed has no type hints: its as_completed is typed here as it is used)
+        finished = cast("Callable[[list[Any]], Iterable[Any]]", distributed.as_completed)
         locations = [_whole(store) for store in given]
         futures = client.map(check, given, locations, pure=False)
         for future in finished(futures):

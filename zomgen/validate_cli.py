@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from zomgen.catalog.patterns import NodePattern, node_pattern
 from zomgen.convention_option import add_catalog_option, add_schema_option, schema_option
@@ -222,12 +222,14 @@ def _validate_many(args: argparse.Namespace, stores: list[str], only: NodePatter
 def _dask_client(address: str) -> Any:
     """A client of the Dask scheduler at `address`, or an exit code (the reason printed)."""
     try:
-        from distributed import Client
+        import distributed
     except ImportError:
         message = "needs Dask's distributed scheduler: pip install distributed"
         return report_input([InputProblem("--dask", "", message)])
     try:
-        return Client(address, timeout=10)
+        # (distributed has no type hints: its Client is typed here as it is used)
+        client = cast("Callable[..., Any]", distributed.Client)
+        return client(address, timeout=10)
     except (OSError, TimeoutError, ValueError) as exc:
         message = f"no Dask scheduler answers at {address}: {exc}"
         return report_input([InputProblem("--dask", "", message)])

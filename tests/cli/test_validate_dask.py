@@ -1,19 +1,21 @@
 """`zomgen validate --dask ADDRESS` and `validate_stores(..., client=...)` on a real Dask cluster:
-a `LocalCluster` of two worker processes started here, each store a task on it; the verdicts the
-same as in one process; a scheduler that does not answer is bad input, not a traceback."""
+a `LocalCluster` of two worker processes started by the test (in a process of its own, as an
+existing cluster is), each store a task on it; the verdicts the same as in one process; a
+scheduler that does not answer is bad input, not a traceback."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.support.archive_stores import write_archive
 from tests.support.cli import run_zomgen
-from zomgen.many_stores import StoreCheck, validate_stores
+from tests.support.dask_cluster import local_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::UserWarning")]
 
@@ -26,16 +28,12 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as started:
-        yield started
+def cluster() -> Iterator[str]:
+    with local_cluster() as address:
+        yield address
 
 
-def test_the_cluster_gives_the_verdicts_of_one_process(archive: Path, cluster: Any) -> None:
+def test_the_cluster_gives_the_verdicts_of_one_process(archive: Path, cluster: str) -> None:
     local = run_zomgen("validate", *STORES, "--format", "json", cwd=archive, timeout=300)
     on_cluster = run_zomgen(
         "validate",
@@ -43,7 +41,7 @@ def test_the_cluster_gives_the_verdicts_of_one_process(archive: Path, cluster: A
         "--format",
         "json",
         "--dask",
-        cluster.scheduler_address,
+        cluster,
         cwd=archive,
         timeout=300,
     )
@@ -53,18 +51,29 @@ def test_the_cluster_gives_the_verdicts_of_one_process(archive: Path, cluster: A
     assert statuses == ["valid", "valid", "invalid", "not fully checked", "unusable"]
 
 
-def test_each_store_is_a_task_its_verdict_streamed_back(archive: Path, cluster: Any) -> None:
-    from distributed import Client, get_task_stream
+def test_each_store_is_a_task_its_verdict_streamed_back(archive: Path, cluster: str) -> None:
+    """The Python API, run as a user's script would run it (a process of its own)."""
+    script = f"""
+import json, sys
+from distributed import Client, get_task_stream
+from zomgen.many_stores import StoreCheck, validate_stores
 
-    stores = [str(archive / name) for name in STORES]
-    with Client(cluster) as client, get_task_stream(client) as tasks:
-        found = {v.store: v.status for v in validate_stores(stores, StoreCheck(), client=client)}
-    assert found == dict(
-        zip(stores, ["valid", "valid", "invalid", "not fully checked", "unusable"])
+stores = {[str(archive / name) for name in STORES]!r}
+with Client({cluster!r}) as client, get_task_stream(client) as tasks:
+    found = {{v.store: v.status for v in validate_stores(stores, StoreCheck(), client=client)}}
+    workers = sorted(client.scheduler_info()["workers"])
+ran = [t for t in tasks.data if t["key"].startswith("StoreCheck")]
+print(json.dumps({{"found": found, "ran": [t["worker"] for t in ran], "workers": workers}}))
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False
     )
-    ran = [task for task in tasks.data if task["key"].startswith("StoreCheck")]
-    assert len(ran) == len(stores), tasks.data
-    assert {task["worker"] for task in ran} <= set(cluster.scheduler_info["workers"])
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.splitlines()[-1])
+    statuses = ["valid", "valid", "invalid", "not fully checked", "unusable"]
+    assert report["found"] == dict(zip([str(archive / n) for n in STORES], statuses))
+    assert len(report["ran"]) == len(STORES)  # each store a task of the cluster
+    assert set(report["ran"]) <= set(report["workers"]) and len(report["workers"]) == 2
 
 
 def test_a_scheduler_that_does_not_answer_is_bad_input(archive: Path) -> None:
